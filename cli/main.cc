@@ -1,0 +1,78 @@
+// profscope command-line tool (native build). The WASM twin is wasm/cli.mjs;
+// both print the texts made by core/api/session.cc, byte for byte.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "core/api/session.h"
+
+namespace {
+
+class FileSource : public profscope::ByteSource {
+ public:
+  explicit FileSource(FILE* f) : f_(f) {
+    std::fseek(f_, 0, SEEK_END);
+    long long n = ftello(f_);
+    size_ = n < 0 ? 0 : static_cast<uint64_t>(n);
+  }
+  uint64_t size() const override { return size_; }
+  size_t Read(uint64_t offset, uint8_t* dst, size_t len) override {
+    if (fseeko(f_, static_cast<off_t>(offset), SEEK_SET) != 0) return 0;
+    return std::fread(dst, 1, len, f_);
+  }
+
+ private:
+  FILE* f_;
+  uint64_t size_ = 0;
+};
+
+int Usage() {
+  std::fprintf(stderr,
+               "usage: profscope info FILE\n"
+               "       profscope records FILE\n"
+               "       profscope stacks FILE [--addresses] [--event NAME]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) return Usage();
+  std::string cmd = argv[1];
+  if (cmd != "info" && cmd != "records" && cmd != "stacks") return Usage();
+  std::string path;
+  bool addresses = false;
+  std::string event;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (cmd == "stacks" && a == "--addresses") addresses = true;
+    else if (cmd == "stacks" && a == "--event" && i + 1 < argc) event = argv[++i];
+    else if (cmd == "stacks" && a.rfind("--event=", 0) == 0) event = a.substr(8);
+    else if (!a.empty() && a[0] == '-' && a != "-") return Usage();
+    else if (path.empty()) path = a;
+    else return Usage();
+  }
+  if (path.empty()) return Usage();
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    std::fprintf(stderr, "profscope: cannot open %s: %s\n", path.c_str(), std::strerror(errno));
+    return 1;
+  }
+  FileSource src(f);
+  profscope::Session session(src, path);
+  bool ok = session.Decode();
+  std::string out;
+  if (cmd == "info") out = session.InfoJson();
+  else if (ok && cmd == "records") out = session.RecordsText();
+  else if (ok) out = session.StacksText(addresses, event);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fclose(f);
+  if (!ok) {
+    if (cmd != "info") {
+      for (const auto& d : session.result().diags.items())
+        if (d.severity == profscope::Severity::kFatal) std::fprintf(stderr, "profscope: %s\n", d.message.c_str());
+    }
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,50 @@
+// One opened file: detects the format, decodes it, and answers questions
+// about it. The native CLI and the WASM bindings both use this class, so the
+// texts they print are produced by the same code.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/format/decoder.h"
+
+namespace profscope {
+
+class Session {
+ public:
+  Session(ByteSource& src, std::string name);
+  ~Session();
+
+  // Detects and decodes; false when nothing could be decoded (fatal diagnostic present).
+  bool Decode(const ProgressFn& progress = nullptr);
+
+  const DecodeResult& result() const { return res_; }
+  const std::string& name() const { return name_; }
+
+  // The CLI's outputs (byte-identical natively and in WASM).
+  std::string InfoJson() const;
+  std::string RecordsText() const;
+  std::string StacksText(bool addresses, const std::string& event) const;
+
+  std::string DiagnosticsJson() const;
+  std::string SummaryJson() const;
+  std::string ThreadsJson() const;
+  std::string MappingsJson() const;
+  std::string EventsJson() const;
+  std::string StringsJson() const;
+
+  std::string RecordLabel(int32_t row) const;
+  std::string RecordFieldsJson(int32_t row);
+  // Innermost top-level-or-nested row whose bytes cover the file offset, or -1.
+  int32_t RecordAt(uint64_t offset) const;
+
+ private:
+  ByteSource& src_;
+  std::string name_;
+  Window window_;
+  std::unique_ptr<Decoder> decoder_;
+  DecodeResult res_;
+  bool decoded_ = false;
+};
+
+}  // namespace profscope

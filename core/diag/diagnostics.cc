@@ -1,0 +1,54 @@
+#include "core/diag/diagnostics.h"
+
+namespace profscope {
+
+const char* DiagCodeName(DiagCode code) {
+  switch (code) {
+    case DiagCode::kUnknownFormat: return "unknown_format";
+    case DiagCode::kTruncatedHeader: return "truncated_header";
+    case DiagCode::kBadHeader: return "bad_header";
+    case DiagCode::kSectionOutOfBounds: return "section_out_of_bounds";
+    case DiagCode::kRecordTooSmall: return "record_too_small";
+    case DiagCode::kRecordTruncated: return "record_truncated";
+    case DiagCode::kRecordFieldOverrun: return "record_field_overrun";
+    case DiagCode::kUnknownRecordType: return "unknown_record_type";
+    case DiagCode::kUnknownSampleId: return "unknown_sample_id";
+    case DiagCode::kBadAttr: return "bad_attr";
+    case DiagCode::kBadFeature: return "bad_feature";
+    case DiagCode::kUnknownFeature: return "unknown_feature";
+    case DiagCode::kDecompressFailed: return "decompress_failed";
+    case DiagCode::kNoDecompressor: return "no_decompressor";
+    case DiagCode::kCallchainTooDeep: return "callchain_too_deep";
+    case DiagCode::kTrailingBytes: return "trailing_bytes";
+    case DiagCode::kLimitExceeded: return "limit_exceeded";
+    case DiagCode::kMissingPayload: return "missing_payload";
+    case DiagCode::kBadString: return "bad_string";
+    case DiagCode::kUnmatchedMapping: return "unmatched_mapping";
+  }
+  return "unknown";
+}
+
+const char* SeverityName(Severity s) {
+  switch (s) {
+    case Severity::kInfo: return "info";
+    case Severity::kWarning: return "warning";
+    case Severity::kError: return "error";
+    case Severity::kFatal: return "fatal";
+  }
+  return "error";
+}
+
+void Diagnostics::Add(DiagCode code, Severity sev, uint64_t offset, uint64_t length,
+                      std::string message) {
+  if (sev == Severity::kFatal) has_fatal_ = true;
+  size_t idx = static_cast<size_t>(code);
+  if (per_code_.size() <= idx) per_code_.resize(idx + 1, 0);
+  if (per_code_[idx] >= kMaxPerCode && sev != Severity::kFatal) {
+    ++suppressed_;
+    return;
+  }
+  ++per_code_[idx];
+  items_.push_back(Diagnostic{code, sev, offset, length, std::move(message)});
+}
+
+}  // namespace profscope

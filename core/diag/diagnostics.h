@@ -1,0 +1,76 @@
+// Diagnostics: what is wrong with a file, where, and how bad it is.
+// A diagnostic never stops decoding except when severity is kFatal
+// ("this is not a file we can read at all").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace profscope {
+
+enum class Severity : uint8_t { kInfo, kWarning, kError, kFatal };
+
+// Stable codes: tests, the UI and users refer to these names. Add, never renumber.
+enum class DiagCode : uint16_t {
+  kUnknownFormat = 1,      // no decoder recognises the content
+  kTruncatedHeader,        // file too short for its header
+  kBadHeader,              // header fields inconsistent (sizes, magic)
+  kSectionOutOfBounds,     // a {offset,size} points outside the file
+  kRecordTooSmall,         // record header declares a size below the minimum
+  kRecordTruncated,        // record extends past the end of its section/file
+  kRecordFieldOverrun,     // record's fields do not fit its declared size
+  kUnknownRecordType,      // record type not known; kept as opaque
+  kUnknownSampleId,        // sample id matches no attr
+  kBadAttr,                // perf_event_attr inconsistent
+  kBadFeature,             // feature section malformed
+  kUnknownFeature,         // feature bit not known; kept as opaque blob
+  kDecompressFailed,       // compressed payload could not be decompressed
+  kNoDecompressor,         // build lacks the decompressor
+  kCallchainTooDeep,       // callchain nr exceeds what fits
+  kTrailingBytes,          // bytes after the last record that form no record
+  kLimitExceeded,          // a count in the file exceeds what we agree to allocate
+  kMissingPayload,         // payload promised after a record (AUXTRACE) is missing
+  kBadString,              // string not terminated / length past end
+  kUnmatchedMapping,       // address falls in no mapping (informational)
+};
+
+const char* DiagCodeName(DiagCode code);
+const char* SeverityName(Severity s);
+
+struct Diagnostic {
+  DiagCode code;
+  Severity severity;
+  uint64_t offset;   // absolute file offset of the damage
+  uint64_t length;   // bytes concerned (0 if a point)
+  std::string message;
+};
+
+class Diagnostics {
+ public:
+  // Caps how many diagnostics are stored for one code (a fully corrupt file
+  // would otherwise store millions); further ones are counted only.
+  static constexpr size_t kMaxPerCode = 1000;
+
+  void Add(DiagCode code, Severity sev, uint64_t offset, uint64_t length, std::string message);
+  void Error(DiagCode code, uint64_t offset, uint64_t length, std::string message) {
+    Add(code, Severity::kError, offset, length, std::move(message));
+  }
+  void Warning(DiagCode code, uint64_t offset, uint64_t length, std::string message) {
+    Add(code, Severity::kWarning, offset, length, std::move(message));
+  }
+  void Fatal(DiagCode code, uint64_t offset, uint64_t length, std::string message) {
+    Add(code, Severity::kFatal, offset, length, std::move(message));
+  }
+  const std::vector<Diagnostic>& items() const { return items_; }
+  bool has_fatal() const { return has_fatal_; }
+  uint64_t suppressed() const { return suppressed_; }
+
+ private:
+  std::vector<Diagnostic> items_;
+  std::vector<uint32_t> per_code_;
+  uint64_t suppressed_ = 0;
+  bool has_fatal_ = false;
+};
+
+}  // namespace profscope

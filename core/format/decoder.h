@@ -1,0 +1,50 @@
+// The interface every format decoder implements, and what a decode produces.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/diag/diagnostics.h"
+#include "core/io/byte_source.h"
+#include "core/model/fields.h"
+#include "core/model/profile.h"
+#include "core/model/record_table.h"
+
+namespace profscope {
+
+using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
+
+struct DecodeResult {
+  std::string format;      // "perf.data"
+  std::string mode;        // "file" / "pipe"
+  std::string byte_order;  // "little" / "big"
+  uint64_t file_size = 0;
+  RecordTable records;
+  Profile profile;
+  Diagnostics diags;
+  uint64_t time_start = 0, time_end = 0;  // sample time span (0 when none)
+  // Summary facts a decoder wants shown (hostname, perf version, ...), as key/value text.
+  std::vector<std::pair<std::string, std::string>> facts;
+};
+
+class Decoder {
+ public:
+  virtual ~Decoder() = default;
+  // Decodes everything it can; false when nothing could be decoded (fatal diagnostic added).
+  virtual bool Decode(Window& w, DecodeResult& out, const ProgressFn& progress) = 0;
+  // "SAMPLE", "feature HOSTNAME", "attr 0 (cpu-clock)", ...
+  virtual std::string RecordLabel(const DecodeResult& res, int32_t row) const = 0;
+  // Fields of one row, decoded on demand (re-reading its bytes through w).
+  virtual void RecordFields(Window& w, const DecodeResult& res, int32_t row, FieldList& out) = 0;
+  // Rows that `profscope records` lists (records in file order), and the
+  // container row for nested ones.
+  virtual bool IsListedRecord(const DecodeResult& res, int32_t row) const = 0;
+};
+
+// Chooses a decoder by content (magic, structure), never by file name.
+// Returns nullptr when no format matches.
+std::unique_ptr<Decoder> DetectFormat(Window& w);
+
+}  // namespace profscope

@@ -1,0 +1,55 @@
+// PERF_RECORD_SAMPLE payload and the sample_id trailer of other records,
+// decoded bit by bit from the attr's sample_type (kernel order: see
+// perf_output_sample() in kernel/events/core.c and evsel__parse_sample() in
+// tools/perf/util/evsel.c).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/diag/diagnostics.h"
+#include "core/format/perf/perf_attr.h"
+#include "core/io/byte_reader.h"
+#include "core/model/fields.h"
+
+namespace profscope::perf {
+
+struct SampleData {
+  uint64_t sample_type = 0;  // which of the members below are valid
+  uint64_t id = 0, ip = 0, time = 0, addr = 0, stream_id = 0, period = 0;
+  uint32_t pid = 0, tid = 0, cpu = 0;
+  uint64_t weight = 0, data_src = 0, transaction = 0, phys_addr = 0, cgroup = 0;
+  uint64_t data_page_size = 0, code_page_size = 0;
+  uint32_t raw_size = 0;
+  uint64_t raw_offset = 0;       // absolute
+  uint64_t branch_nr = 0;
+  uint64_t stack_user_size = 0;
+  std::vector<uint64_t> callchain;  // as stored, including context markers
+  uint64_t callchain_offset = 0;    // absolute offset of callchain[0]
+};
+
+// Reads the id of a record without decoding it, to find its attr:
+// SAMPLE with IDENTIFIER: first u64 of the payload; other records with
+// sample_id_all + IDENTIFIER: last u64. Returns false when not determinable.
+
+// Parses a SAMPLE payload (the reader covers the record after its 8-byte
+// header). With `fields` set, appends one Field per sample member.
+// Returns false (with a diagnostic) when the payload does not hold what
+// sample_type says; members read before the problem stay valid.
+bool ParseSample(ByteReader r, const PerfEventAttr& attr, SampleData* out, FieldList* fields,
+                 Diagnostics* diags);
+
+// Parses the sample_id trailer at the end of a non-SAMPLE record's payload
+// (reader covers the whole payload). Fills pid/tid/time/id/stream_id/cpu.
+bool ParseSampleId(ByteReader payload, const PerfEventAttr& attr, SampleData* out,
+                   FieldList* fields);
+
+// Where the sample id sits, for attr lookup before the attr is known
+// (all attrs of a file share the id position; perf_evlist__id_pos()).
+struct IdPos {
+  int sample_pos = -1;  // u64 index from payload start in SAMPLE, -1 = none
+  int trailer_pos = -1; // u64 index from payload end in other records (1 = last), -1 = none
+};
+IdPos ComputeIdPos(uint64_t sample_type);
+
+}  // namespace profscope::perf

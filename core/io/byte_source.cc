@@ -1,0 +1,31 @@
+#include "core/io/byte_source.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace profscope {
+
+size_t MemorySource::Read(uint64_t offset, uint8_t* dst, size_t len) {
+  if (offset >= size_) return 0;
+  size_t n = static_cast<size_t>(std::min<uint64_t>(len, size_ - offset));
+  std::memcpy(dst, data_ + offset, n);
+  return n;
+}
+
+const uint8_t* Window::Get(uint64_t offset, size_t len) {
+  uint64_t total = src_.size();
+  if (offset > total || len > total - offset) return nullptr;
+  if (offset >= buf_start_ && offset - buf_start_ <= buf_len_ && len <= buf_len_ - (offset - buf_start_)) {
+    return buf_.data() + (offset - buf_start_);
+  }
+  size_t want = std::max(len, chunk_);
+  want = static_cast<size_t>(std::min<uint64_t>(want, total - offset));
+  if (buf_.size() < want) buf_.resize(want);
+  size_t got = src_.Read(offset, buf_.data(), want);
+  buf_start_ = offset;
+  buf_len_ = got;
+  if (got < len) return nullptr;
+  return buf_.data();
+}
+
+}  // namespace profscope

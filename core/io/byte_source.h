@@ -1,0 +1,53 @@
+// Where the bytes come from. The decoder never needs the whole file in memory:
+// it pulls byte ranges through a ByteSource (a native file, a JS Blob read with
+// FileReaderSync in the worker, or memory in tests) via a sliding Window.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace profscope {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  virtual uint64_t size() const = 0;
+  // Copies [offset, offset+len) into dst; returns the number of bytes copied
+  // (fewer only at the end of the source or on an I/O error).
+  virtual size_t Read(uint64_t offset, uint8_t* dst, size_t len) = 0;
+};
+
+class MemorySource : public ByteSource {
+ public:
+  MemorySource(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  explicit MemorySource(const std::vector<uint8_t>& v) : data_(v.data()), size_(v.size()) {}
+  uint64_t size() const override { return size_; }
+  size_t Read(uint64_t offset, uint8_t* dst, size_t len) override;
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+};
+
+// A read-through window over a ByteSource: Get(offset, len) returns a pointer
+// to len bytes valid until the next call, reading ahead in chunks.
+class Window {
+ public:
+  explicit Window(ByteSource& src, size_t chunk = 4u << 20) : src_(src), chunk_(chunk) {}
+  // nullptr when [offset, offset+len) is not entirely inside the source.
+  const uint8_t* Get(uint64_t offset, size_t len);
+  // Bytes available from offset (clipped to the source end).
+  uint64_t Available(uint64_t offset) const { return offset < src_.size() ? src_.size() - offset : 0; }
+  uint64_t size() const { return src_.size(); }
+  ByteSource& source() { return src_; }
+
+ private:
+  ByteSource& src_;
+  size_t chunk_;
+  std::vector<uint8_t> buf_;
+  uint64_t buf_start_ = 0;
+  size_t buf_len_ = 0;
+};
+
+}  // namespace profscope

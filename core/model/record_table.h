@@ -1,0 +1,44 @@
+// The record table: one row per structural piece of the file (header, attr,
+// section, record, payload), in file order with children after their parent.
+// It drives the hex view (boundaries, kinds) and the record tree; fields are
+// decoded on demand from (offset, size) so the table stays compact.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace profscope {
+
+enum class RecordKind : uint8_t {
+  kFileHeader = 0,
+  kAttr = 1,
+  kAttrIds = 2,
+  kEventTypes = 3,
+  kDataSection = 4,
+  kRecord = 5,
+  kFeatureTable = 6,
+  kFeature = 7,
+  kPayload = 8,   // bytes following a record, not counted in its size (AUXTRACE, TRACING_DATA)
+  kNested = 9,    // record inside a decompressed container; offset is within the decompressed stream
+  kUnparsed = 10, // bytes that form no record
+};
+
+struct RecordTable {
+  std::vector<uint64_t> offset;  // absolute (kNested: within the container's decompressed bytes)
+  std::vector<uint64_t> size;
+  std::vector<uint32_t> type;    // perf record type / feature id / attr index
+  std::vector<uint8_t> kind;     // RecordKind
+  std::vector<int32_t> parent;   // row of the container, -1 at top level
+
+  int32_t Add(uint64_t off, uint64_t sz, uint32_t ty, RecordKind k, int32_t par) {
+    offset.push_back(off);
+    size.push_back(sz);
+    type.push_back(ty);
+    kind.push_back(static_cast<uint8_t>(k));
+    parent.push_back(par);
+    return static_cast<int32_t>(offset.size() - 1);
+  }
+  size_t rows() const { return offset.size(); }
+};
+
+}  // namespace profscope

@@ -1,0 +1,291 @@
+// Every perf case of the corpus (tests/data/perf/<case>, copied from
+// shared/corpus with its reference outputs) against what perf itself says:
+// record boundaries and types against `perf report -D`, per-type counts
+// against its "Aggregated stats", folded stacks against perf's own
+// callchains (folded_addrs*.txt) where perf took them from the file.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/api/session.h"
+#include "core/format/perf/perf_format.h"
+
+namespace fs = std::filesystem;
+using profscope::MemorySource;
+using profscope::Session;
+
+namespace {
+
+const fs::path kData = fs::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "perf";
+
+std::vector<uint8_t> ReadFile(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+std::string ReadText(const fs::path& p) {
+  if (fs::exists(p)) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  }
+  fs::path gz = p.string() + ".gz";
+  if (!fs::exists(gz)) return {};
+  std::string cmd = "gzip -dc '" + gz.string() + "'";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  pclose(pipe);
+  return out;
+}
+
+fs::path Input(const fs::path& dir) {
+  if (fs::exists(dir / "perf.data")) return dir / "perf.data";
+  return dir / "pipe.data";
+}
+
+std::vector<std::string> Cases() {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(kData))
+    if (e.is_directory() && fs::exists(Input(e.path()))) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct Rec {
+  uint64_t off, size;
+  uint32_t type;
+  bool operator<(const Rec& o) const {
+    return std::tie(off, size, type) < std::tie(o.off, o.size, o.type);
+  }
+  bool operator==(const Rec& o) const { return off == o.off && size == o.size && type == o.type; }
+};
+
+std::vector<std::string> Lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  std::string l;
+  while (std::getline(in, l)) out.push_back(l);
+  return out;
+}
+
+// perf's names in "Aggregated stats" drop the HEADER_ prefix of user records.
+std::string PerfStatName(uint32_t type) {
+  std::string n = profscope::perf::RecordTypeName(type);
+  if (n.rfind("HEADER_", 0) == 0) n = n.substr(7);
+  return n;
+}
+
+class PerfCorpus : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PerfCorpus, RecordsAgreeWithPerfReportD) {
+  fs::path dir = kData / GetParam();
+  std::string report = ReadText(dir / "report_D.txt");
+  if (report.empty()) GTEST_SKIP() << "perf report -D failed on this file (no reference)";
+  auto bytes = ReadFile(Input(dir));
+  MemorySource src(bytes);
+  Session s(src, GetParam());
+  ASSERT_TRUE(s.Decode());
+  // perf lists every record as "0xOFF@FILE [0xSIZE]: event: TYPE"; pipe offsets
+  // count from the end of the 16-byte header; records inside COMPRESSED are
+  // listed with the container's offset and the container itself is not listed.
+  std::vector<Rec> ref;
+  static const std::regex re(R"(^(0x[0-9a-f]+|0)@(\S+) \[(0x[0-9a-f]+)\]: event: (\d+))");
+  for (const auto& l : Lines(report)) {
+    std::smatch m;
+    if (!std::regex_search(l, m, re)) continue;
+    uint64_t off = std::stoull(m[1].str(), nullptr, 16);
+    if (m[2].str() == "pipe") off += 16;
+    ref.push_back({off, std::stoull(m[3].str(), nullptr, 16), static_cast<uint32_t>(std::stoul(m[4].str()))});
+  }
+  std::vector<Rec> ours;
+  std::map<uint32_t, uint64_t> per_type;
+  for (const auto& l : Lines(s.RecordsText())) {
+    std::vector<std::string> c;
+    std::istringstream in(l);
+    std::string t;
+    while (std::getline(in, t, '\t')) c.push_back(t);
+    ASSERT_GE(c.size(), 3u) << l;
+    uint32_t type = static_cast<uint32_t>(std::stoul(c[2]));
+    ++per_type[type];
+    if (type == profscope::perf::kCompressed || type == profscope::perf::kCompressed2) continue;
+    uint64_t off = c.size() == 4 ? std::stoull(c[3].substr(3)) : std::stoull(c[0]);
+    ours.push_back({off, std::stoull(c[1]), type});
+  }
+  std::sort(ref.begin(), ref.end());
+  std::sort(ours.begin(), ours.end());
+  bool perf_failed = fs::exists(dir / "script_addrs.txt.rc") || report.find("Aggregated stats") == std::string::npos;
+  if (perf_failed) {
+    // perf stopped at the damage; everything it listed must be ours too.
+    for (const Rec& r : ref)
+      if (r.size >= 8) EXPECT_TRUE(std::binary_search(ours.begin(), ours.end(), r)) << "missing record at " << r.off;
+    EXPECT_FALSE(s.result().diags.items().empty()) << "a damaged file must give a diagnostic";
+  } else {
+    EXPECT_EQ(ref.size(), ours.size());
+    EXPECT_TRUE(ref == ours) << "record boundaries differ from perf report -D";
+    // Aggregated stats: "TOTAL events: N" counts containers and their records.
+    std::smatch m;
+    static const std::regex total(R"(TOTAL events:\s+(\d+))");
+    ASSERT_TRUE(std::regex_search(report, m, total));
+    uint64_t n = 0;
+    for (auto& [k, v] : per_type) n += v;
+    EXPECT_EQ(std::stoull(m[1].str()), n);
+    static const std::regex stat(R"(^\s+([A-Z_0-9]+) events:\s+(\d+))");
+    size_t at = report.find("Aggregated stats");
+    for (const auto& l : Lines(report.substr(at))) {
+      if (l.find(" stats:") != std::string::npos && l.find("Aggregated") == std::string::npos) break;
+      std::smatch sm;
+      if (!std::regex_search(l, sm, stat) || sm[1].str() == "TOTAL") continue;
+      uint64_t want = std::stoull(sm[2].str());
+      uint64_t got = 0;
+      for (auto& [k, v] : per_type)
+        if (sm[1].str() == PerfStatName(k)) got = v;
+      EXPECT_EQ(want, got) << sm[1].str();
+    }
+  }
+}
+
+TEST_P(PerfCorpus, StacksAgreeWithPerfCallchains) {
+  fs::path dir = kData / GetParam();
+  auto bytes = ReadFile(Input(dir));
+  MemorySource src(bytes);
+  Session s(src, GetParam());
+  ASSERT_TRUE(s.Decode());
+  std::string evlist = ReadText(dir / "evlist.txt");
+  if (evlist.find("REGS_USER") != std::string::npos && evlist.find("STACK_USER") != std::string::npos)
+    GTEST_SKIP() << "--call-graph dwarf: perf unwound the user stacks (unwinding comes later)";
+  if (evlist.find("BRANCH_STACK") != std::string::npos && evlist.find("CALLCHAIN") != std::string::npos)
+    GTEST_SKIP() << "--call-graph lbr: perf stitched LBR call stacks into the callchain";
+  if (fs::exists(dir / "script_addrs.txt.rc")) GTEST_SKIP() << "perf failed on this file";
+  std::string log = ReadText(dir / "folded.log");
+  std::smatch m;
+  static const std::regex evs(R"(events: (.*))");
+  std::vector<std::string> events;
+  if (std::regex_search(log, m, evs)) {
+    std::string list = m[1].str();
+    size_t p = 0;
+    while (p < list.size()) {
+      size_t q = list.find(", ", p);
+      events.push_back(list.substr(p, q == std::string::npos ? std::string::npos : q - p));
+      if (q == std::string::npos) break;
+      p = q + 2;
+    }
+  }
+  std::string ours_events = s.EventsJson();
+  int compared = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::string f = e.path().filename().string();
+    if (f.rfind("folded_addrs", 0) != 0 || f.find("_pprof") != std::string::npos) continue;
+    std::string tag = f.substr(12, f.size() - 12 - 4);
+    std::string event;
+    if (!tag.empty()) {
+      tag = tag.substr(1);
+      for (const auto& ev : events) {
+        std::string t = ev;
+        for (char& c : t) if (!(isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_')) c = '_';
+        if (t == tag) event = ev;
+      }
+      ASSERT_FALSE(event.empty()) << f;
+      if (ours_events.find(profscope::QuoteString(event)) == std::string::npos) {
+        // Events perf synthesized while decoding a hardware trace (Intel PT).
+        continue;
+      }
+    }
+    auto want = Lines(ReadText(e.path()));
+    auto got = Lines(s.StacksText(true, event));
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(want, got) << f;
+    ++compared;
+  }
+  if (!compared) GTEST_SKIP() << "no folded reference";
+}
+
+TEST_P(PerfCorpus, InfoCountsSamplesAndNamesEvents) {
+  fs::path dir = kData / GetParam();
+  auto bytes = ReadFile(Input(dir));
+  MemorySource src(bytes);
+  Session s(src, GetParam());
+  ASSERT_TRUE(s.Decode());
+  std::string log = ReadText(dir / "folded.log");
+  std::smatch m;
+  static const std::regex n(R"(perf_fold: (\d+) samples, events: (.*))");
+  if (!std::regex_search(log, m, n) || fs::exists(dir / "script_addrs.txt.rc")) GTEST_SKIP();
+  std::string info = s.InfoJson();
+  // Every event perf folded samples of is named the same way by us.
+  std::string list = m[2].str();
+  size_t p = 0;
+  while (!list.empty() && p < list.size()) {
+    size_t q = list.find(", ", p);
+    std::string ev = list.substr(p, q == std::string::npos ? std::string::npos : q - p);
+    if (GetParam().find("intel_pt") == std::string::npos)
+      EXPECT_NE(info.find(profscope::QuoteString(ev)), std::string::npos) << ev;
+    if (q == std::string::npos) break;
+    p = q + 2;
+  }
+}
+
+// Every cut of a small real file: no crash, a diagnostic, and every record
+// that ends before the cut decoded exactly as in the whole file.
+TEST_P(PerfCorpus, TruncationKeepsEverythingBeforeTheCut) {
+  fs::path dir = kData / GetParam();
+  auto bytes = ReadFile(Input(dir));
+  MemorySource full_src(bytes);
+  Session full(full_src, "full");
+  ASSERT_TRUE(full.Decode());
+  auto full_lines = Lines(full.RecordsText());
+  // Past damage already in the file, resynchronisation may differ per cut.
+  uint64_t first_damage = UINT64_MAX;
+  for (const auto& d : full.result().diags.items())
+    if (d.severity >= profscope::Severity::kError) first_damage = std::min<uint64_t>(first_damage, d.offset);
+  size_t step = bytes.size() <= 16384 ? 1 : bytes.size() / 2048 + 1;
+  for (size_t cut = 0; cut < bytes.size(); cut += step) {
+    MemorySource src(bytes.data(), cut);
+    Session s(src, "cut");
+    bool ok = s.Decode();
+    std::string info = s.InfoJson();
+    // A pipe stream cut exactly between two records is a valid, shorter stream.
+    bool boundary = false;
+    for (const auto& l : full_lines) {
+      std::istringstream in(l);
+      uint64_t off;
+      in >> off;
+      if (off == cut && l.find("in:") == std::string::npos) boundary = true;
+    }
+    if (!(boundary && full.result().mode == "pipe"))
+      ASSERT_FALSE(s.result().diags.items().empty()) << "cut at " << cut << " gave no diagnostic";
+    if (!ok) continue;
+    auto lines = Lines(s.RecordsText());
+    std::set<std::string> have(lines.begin(), lines.end());
+    for (const auto& l : full_lines) {
+      std::istringstream in(l);
+      uint64_t off, size;
+      in >> off >> size;
+      if (l.find("in:") != std::string::npos) continue;
+      if (off + size <= cut && off + size <= first_damage) {
+        EXPECT_TRUE(have.count(l)) << "cut " << cut << " lost record " << l;
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, PerfCorpus, ::testing::ValuesIn(Cases()),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n) if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+}  // namespace

@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// The WASM build of the profscope command line: same commands, same stdout
+// bytes and same exit codes as the native build/native/profscope.
+//
+//   node wasm/cli.mjs info|records|stacks FILE [--addresses] [--event NAME]
+//
+// Exit codes: 0 decoded, 1 nothing decodable (info still prints its JSON),
+// 2 usage error.
+import fs from 'node:fs';
+import { fatalMessages, openSession, runCommand } from './load-node.mjs';
+
+const USAGE = `usage: profscope info FILE
+       profscope records FILE
+       profscope stacks FILE [--addresses] [--event NAME]
+`;
+
+function usage() {
+  process.stderr.write(USAGE);
+  return 2;
+}
+
+// Same grammar as cli/main.cc: COMMAND first; --addresses / --event NAME /
+// --event=NAME only for stacks; any other option or a second FILE is a usage error.
+function parseArgs(argv) {
+  if (argv.length < 2) return null;
+  const command = argv[0];
+  if (!['info', 'records', 'stacks'].includes(command)) return null;
+  const opts = { command, file: '', addresses: false, event: '' };
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i];
+    if (command === 'stacks' && a === '--addresses') opts.addresses = true;
+    else if (command === 'stacks' && a === '--event' && i + 1 < argv.length) opts.event = argv[++i];
+    else if (command === 'stacks' && a.startsWith('--event=')) opts.event = a.slice('--event='.length);
+    else if (a.startsWith('-') && a !== '-') return null;
+    else if (opts.file === '') opts.file = a;
+    else return null;
+  }
+  return opts.file === '' ? null : opts;
+}
+
+// Writes everything synchronously (no output lost when the process ends) and
+// stops quietly when the reader goes away (| head).
+function writeOut(text) {
+  const buf = Buffer.from(text, 'utf8');
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += fs.writeSync(1, buf, off, buf.length - off);
+    } catch (e) {
+      if (e.code === 'EAGAIN') continue;
+      if (e.code === 'EPIPE') return;
+      throw e;
+    }
+  }
+}
+
+async function main(argv) {
+  const opts = parseArgs(argv);
+  if (!opts) return usage();
+  const { command, file, addresses, event } = opts;
+
+  let fd;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (e) {
+    process.stderr.write(`profscope: cannot open ${file}: ${e.message}\n`);
+    return 1;
+  }
+  fs.closeSync(fd);
+
+  const { session, ok, close } = await openSession(file);
+  try {
+    const { stdout, status } = runCommand(session, ok, command, { addresses, event });
+    writeOut(stdout);
+    if (!ok && command !== 'info') {
+      for (const m of fatalMessages(session)) process.stderr.write(`profscope: ${m}\n`);
+    }
+    return status;
+  } finally {
+    close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`profscope: ${e && e.stack ? e.stack : e}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,82 @@
+// Hand-written types of the embind module built from wasm/bindings.cc.
+// Every array getter returns a fresh copy (never a view into the WASM heap),
+// so the worker can transfer it to the page.
+
+export interface ProfscopeModule {
+  /** Decodes a file pulled in chunks through `read` (offset, length) => bytes. */
+  Session: new (read: (offset: number, length: number) => Uint8Array, size: number, name: string) => Session;
+  version(): string;
+}
+
+/** Record kinds (Uint8): what a row of the record table is. */
+export const enum RecordKind {
+  FileHeader = 0,   // perf_file_header / pipe header
+  Attr = 1,         // one perf_event_attr (+ ids section) in file mode
+  AttrIds = 2,      // the ids array of an attr
+  EventTypes = 3,   // old event_types section
+  DataSection = 4,  // the data section container
+  Record = 5,       // a perf_event record (type = numeric perf type)
+  FeatureTable = 6, // the perf_file_section table after the data
+  Feature = 7,      // one feature section (type = feature id)
+  Payload = 8,      // bytes that follow a record but are not counted in its size (AUXTRACE, TRACING_DATA in pipe mode)
+  Nested = 9,       // a record inside a decompressed COMPRESSED payload (offset within the decompressed stream)
+  Unparsed = 10,    // bytes that form no record (trailing garbage, skipped damage)
+}
+
+export interface Session {
+  /** Decodes everything; progress(doneBytes, totalBytes) is called at most every ~1 MiB. Returns false when fatal. */
+  decode(progress: (done: number, total: number) => void): boolean;
+
+  /** Same JSON object `profscope info FILE` prints. */
+  infoJson(): string;
+  /** Same text as `profscope records FILE`. */
+  recordsText(): string;
+  /** Same text as `profscope stacks FILE [--addresses] [--event NAME]`; event "" = all. */
+  stacksText(addresses: boolean, event: string): string;
+  /** JSON array of {code, severity, offset, length, message}. */
+  diagnosticsJson(): string;
+  /** JSON: {format, mode, byte_order, size, records, samples, time_start, time_end, events:[{name,samples}], threads:[...]} */
+  summaryJson(): string;
+
+  // ---- record table (one row per record/section; rows in file order, children after parents) ----
+  recordCount(): number;
+  recordOffsets(): Float64Array;   // absolute file offset (Nested: offset inside the decompressed stream)
+  recordSizes(): Float64Array;     // bytes covered (including payload for Payload rows)
+  recordTypes(): Uint32Array;      // numeric type as written (perf record type, feature id, attr index)
+  recordKinds(): Uint8Array;       // RecordKind
+  recordParents(): Int32Array;     // row index of the container, -1 for top level
+  /** Human label: "SAMPLE", "MMAP2", "feature HOSTNAME", "attr 0 (cpu-clock)", "header". */
+  recordLabel(row: number): string;
+  /** JSON array of Field {name, offset, size, value, children?}; offsets absolute. */
+  recordFieldsJson(row: number): string;
+  /** Row index of the innermost top-level-or-nested record covering file offset, or -1. */
+  recordAt(offset: number): number;
+
+  // ---- profile tables (Firefox Profiler's processed model; -1 = none) ----
+  stringsJson(): string;           // JSON array of strings; ids index into it
+  funcNames(): Int32Array;         // func -> string id
+  funcMappings(): Int32Array;      // func -> mapping (-1)
+  frameAddresses(): Float64Array;  // frame -> absolute address
+  frameFuncs(): Int32Array;        // frame -> func
+  frameMappings(): Int32Array;     // frame -> mapping (-1)
+  stackFrames(): Int32Array;       // stack -> frame (leaf-most frame of that stack node)
+  stackPrefixes(): Int32Array;     // stack -> parent stack (-1 for a root); parents before children
+  sampleTimes(): Float64Array;     // ns (perf time), 0 when the file has no time
+  sampleThreads(): Int32Array;     // sample -> thread row
+  sampleCpus(): Int32Array;        // -1 when unknown
+  sampleEvents(): Int32Array;      // sample -> event row
+  sampleWeights(): Float64Array;   // period when recorded, else 1
+  sampleStacks(): Int32Array;      // sample -> stack (-1 for an empty stack)
+  sampleRecords(): Int32Array;     // sample -> record row
+  /** JSON array of {tid, pid, name, names:[{time,name}], start, end}. */
+  threadsJson(): string;
+  /** JSON array of {pid, start, end, pgoff, path, build_id, time, record}. */
+  mappingsJson(): string;
+  /** JSON array of {name, samples, attr: {type, config, sample_type, ...}}. */
+  eventsJson(): string;
+
+  delete(): void;
+}
+
+declare const factory: (opts?: object) => Promise<ProfscopeModule>;
+export default factory;
