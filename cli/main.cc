@@ -1,8 +1,13 @@
 // profscope command-line tool (native build). The WASM twin is wasm/cli.mjs;
 // both print the texts made by core/api/session.cc, byte for byte.
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "core/api/session.h"
 
@@ -30,7 +35,9 @@ int Usage() {
   std::fprintf(stderr,
                "usage: profscope info FILE\n"
                "       profscope records FILE\n"
-               "       profscope stacks FILE [--addresses] [--event NAME]\n");
+               "       profscope stacks FILE [--addresses] [--event NAME]\n"
+               "FILE may be a perf record --threads directory (its data and data.N files),\n"
+               "or several files of one recording given in order (data data.0 data.1 ...).\n");
   return 2;
 }
 
@@ -40,7 +47,7 @@ int main(int argc, char** argv) {
   if (argc < 3) return Usage();
   std::string cmd = argv[1];
   if (cmd != "info" && cmd != "records" && cmd != "stacks") return Usage();
-  std::string path;
+  std::vector<std::string> paths;
   bool addresses = false;
   std::string event;
   for (int i = 2; i < argc; ++i) {
@@ -49,24 +56,49 @@ int main(int argc, char** argv) {
     else if (cmd == "stacks" && a == "--event" && i + 1 < argc) event = argv[++i];
     else if (cmd == "stacks" && a.rfind("--event=", 0) == 0) event = a.substr(8);
     else if (!a.empty() && a[0] == '-' && a != "-") return Usage();
-    else if (path.empty()) path = a;
-    else return Usage();
+    else paths.push_back(a);
   }
-  if (path.empty()) return Usage();
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) {
-    std::fprintf(stderr, "profscope: cannot open %s: %s\n", path.c_str(), std::strerror(errno));
-    return 1;
+  if (paths.empty()) return Usage();
+  std::vector<std::string> names;  // display names: as given, or dir/data, dir/data.N
+  if (paths.size() == 1 && std::filesystem::is_directory(paths[0])) {
+    std::string dir = paths[0];
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    paths = {dir + "/data"};
+    std::vector<std::pair<long, std::string>> parts;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+      std::string n = e.path().filename().string();
+      if (n.rfind("data.", 0) != 0 || n.size() == 5) continue;
+      char* end = nullptr;
+      long k = std::strtol(n.c_str() + 5, &end, 10);
+      if (*end == 0) parts.emplace_back(k, dir + "/" + n);
+    }
+    std::sort(parts.begin(), parts.end());
+    for (auto& [k, n] : parts) paths.push_back(n);
   }
-  FileSource src(f);
-  profscope::Session session(src, path);
+  std::vector<FILE*> files;
+  std::vector<std::unique_ptr<FileSource>> sources;
+  for (const auto& path : paths) {
+    FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) {
+      std::fprintf(stderr, "profscope: cannot open %s: %s\n", path.c_str(), std::strerror(errno));
+      return 1;
+    }
+    files.push_back(f);
+    sources.push_back(std::make_unique<FileSource>(f));
+  }
+  profscope::Session session(*sources[0], paths[0]);
+  for (size_t i = 1; i < sources.size(); ++i) {
+    std::string base = paths[i].substr(paths[i].find_last_of('/') + 1);
+    session.AddDataFile(*sources[i], base);
+  }
   bool ok = session.Decode();
   std::string out;
   if (cmd == "info") out = session.InfoJson();
   else if (ok && cmd == "records") out = session.RecordsText();
   else if (ok) out = session.StacksText(addresses, event);
   std::fwrite(out.data(), 1, out.size(), stdout);
-  std::fclose(f);
+  for (FILE* f : files) std::fclose(f);
   if (!ok) {
     if (cmd != "info") {
       for (const auto& d : session.result().diags.items())

@@ -50,6 +50,12 @@ class JsSession {
   JsSession(val read, double size, std::string name)
       : src_(std::move(read), size), session_(src_, std::move(name)) {}
 
+  // perf record --threads: the data.N files of the directory, in order, before decode().
+  void addDataFile(val read, double size, std::string name) {
+    extra_.push_back(std::make_unique<JsSource>(std::move(read), size));
+    session_.AddDataFile(*extra_.back(), std::move(name));
+  }
+
   bool decode(val progress) {
     profscope::ProgressFn fn;
     if (!progress.isUndefined() && !progress.isNull()) {
@@ -75,6 +81,7 @@ class JsSession {
   val recordTypes() const { return Copy("Uint32Array", rt().type); }
   val recordKinds() const { return Copy("Uint8Array", rt().kind); }
   val recordParents() const { return Copy("Int32Array", rt().parent); }
+  val recordFiles() const { return Copy("Uint8Array", rt().file); }
   std::string recordLabel(int row) const { return session_.RecordLabel(row); }
   std::string recordFieldsJson(int row) { return session_.RecordFieldsJson(row); }
   int recordAt(double offset) const { return session_.RecordAt(static_cast<uint64_t>(offset)); }
@@ -98,6 +105,7 @@ class JsSession {
   const profscope::RecordTable& rt() const { return session_.result().records; }
   const profscope::Profile& p() const { return session_.result().profile; }
   JsSource src_;
+  std::vector<std::unique_ptr<JsSource>> extra_;
   profscope::Session session_;
 };
 
@@ -109,6 +117,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
   emscripten::function("version", &Version);
   emscripten::class_<JsSession>("Session")
       .constructor<val, double, std::string>()
+      .function("addDataFile", &JsSession::addDataFile)
       .function("decode", &JsSession::decode)
       .function("infoJson", &JsSession::infoJson)
       .function("recordsText", &JsSession::recordsText)
@@ -125,6 +134,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("recordTypes", &JsSession::recordTypes)
       .function("recordKinds", &JsSession::recordKinds)
       .function("recordParents", &JsSession::recordParents)
+      .function("recordFiles", &JsSession::recordFiles)
       .function("recordLabel", &JsSession::recordLabel)
       .function("recordFieldsJson", &JsSession::recordFieldsJson)
       .function("recordAt", &JsSession::recordAt)

@@ -7,11 +7,13 @@
 // Exit codes: 0 decoded, 1 nothing decodable (info still prints its JSON),
 // 2 usage error.
 import fs from 'node:fs';
-import { fatalMessages, openSession, runCommand } from './load-node.mjs';
+import { expandInputs, fatalMessages, openSession, runCommand } from './load-node.mjs';
 
 const USAGE = `usage: profscope info FILE
        profscope records FILE
        profscope stacks FILE [--addresses] [--event NAME]
+FILE may be a perf record --threads directory (its data and data.N files),
+or several files of one recording given in order (data data.0 data.1 ...).
 `;
 
 function usage() {
@@ -25,17 +27,16 @@ function parseArgs(argv) {
   if (argv.length < 2) return null;
   const command = argv[0];
   if (!['info', 'records', 'stacks'].includes(command)) return null;
-  const opts = { command, file: '', addresses: false, event: '' };
+  const opts = { command, files: [], addresses: false, event: '' };
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i];
     if (command === 'stacks' && a === '--addresses') opts.addresses = true;
     else if (command === 'stacks' && a === '--event' && i + 1 < argv.length) opts.event = argv[++i];
     else if (command === 'stacks' && a.startsWith('--event=')) opts.event = a.slice('--event='.length);
     else if (a.startsWith('-') && a !== '-') return null;
-    else if (opts.file === '') opts.file = a;
-    else return null;
+    else opts.files.push(a);
   }
-  return opts.file === '' ? null : opts;
+  return opts.files.length === 0 ? null : opts;
 }
 
 // Writes everything synchronously (no output lost when the process ends) and
@@ -57,18 +58,18 @@ function writeOut(text) {
 async function main(argv) {
   const opts = parseArgs(argv);
   if (!opts) return usage();
-  const { command, file, addresses, event } = opts;
-
-  let fd;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (e) {
-    process.stderr.write(`profscope: cannot open ${file}: ${e.message}\n`);
-    return 1;
+  const { command, files, addresses, event } = opts;
+  const inputs = expandInputs(files);
+  for (const { path: file } of inputs) {
+    try {
+      fs.closeSync(fs.openSync(file, 'r'));
+    } catch (e) {
+      process.stderr.write(`profscope: cannot open ${file}: ${e.message}\n`);
+      return 1;
+    }
   }
-  fs.closeSync(fd);
 
-  const { session, ok, close } = await openSession(file);
+  const { session, ok, close } = await openSession(files);
   try {
     const { stdout, status } = runCommand(session, ok, command, { addresses, event });
     writeOut(stdout);

@@ -72,26 +72,50 @@ export function fileReader(file) {
 }
 
 /**
- * Opens and decodes one file. Returns { mod, session, ok, close }: `ok` is what
+ * The files of one recording, as the native CLI takes them: a perf --threads
+ * directory becomes DIR/data then DIR/data.N in numeric order; otherwise the
+ * paths as given. Returns [{ path, name }] (name = what the session calls it).
+ */
+export function expandInputs(paths) {
+  if (paths.length === 1 && fs.existsSync(paths[0]) && fs.statSync(paths[0]).isDirectory()) {
+    let dir = paths[0];
+    while (dir.length > 1 && dir.endsWith('/')) dir = dir.slice(0, -1);
+    const parts = fs
+      .readdirSync(dir)
+      .filter((n) => /^data\.\d+$/.test(n))
+      .map((n) => [Number(n.slice(5)), n])
+      .sort((a, b) => a[0] - b[0]);
+    return [{ path: `${dir}/data`, name: `${dir}/data` }, ...parts.map(([, n]) => ({ path: `${dir}/${n}`, name: n }))];
+  }
+  return paths.map((p, i) => ({ path: p, name: i === 0 ? p : p.slice(p.lastIndexOf('/') + 1) }));
+}
+
+/**
+ * Opens and decodes one file (or, given an array, one recording made of
+ * several files: see expandInputs). Returns { mod, session, ok, close }: `ok` is what
  * decode() returned; call close() when done (deletes the session, closes the file;
  * the file stays open until then because a session may read lazily).
  */
 export async function openSession(file, { name, progress } = {}) {
   const mod = await loadProfscope();
-  const reader = fileReader(file);
+  const inputs = Array.isArray(file) ? expandInputs(file) : [{ path: file, name: name ?? String(file) }];
+  const readers = [];
   let session;
   try {
+    for (const inp of inputs) readers.push(fileReader(inp.path));
     // name defaults to the path as given, like the native CLI
-    session = new mod.Session(reader.read, reader.size, name ?? String(file));
+    session = new mod.Session(readers[0].read, readers[0].size, inputs[0].name);
+    for (let i = 1; i < inputs.length; i++) session.addDataFile(readers[i].read, readers[i].size, inputs[i].name);
   } catch (e) {
-    reader.close();
+    if (session) session.delete();
+    for (const r of readers) r.close();
     throw e;
   }
   const close = () => {
     try {
       session.delete();
     } finally {
-      reader.close();
+      for (const r of readers) r.close();
     }
   };
   let ok;

@@ -24,6 +24,8 @@ export const enum RecordKind {
 }
 
 export interface Session {
+  /** perf record --threads directories: add each data.N file (in order) before decode(). */
+  addDataFile(read: (offset: number, length: number) => Uint8Array, size: number, name: string): void;
   /** Decodes everything; progress(doneBytes, totalBytes) is called at most every ~1 MiB. Returns false when fatal. */
   decode(progress: (done: number, total: number) => void): boolean;
 
@@ -45,6 +47,7 @@ export interface Session {
   recordTypes(): Uint32Array;      // numeric type as written (perf record type, feature id, attr index)
   recordKinds(): Uint8Array;       // RecordKind
   recordParents(): Int32Array;     // row index of the container, -1 for top level
+  recordFiles(): Uint8Array;       // 0 = the main file; i = the i-th added data file (offsets are within that file)
   /** Human label: "SAMPLE", "MMAP2", "feature HOSTNAME", "attr 0 (cpu-clock)", "header". */
   recordLabel(row: number): string;
   /** JSON array of Field {name, offset, size, value, children?}; offsets absolute. */

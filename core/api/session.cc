@@ -18,9 +18,22 @@ Session::Session(ByteSource& src, std::string name)
     : src_(src), name_(std::move(name)), window_(src) {}
 Session::~Session() = default;
 
+void Session::AddDataFile(ByteSource& src, std::string name) {
+  extra_.push_back(std::make_unique<Window>(src));
+  extra_names_.push_back(std::move(name));
+}
+
+Window& Session::WindowFor(int32_t row) {
+  uint8_t f = res_.records.file[static_cast<size_t>(row)];
+  if (f == 0 || f > extra_.size()) return window_;
+  return *extra_[f - 1];
+}
+
 bool Session::Decode(const ProgressFn& progress) {
   res_ = DecodeResult();
   res_.file_size = src_.size();
+  res_.files.push_back(name_);
+  for (const auto& n : extra_names_) res_.files.push_back(n);
   decoder_ = DetectFormat(window_);
   decoded_ = true;
   if (!decoder_) {
@@ -32,6 +45,13 @@ bool Session::Decode(const ProgressFn& progress) {
     return false;
   }
   bool ok = decoder_->Decode(window_, res_, progress);
+  for (size_t i = 0; ok && i < extra_.size() && i < 254; ++i) {
+    if (!decoder_->DecodeDataFile(*extra_[i], static_cast<uint8_t>(i + 1), res_, progress)) {
+      res_.diags.Warning(DiagCode::kBadHeader, 0, 0,
+                         "extra file " + extra_names_[i] + " was given, but this format has no separate data files; ignored");
+    }
+  }
+  decoder_->Finish(res_);
   return ok && !res_.diags.has_fatal();
 }
 
@@ -152,6 +172,9 @@ std::string Session::RecordsText() const {
     if (static_cast<RecordKind>(t.kind[i]) == RecordKind::kNested) {
       out += "\tin:" + Num(t.offset[static_cast<size_t>(t.parent[i])]);
     }
+    if (t.file[i] != 0 && t.file[i] < res_.files.size()) {
+      out += "\tfile:" + res_.files[t.file[i]];
+    }
     out += '\n';
   }
   return out;
@@ -200,7 +223,7 @@ std::string Session::RecordLabel(int32_t row) const {
 std::string Session::RecordFieldsJson(int32_t row) {
   if (!decoder_ || row < 0 || static_cast<size_t>(row) >= res_.records.rows()) return "[]";
   FieldList fields;
-  decoder_->RecordFields(window_, res_, row, fields);
+  decoder_->RecordFields(WindowFor(row), res_, row, fields);
   return FieldsToJson(fields.items());
 }
 
@@ -210,7 +233,7 @@ int32_t Session::RecordAt(uint64_t offset) const {
   const RecordTable& t = res_.records;
   int32_t best = -1;
   for (size_t i = 0; i < t.rows(); ++i) {
-    if (static_cast<RecordKind>(t.kind[i]) == RecordKind::kNested) continue;
+    if (static_cast<RecordKind>(t.kind[i]) == RecordKind::kNested || t.file[i] != 0) continue;
     if (t.offset[i] <= offset && offset - t.offset[i] < t.size[i]) best = static_cast<int32_t>(i);
   }
   return best;

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/format/decoder.h"
 
@@ -14,6 +15,10 @@ class Session {
  public:
   Session(ByteSource& src, std::string name);
   ~Session();
+
+  // Adds a further file of the same recording, decoded after the main one
+  // (perf record --threads: perf.data/data is the main file, data.N follow).
+  void AddDataFile(ByteSource& src, std::string name);
 
   // Detects and decodes; false when nothing could be decoded (fatal diagnostic present).
   bool Decode(const ProgressFn& progress = nullptr);
@@ -42,6 +47,9 @@ class Session {
   ByteSource& src_;
   std::string name_;
   Window window_;
+  std::vector<std::unique_ptr<Window>> extra_;
+  std::vector<std::string> extra_names_;
+  Window& WindowFor(int32_t row);
   std::unique_ptr<Decoder> decoder_;
   DecodeResult res_;
   bool decoded_ = false;

@@ -21,6 +21,7 @@ struct DecodeResult {
   std::string mode;        // "file" / "pipe"
   std::string byte_order;  // "little" / "big"
   uint64_t file_size = 0;
+  std::vector<std::string> files;  // names of the input files; [0] is the main file
   RecordTable records;
   Profile profile;
   Diagnostics diags;
@@ -34,6 +35,15 @@ class Decoder {
   virtual ~Decoder() = default;
   // Decodes everything it can; false when nothing could be decoded (fatal diagnostic added).
   virtual bool Decode(Window& w, DecodeResult& out, const ProgressFn& progress) = 0;
+  // A further file of the same recording (perf record --threads writes
+  // perf.data/data plus data.N files holding only records). Rows added get
+  // records.file = file_index. Returns false when the format has no such files.
+  virtual bool DecodeDataFile(Window& w, uint8_t file_index, DecodeResult& out, const ProgressFn& progress) {
+    (void)w; (void)file_index; (void)out; (void)progress;
+    return false;
+  }
+  // Called once after the main file and every data file were decoded.
+  virtual void Finish(DecodeResult& out) { (void)out; }
   // "SAMPLE", "feature HOSTNAME", "attr 0 (cpu-clock)", ...
   virtual std::string RecordLabel(const DecodeResult& res, int32_t row) const = 0;
   // Fields of one row, decoded on demand (re-reading its bytes through w).

@@ -29,6 +29,8 @@ struct RecordTable {
   std::vector<uint32_t> type;    // perf record type / feature id / attr index
   std::vector<uint8_t> kind;     // RecordKind
   std::vector<int32_t> parent;   // row of the container, -1 at top level
+  std::vector<uint8_t> file;     // which input file (0 = the main one; perf --threads data.N files follow)
+  uint8_t current_file = 0;      // file index given to rows added now
 
   int32_t Add(uint64_t off, uint64_t sz, uint32_t ty, RecordKind k, int32_t par) {
     offset.push_back(off);
@@ -36,6 +38,7 @@ struct RecordTable {
     type.push_back(ty);
     kind.push_back(static_cast<uint8_t>(k));
     parent.push_back(par);
+    file.push_back(current_file);
     return static_cast<int32_t>(offset.size() - 1);
   }
   size_t rows() const { return offset.size(); }

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -289,3 +290,38 @@ INSTANTIATE_TEST_SUITE_P(All, PerfCorpus, ::testing::ValuesIn(Cases()),
                          });
 
 }  // namespace
+
+// perf record --threads: a directory of data (header, features) and data.N
+// (records per writer thread), decoded as one recording.
+TEST(PerfCorpusDir, ThreadsDirectoryAgreesWithPerfReportD) {
+  fs::path dir = fs::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "perf_dir" / "threads_dir";
+  std::string report = ReadText(dir / "report_D.txt");
+  ASSERT_FALSE(report.empty());
+  auto main_bytes = ReadFile(dir / "perf.data" / "data");
+  MemorySource main_src(main_bytes);
+  Session s(main_src, "perf.data/data");
+  std::vector<std::vector<uint8_t>> parts;
+  std::vector<std::unique_ptr<MemorySource>> srcs;
+  for (int k = 0; fs::exists(dir / "perf.data" / ("data." + std::to_string(k))); ++k) {
+    parts.push_back(ReadFile(dir / "perf.data" / ("data." + std::to_string(k))));
+  }
+  for (size_t k = 0; k < parts.size(); ++k) {
+    srcs.push_back(std::make_unique<MemorySource>(parts[k]));
+    s.AddDataFile(*srcs.back(), "data." + std::to_string(k));
+  }
+  ASSERT_TRUE(s.Decode());
+  std::multiset<std::string> want, got;
+  static const std::regex re(R"(^(0x[0-9a-f]+|0)@perf\.data/(\S+) \[(0x[0-9a-f]+)\]: event: (\d+))");
+  for (const auto& l : Lines(report)) {
+    std::smatch m;
+    if (!std::regex_search(l, m, re)) continue;
+    std::string file = m[2].str() == "data" ? "" : "\tfile:" + m[2].str();
+    want.insert(std::to_string(std::stoull(m[1].str(), nullptr, 16)) + "\t" +
+                std::to_string(std::stoull(m[3].str(), nullptr, 16)) + "\t" + m[4].str() + file);
+  }
+  for (const auto& l : Lines(s.RecordsText())) got.insert(l);
+  EXPECT_EQ(want, got);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(report, m, std::regex(R"(SAMPLE events:\s+(\d+))")));
+  EXPECT_EQ(std::stoull(m[1].str()), s.result().profile.samples.size());
+}

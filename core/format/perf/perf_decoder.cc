@@ -85,7 +85,6 @@ bool PerfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progres
   pipe_ = hsize == kPipeHeaderSize;
   out.mode = pipe_ ? "pipe" : "file";
   bool ok = pipe_ ? DecodePipeMode(w, out, progress) : DecodeFileMode(w, out, progress);
-  FinishEvents(out);
   if (progress) progress(w.size(), w.size());
   return ok;
 }
@@ -314,6 +313,22 @@ bool PerfDecoder::DecodeFileMode(Window& w, DecodeResult& out, const ProgressFn&
       }
     }
   }
+  return true;
+}
+
+bool PerfDecoder::DecodeDataFile(Window& w, uint8_t file_index, DecodeResult& out, const ProgressFn& progress) {
+  // A data.N file of a perf --threads directory: records only, no header.
+  out.records.current_file = file_index;
+  carry_.clear();
+#ifdef PROFSCOPE_HAVE_ZSTD
+  if (zstd_) ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(zstd_));  // each writer thread had its own stream
+  zstd_ = nullptr;
+#endif
+  st_->last_progress = 0;
+  st_->total = w.size();
+  int32_t row = out.records.Add(0, w.size(), 0, RecordKind::kDataSection, kNone);
+  ReadRecords(w, out, 0, w.size(), row, progress);
+  out.records.current_file = 0;
   return true;
 }
 
@@ -843,6 +858,7 @@ ByteReader PerfDecoder::RowBytes(Window& w, const DecodeResult& res, int32_t row
       if (k > c && started && keep.size() >= off + size) break;
       size_t ki = static_cast<size_t>(k);
       if (static_cast<RecordKind>(res.records.kind[ki]) != RecordKind::kRecord) continue;
+      if (res.records.file[ki] != res.records.file[i]) continue;
       uint32_t kt = res.records.type[ki];
       if (kt != kCompressed && kt != kCompressed2) continue;
       std::vector<uint8_t> crec;

@@ -30,6 +30,8 @@ class PerfDecoder : public Decoder {
   std::string RecordLabel(const DecodeResult& res, int32_t row) const override;
   void RecordFields(Window& w, const DecodeResult& res, int32_t row, FieldList& out) override;
   bool IsListedRecord(const DecodeResult& res, int32_t row) const override;
+  bool DecodeDataFile(Window& w, uint8_t file_index, DecodeResult& out, const ProgressFn& progress) override;
+  void Finish(DecodeResult& out) override { FinishEvents(out); }
 
   struct AttrInfo {
     PerfEventAttr attr;

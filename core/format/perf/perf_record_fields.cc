@@ -338,6 +338,7 @@ struct State {
   std::string summary;
   Diagnostics* diags = nullptr;
   Ctx* ctx = nullptr;
+  const FeatureContext* features = nullptr;
 };
 
 std::string Pid(uint32_t v) { return std::to_string(static_cast<int32_t>(v)); }
@@ -1014,19 +1015,17 @@ void DecHeaderFeature(Cur& c, State& s) {
   // BRANCH_STACK, STAT, and the end-of-features marker carry none).
   ByteReader& r = c.reader();
   ByteReader body = r.Sub(r.remaining());
-  FeatureContext fctx;
+  FeatureContext fctx = s.features ? *s.features : FeatureContext{};
   Diagnostics local;
   FieldList fl;
   DecodeFeature(feat <= UINT32_MAX ? static_cast<uint32_t>(feat) : UINT32_MAX, body, fctx, fl,
                 s.diags ? *s.diags : local);
-  std::string label = "feature " + std::to_string(feat);
   if (!fl.items().empty()) {
     const Field& top = fl.items().front();
-    label = top.name;
     out[id_field].value += " " + top.name;
     s.summary = top.value.empty() ? top.name : top.name + ": " + Shorten(top.value, 120);
   } else {
-    s.summary = label;
+    s.summary = "feature " + std::to_string(feat);
   }
   for (Field& f : fl.items()) out.push_back(std::move(f));
 }
@@ -1092,7 +1091,7 @@ void Dispatch(Cur& c, State& s) {
 }
 
 void Decode(ByteReader rec, const PerfEventAttr* attr, std::vector<Field>& out, Diagnostics* diags,
-            std::string* summary) {
+            const FeatureContext* features, std::string* summary) {
   Ctx ctx;
   ctx.diags = diags;
   ctx.rec_offset = rec.base();
@@ -1151,6 +1150,7 @@ void Decode(ByteReader rec, const PerfEventAttr* attr, std::vector<Field>& out, 
   s.attr = attr;
   s.diags = diags;
   s.ctx = &ctx;
+  s.features = features;
   s.payload = rec.Slice(kEventHeaderSize, extent - kEventHeaderSize);
 
   if (type == kSample) {
@@ -1202,7 +1202,7 @@ void Decode(ByteReader rec, const PerfEventAttr* attr, std::vector<Field>& out, 
 
   Cur c(body, &out, &ctx);
   Dispatch(c, s);
-  if (IsKernelType(type) && !attr) {
+  if (IsKernelType(type) && !attr && c.remaining() >= 8) {
     c.Rest(" (sample_id trailer? attr not known)");
   } else {
     c.Rest();
@@ -1219,14 +1219,14 @@ void Decode(ByteReader rec, const PerfEventAttr* attr, std::vector<Field>& out, 
 }  // namespace
 
 void DecodeRecordFields(ByteReader rec, const PerfEventAttr* attr, FieldList& out,
-                        Diagnostics* diags) {
-  Decode(rec, attr, out.items(), diags, nullptr);
+                        Diagnostics* diags, const FeatureContext* features) {
+  Decode(rec, attr, out.items(), diags, features, nullptr);
 }
 
 std::string RecordSummary(ByteReader rec, const PerfEventAttr* attr) {
   std::vector<Field> scratch;
   std::string summary;
-  Decode(rec, attr, scratch, nullptr, &summary);
+  Decode(rec, attr, scratch, nullptr, nullptr, &summary);
   return summary;
 }
 

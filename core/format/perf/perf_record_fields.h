@@ -33,8 +33,14 @@ namespace profscope::perf {
 // covering the bytes that are there, named after the member, value
 // "truncated: ..."; decoding of the record stops there (the trailer is still
 // decoded when present). Strings without a NUL in their area give kBadString.
+//
+// `features` (optional) is what the file's other feature records/sections
+// said; HEADER_FEATURE payloads that depend on another feature (CPU_TOPOLOGY
+// needs NRCPUS, ...) are decoded with it. Without it they are decoded
+// standalone (DecodeFeature may then warn that it had to guess).
+struct FeatureContext;
 void DecodeRecordFields(ByteReader rec, const PerfEventAttr* attr, FieldList& out,
-                        Diagnostics* diags);
+                        Diagnostics* diags, const FeatureContext* features = nullptr);
 
 // A one-line summary: what `perf report -D` prints after PERF_RECORD_<NAME> on
 // the record's line, without the leading separator and with runs of blanks
