@@ -36,6 +36,9 @@ int Usage() {
                "usage: profscope info FILE\n"
                "       profscope records FILE\n"
                "       profscope stacks FILE [--addresses] [--event NAME]\n"
+               "       profscope events FILE\n"
+               "side files (any command, repeatable): --binary ELF, --jitdump jit-PID.dump,\n"
+               "  --instr-map BINARY_OR_YAML\n"
                "FILE may be a perf record --threads directory (its data and data.N files),\n"
                "or several files of one recording given in order (data data.0 data.1 ...).\n");
   return 2;
@@ -46,7 +49,8 @@ int Usage() {
 int main(int argc, char** argv) {
   if (argc < 3) return Usage();
   std::string cmd = argv[1];
-  if (cmd != "info" && cmd != "records" && cmd != "stacks") return Usage();
+  if (cmd != "info" && cmd != "records" && cmd != "stacks" && cmd != "events") return Usage();
+  std::vector<std::string> side_paths;
   std::vector<std::string> paths;
   bool addresses = false;
   std::string event;
@@ -55,6 +59,7 @@ int main(int argc, char** argv) {
     if (cmd == "stacks" && a == "--addresses") addresses = true;
     else if (cmd == "stacks" && a == "--event" && i + 1 < argc) event = argv[++i];
     else if (cmd == "stacks" && a.rfind("--event=", 0) == 0) event = a.substr(8);
+    else if ((a == "--binary" || a == "--jitdump" || a == "--instr-map") && i + 1 < argc) side_paths.push_back(argv[++i]);
     else if (!a.empty() && a[0] == '-' && a != "-") return Usage();
     else paths.push_back(a);
   }
@@ -92,10 +97,22 @@ int main(int argc, char** argv) {
     std::string base = paths[i].substr(paths[i].find_last_of('/') + 1);
     session.AddDataFile(*sources[i], base);
   }
+  std::vector<std::unique_ptr<FileSource>> side_sources;
+  for (const auto& sp : side_paths) {
+    FILE* f = std::fopen(sp.c_str(), "rb");
+    if (!f) {
+      std::fprintf(stderr, "profscope: cannot open %s: %s\n", sp.c_str(), std::strerror(errno));
+      return 1;
+    }
+    files.push_back(f);
+    side_sources.push_back(std::make_unique<FileSource>(f));
+    session.AddSideFile(*side_sources.back(), sp);
+  }
   bool ok = session.Decode();
   std::string out;
   if (cmd == "info") out = session.InfoJson();
   else if (ok && cmd == "records") out = session.RecordsText();
+  else if (ok && cmd == "events") out = session.EventsText();
   else if (ok) out = session.StacksText(addresses, event);
   std::fwrite(out.data(), 1, out.size(), stdout);
   for (FILE* f : files) std::fclose(f);

@@ -56,6 +56,12 @@ class JsSession {
     session_.AddDataFile(*extra_.back(), std::move(name));
   }
 
+  // A program binary, jit dump or XRay instrumentation map, before decode().
+  void addSideFile(val read, double size, std::string name) {
+    extra_.push_back(std::make_unique<JsSource>(std::move(read), size));
+    session_.AddSideFile(*extra_.back(), std::move(name));
+  }
+
   bool decode(val progress) {
     profscope::ProgressFn fn;
     if (!progress.isUndefined() && !progress.isNull()) {
@@ -68,6 +74,7 @@ class JsSession {
   std::string infoJson() const { return session_.InfoJson(); }
   std::string recordsText() const { return session_.RecordsText(); }
   std::string stacksText(bool addresses, std::string event) const { return session_.StacksText(addresses, event); }
+  std::string eventsText() const { return session_.EventsText(); }
   std::string diagnosticsJson() const { return session_.DiagnosticsJson(); }
   std::string summaryJson() const { return session_.SummaryJson(); }
   std::string threadsJson() const { return session_.ThreadsJson(); }
@@ -118,7 +125,9 @@ EMSCRIPTEN_BINDINGS(profscope) {
   emscripten::class_<JsSession>("Session")
       .constructor<val, double, std::string>()
       .function("addDataFile", &JsSession::addDataFile)
+      .function("addSideFile", &JsSession::addSideFile)
       .function("decode", &JsSession::decode)
+      .function("eventsText", &JsSession::eventsText)
       .function("infoJson", &JsSession::infoJson)
       .function("recordsText", &JsSession::recordsText)
       .function("stacksText", &JsSession::stacksText)

@@ -12,6 +12,9 @@ import { expandInputs, fatalMessages, openSession, runCommand } from './load-nod
 const USAGE = `usage: profscope info FILE
        profscope records FILE
        profscope stacks FILE [--addresses] [--event NAME]
+       profscope events FILE
+side files (any command, repeatable): --binary ELF, --jitdump jit-PID.dump,
+  --instr-map BINARY_OR_YAML
 FILE may be a perf record --threads directory (its data and data.N files),
 or several files of one recording given in order (data data.0 data.1 ...).
 `;
@@ -26,13 +29,14 @@ function usage() {
 function parseArgs(argv) {
   if (argv.length < 2) return null;
   const command = argv[0];
-  if (!['info', 'records', 'stacks'].includes(command)) return null;
-  const opts = { command, files: [], addresses: false, event: '' };
+  if (!['info', 'records', 'stacks', 'events'].includes(command)) return null;
+  const opts = { command, files: [], side: [], addresses: false, event: '' };
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i];
     if (command === 'stacks' && a === '--addresses') opts.addresses = true;
     else if (command === 'stacks' && a === '--event' && i + 1 < argv.length) opts.event = argv[++i];
     else if (command === 'stacks' && a.startsWith('--event=')) opts.event = a.slice('--event='.length);
+    else if (['--binary', '--jitdump', '--instr-map'].includes(a) && i + 1 < argv.length) opts.side.push(argv[++i]);
     else if (a.startsWith('-') && a !== '-') return null;
     else opts.files.push(a);
   }
@@ -58,9 +62,9 @@ function writeOut(text) {
 async function main(argv) {
   const opts = parseArgs(argv);
   if (!opts) return usage();
-  const { command, files, addresses, event } = opts;
+  const { command, files, side, addresses, event } = opts;
   const inputs = expandInputs(files);
-  for (const { path: file } of inputs) {
+  for (const { path: file } of [...inputs, ...side.map((p) => ({ path: p }))]) {
     try {
       fs.closeSync(fs.openSync(file, 'r'));
     } catch (e) {
@@ -69,7 +73,7 @@ async function main(argv) {
     }
   }
 
-  const { session, ok, close } = await openSession(files);
+  const { session, ok, close } = await openSession(files, { side });
   try {
     const { stdout, status } = runCommand(session, ok, command, { addresses, event });
     writeOut(stdout);

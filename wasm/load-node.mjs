@@ -96,7 +96,7 @@ export function expandInputs(paths) {
  * decode() returned; call close() when done (deletes the session, closes the file;
  * the file stays open until then because a session may read lazily).
  */
-export async function openSession(file, { name, progress } = {}) {
+export async function openSession(file, { name, progress, side = [] } = {}) {
   const mod = await loadProfscope();
   const inputs = Array.isArray(file) ? expandInputs(file) : [{ path: file, name: name ?? String(file) }];
   const readers = [];
@@ -106,6 +106,11 @@ export async function openSession(file, { name, progress } = {}) {
     // name defaults to the path as given, like the native CLI
     session = new mod.Session(readers[0].read, readers[0].size, inputs[0].name);
     for (let i = 1; i < inputs.length; i++) session.addDataFile(readers[i].read, readers[i].size, inputs[i].name);
+    for (const sp of side) {
+      const r = fileReader(sp);
+      readers.push(r);
+      session.addSideFile(r.read, r.size, sp);
+    }
   } catch (e) {
     if (session) session.delete();
     for (const r of readers) r.close();
@@ -141,9 +146,11 @@ export function runCommand(session, ok, command, { addresses = false, event = ''
     stdout = session.infoJson();
   } else if (ok && command === 'records') {
     stdout = session.recordsText();
+  } else if (ok && command === 'events') {
+    stdout = session.eventsText();
   } else if (ok && command === 'stacks') {
     stdout = session.stacksText(Boolean(addresses), String(event ?? ''));
-  } else if (!['info', 'records', 'stacks'].includes(command)) {
+  } else if (!['info', 'records', 'stacks', 'events'].includes(command)) {
     throw new Error(`unknown command ${command}`);
   }
   return { stdout, status: ok ? 0 : 1 };

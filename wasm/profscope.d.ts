@@ -26,6 +26,10 @@ export const enum RecordKind {
 export interface Session {
   /** perf record --threads directories: add each data.N file (in order) before decode(). */
   addDataFile(read: (offset: number, length: number) => Uint8Array, size: number, name: string): void;
+  /** A program binary (ELF), jit-PID.dump or `llvm-xray extract` YAML to use with the profile; before decode(). */
+  addSideFile(read: (offset: number, length: number) => Uint8Array, size: number, name: string): void;
+  /** Same text as `profscope events FILE` (XRay function records); "" for other formats. */
+  eventsText(): string;
   /** Decodes everything; progress(doneBytes, totalBytes) is called at most every ~1 MiB. Returns false when fatal. */
   decode(progress: (done: number, total: number) => void): boolean;
 

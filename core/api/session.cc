@@ -23,6 +23,19 @@ void Session::AddDataFile(ByteSource& src, std::string name) {
   extra_names_.push_back(std::move(name));
 }
 
+void Session::AddSideFile(ByteSource& src, std::string name) {
+  side_windows_.push_back(std::make_unique<Window>(src));
+  SideFile f;
+  f.name = std::move(name);
+  f.window = side_windows_.back().get();
+  f.kind = SniffSideFile(*f.window);
+  side_.push_back(std::move(f));
+}
+
+std::string Session::EventsText() const {
+  return decoder_ ? decoder_->EventsText(res_) : std::string();
+}
+
 Window& Session::WindowFor(int32_t row) {
   uint8_t f = res_.records.file[static_cast<size_t>(row)];
   if (f == 0 || f > extra_.size()) return window_;
@@ -51,6 +64,7 @@ bool Session::Decode(const ProgressFn& progress) {
                          "extra file " + extra_names_[i] + " was given, but this format has no separate data files; ignored");
     }
   }
+  if (ok && !side_.empty()) decoder_->UseSideFiles(side_, res_);
   decoder_->Finish(res_);
   return ok && !res_.diags.has_fatal();
 }

@@ -19,6 +19,9 @@ class Session {
   // Adds a further file of the same recording, decoded after the main one
   // (perf record --threads: perf.data/data is the main file, data.N follow).
   void AddDataFile(ByteSource& src, std::string name);
+  // Adds a side file (program binary, jit dump, XRay instrumentation map),
+  // classified by content and offered to the decoder after decoding.
+  void AddSideFile(ByteSource& src, std::string name);
 
   // Detects and decodes; false when nothing could be decoded (fatal diagnostic present).
   bool Decode(const ProgressFn& progress = nullptr);
@@ -30,6 +33,7 @@ class Session {
   std::string InfoJson() const;
   std::string RecordsText() const;
   std::string StacksText(bool addresses, const std::string& event) const;
+  std::string EventsText() const;
 
   std::string DiagnosticsJson() const;
   std::string SummaryJson() const;
@@ -49,6 +53,8 @@ class Session {
   Window window_;
   std::vector<std::unique_ptr<Window>> extra_;
   std::vector<std::string> extra_names_;
+  std::vector<std::unique_ptr<Window>> side_windows_;
+  std::vector<SideFile> side_;
   Window& WindowFor(int32_t row);
   std::unique_ptr<Decoder> decoder_;
   DecodeResult res_;

@@ -24,6 +24,9 @@ const char* DiagCodeName(DiagCode code) {
     case DiagCode::kMissingPayload: return "missing_payload";
     case DiagCode::kBadString: return "bad_string";
     case DiagCode::kUnmatchedMapping: return "unmatched_mapping";
+    case DiagCode::kSideFileUnused: return "side_file_unused";
+    case DiagCode::kSideFileMismatch: return "side_file_mismatch";
+    case DiagCode::kClockMismatch: return "clock_mismatch";
   }
   return "unknown";
 }

@@ -33,6 +33,9 @@ enum class DiagCode : uint16_t {
   kMissingPayload,         // payload promised after a record (AUXTRACE) is missing
   kBadString,              // string not terminated / length past end
   kUnmatchedMapping,       // address falls in no mapping (informational)
+  kSideFileUnused,         // a side file (binary, jit dump, map) the decoder has no use for
+  kSideFileMismatch,       // a side file that does not belong to this profile (build id, pid, ...)
+  kClockMismatch,          // timestamps of two sources cannot be on the same clock
 };
 
 const char* DiagCodeName(DiagCode code);

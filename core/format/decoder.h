@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/diag/diagnostics.h"
 #include "core/io/byte_source.h"
@@ -30,6 +31,18 @@ struct DecodeResult {
   std::vector<std::pair<std::string, std::string>> facts;
 };
 
+// A file dropped or named next to the profile that is not part of the
+// recording itself but helps decode it: the program's ELF binary (symbols,
+// XRay instrumentation map), a jit-PID.dump, an `llvm-xray extract` YAML map.
+struct SideFile {
+  std::string name;
+  std::string kind;  // sniffed by content: "elf", "jitdump", "yaml", "unknown"
+  Window* window = nullptr;
+};
+
+// What a side file is, by content.
+std::string SniffSideFile(Window& w);
+
 class Decoder {
  public:
   virtual ~Decoder() = default;
@@ -42,8 +55,19 @@ class Decoder {
     (void)w; (void)file_index; (void)out; (void)progress;
     return false;
   }
+  // Side files (see SideFile), offered after the main and data files were
+  // decoded and before Finish. A decoder reports a side file it cannot use
+  // or that does not match the profile as a diagnostic; it never uses a
+  // mismatching one silently.
+  virtual void UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) {
+    for (const auto& f : files)
+      out.diags.Warning(DiagCode::kSideFileUnused, 0, 0, "side file " + f.name + " (" + f.kind + ") is not used by the " + out.format + " decoder");
+  }
   // Called once after the main file and every data file were decoded.
   virtual void Finish(DecodeResult& out) { (void)out; }
+  // `profscope events FILE`: one line per event of a tracer (XRay function
+  // records); empty for formats without such events.
+  virtual std::string EventsText(const DecodeResult& res) const { (void)res; return {}; }
   // "SAMPLE", "feature HOSTNAME", "attr 0 (cpu-clock)", ...
   virtual std::string RecordLabel(const DecodeResult& res, int32_t row) const = 0;
   // Fields of one row, decoded on demand (re-reading its bytes through w).

@@ -768,14 +768,14 @@ TEST_P(FeatureLayout, CpuDomainInfo) {
   b.u32(1).u32(1).u32(0).str("SMT").str("00000003").str("0-1");
   FeatureContext ctx;
   ctx.nr_cpus_online = 2;
-  Result r = Decode(kFeatCpuDomainInfo, b.data(), o(), ctx);
+  Result r = Decode(kCpuDomainInfoFeatureId, b.data(), o(), ctx);
   EXPECT_TRUE(Clean(r.diags)) << DiagText(r.diags);
   EXPECT_EQ(r.top().name, "CPU_DOMAIN_INFO");
   EXPECT_EQ(Value(r.top(), "cpu[1]/domain[0]/cpulist"), "\"0-1\"");
 }
 
 TEST_P(FeatureLayout, EmptyId32IsThePipeEndMarker) {
-  Result r = Decode(kFeatCpuDomainInfo, {}, o());
+  Result r = Decode(kCpuDomainInfoFeatureId, {}, o());
   EXPECT_TRUE(r.diags.items().empty()) << DiagText(r.diags);
   EXPECT_EQ(r.top().name, "LAST_FEATURE");
 }
@@ -902,7 +902,7 @@ std::vector<Synthetic> SyntheticSections(ByteOrder o) {
     b.u32(17).u32(2);
     b.u32(0).u32(1).u32(0).str("SMT").str("3").str("0-1");
     b.u32(1).u32(1).u32(0).str("SMT").str("3").str("0-1");
-    v.push_back({kFeatCpuDomainInfo, b.data(), two_cpus});
+    v.push_back({kCpuDomainInfoFeatureId, b.data(), two_cpus});
   }
   return v;
 }
@@ -912,7 +912,7 @@ TEST_P(FeatureLayout, SyntheticSectionsTruncatedAtEveryLength) {
     Result full = Decode(s.id, s.bytes, o(), s.ctx);
     ASSERT_TRUE(Clean(full.diags)) << full.top().name << ": " << DiagText(full.diags);
     std::set<uint64_t> ok_ends;
-    if (s.id == kFeatCpuDomainInfo) ok_ends.insert(0);  // the empty pipe-mode end marker
+    if (s.id == kCpuDomainInfoFeatureId) ok_ends.insert(0);  // the empty pipe-mode end marker
     if (s.id == kFeatBuildId) {
       ok_ends.insert(0);
       for (const Field& c : full.top().children) ok_ends.insert(c.offset + c.size - kBase);

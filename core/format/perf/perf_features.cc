@@ -79,7 +79,7 @@ std::string NsAsSeconds(uint64_t ns, bool nanos = false) {
 
 // The label of a feature's top-level field.
 std::string FeatureLabel(uint32_t id) {
-  if (id == kFeatCpuDomainInfo) return "CPU_DOMAIN_INFO";
+  if (id == kCpuDomainInfoFeatureId) return "CPU_DOMAIN_INFO";
   const char* n = FeatureName(id);
   if (n && *n) return n;
   return "FEATURE_" + Dec(id);
@@ -829,9 +829,8 @@ void DecodeMemTopology(Walker& w, Field& top, FeatureContext& ctx) {
       uint64_t nb_at = w.pos();
       ok = w.U64(bm, "nbits", &nbits);
       uint64_t nwords = nbits / 64 + (nbits % 64 ? 1 : 0);
-      if (ok && nwords > w.remaining() / 8) {
-        w.Need(~uint64_t{0} / 2, "bitmap of " + Dec(nbits) + " bits (declared at " + Hex(nb_at) +
-                                     ", " + Dec(nwords * 8) + " bytes)");
+      // nwords <= 2^58 + 1, so nwords * 8 cannot overflow.
+      if (ok && !w.Need(nwords * 8, "bitmap of " + Dec(nbits) + " bits (declared at " + Hex(nb_at) + ")")) {
         ok = false;
       }
       std::vector<uint64_t> words;
@@ -922,15 +921,11 @@ void DecodeBpfBtf(Walker& w, Field& top, FeatureContext& ctx) {
     Field f = w.Begin("btf[" + Dec(i) + "]");
     uint32_t id = 0, size = 0;
     bool ok = w.U32(f, "id", &id) && w.U32(f, "data_size", &size);
-    if (ok) {
-      const uint8_t* data = nullptr;
-      uint64_t at = w.pos();
-      ok = w.Need(size, "BTF data of id " + Dec(id));
-      if (ok) {
-        data = w.cursor();
-        w.Raw(f, "data", size, Preview(data, size));
-        (void)at;
-      }
+    if (ok && w.Need(size, "BTF data of id " + Dec(id))) {
+      const uint8_t* data = w.cursor();
+      w.Raw(f, "data", size, Preview(data, size));
+    } else {
+      ok = false;
     }
     f.value = "btf id " + Dec(id) + ", " + Bytes(size);
     w.End(top, std::move(f));
@@ -1272,7 +1267,7 @@ void DecodeFeature(uint32_t feature_id, ByteReader r, FeatureContext& ctx, Field
     case kFeatClockData: DecodeClockData(w, top, ctx); break;
     case kFeatHybridTopology: DecodeHybridTopology(w, top, ctx); break;
     case kFeatPmuCaps: DecodePmuCaps(w, top, ctx); break;
-    case kFeatCpuDomainInfo:
+    case kCpuDomainInfoFeatureId:
       if (r.size() == 0) {
         // perf 6.x (HEADER_LAST_FEATURE == 32) ends the pipe-mode features
         // with an empty HEADER_FEATURE record of this id.

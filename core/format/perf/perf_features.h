@@ -20,7 +20,7 @@ namespace profscope::perf {
 // Newer perf (2025) added CPU_DOMAIN_INFO as bit 32; perf 6.x before it uses
 // a HEADER_FEATURE record with id 32 (then HEADER_LAST_FEATURE) and an empty
 // payload to mark the end of the features in pipe mode.
-inline constexpr uint32_t kFeatCpuDomainInfo = 32;
+inline constexpr uint32_t kCpuDomainInfoFeatureId = 32;
 
 // What the rest of the decoder (and a summary view) wants to know from the
 // feature sections. Each DecodeFeature call replaces the parts its feature

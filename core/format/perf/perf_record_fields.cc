@@ -104,7 +104,7 @@ std::string MiscString(uint32_t type, uint16_t misc) {
                   : IsKernelType(type) ? "EXT_RESERVED" : nullptr;
     if (n) { add(n); left &= ~(1u << 15); }
   }
-  if (left) add(Hex(left));
+  if (left) add("unknown " + Hex(left));
   return names.empty() ? Hex(misc) : Hex(misc) + " " + names;
 }
 
