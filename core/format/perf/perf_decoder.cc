@@ -122,6 +122,8 @@ void PerfDecoder::FinishEvents(DecodeResult& out) {
     if (given.empty() && a.attr.type == kTypeTracepoint) {
       auto it = event_type_names_.find(a.attr.config);
       if (it != event_type_names_.end()) given = it->second;
+      auto tp = features_.tracepoint_ids.find(a.attr.config);
+      if (given.empty() && tp != features_.tracepoint_ids.end()) given = tp->second;
     }
     a.name = EventName(a.attr, given);
     if (a.event == kNone) {
@@ -672,11 +674,18 @@ void PerfDecoder::ProcessSample(ByteReader rec, int32_t row, DecodeResult& out) 
     frame_addrs_.push_back(s.ip);
     kernel_flags.push_back(kernel_mode);
   }
-  StackBuilder sb(p);
+  if (!stacks_) stacks_ = std::make_unique<StackBuilder>(p);
+  StackBuilder& sb = *stacks_;
   int32_t stack = kNone;
   for (size_t i = frame_addrs_.size(); i-- > 0;) {
     uint64_t addr = frame_addrs_[i];
     int32_t m = FindMapping(out, pid, addr, kernel_flags[i]);
+    uint64_t key_hi = static_cast<uint64_t>(static_cast<uint32_t>(m));
+    auto cached = frame_cache_.find({addr, key_hi});
+    if (cached != frame_cache_.end()) {
+      stack = sb.Stack(stack, cached->second);
+      continue;
+    }
     std::string name;
     if (m != kNone) {
       const MappingTable& mt = p.mappings;
@@ -687,6 +696,7 @@ void PerfDecoder::ProcessSample(ByteReader rec, int32_t row, DecodeResult& out) 
     }
     int32_t func = sb.Func(p.strings.Intern(name), m);
     int32_t frame = sb.Frame(addr, func, m);
+    frame_cache_.emplace(std::make_pair(addr, key_hi), frame);
     stack = sb.Stack(stack, frame);
   }
   SampleTable& t = p.samples;

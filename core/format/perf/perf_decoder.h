@@ -75,6 +75,13 @@ class PerfDecoder : public Decoder {
   std::unordered_map<int32_t, std::map<uint64_t, int32_t>> maps_;  // pid -> start -> mapping row
   std::unordered_map<int64_t, int32_t> thread_rows_;              // tid -> thread row
   std::unique_ptr<State> st_;
+  std::unique_ptr<StackBuilder> stacks_;
+  struct U64PairHash {
+    size_t operator()(const std::pair<uint64_t, uint64_t>& k) const {
+      return std::hash<uint64_t>()(k.first * 0x9e3779b97f4a7c15ULL ^ k.second);
+    }
+  };
+  std::unordered_map<std::pair<uint64_t, uint64_t>, int32_t, U64PairHash> frame_cache_;  // (address, mapping) -> frame  // interns funcs, frames and stacks across all samples
   void* zstd_ = nullptr;  // ZSTD_DCtx* of the decode pass
   std::vector<uint8_t> carry_;
   int32_t carry_owner_ = kNone;

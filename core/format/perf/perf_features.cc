@@ -1182,6 +1182,7 @@ void DecodeTracingData(Walker& w, Field& top, FeatureContext& ctx) {
           sys.children.back().value = name + ":" + ev + (id.empty() ? "" : " (ID " + id + ")") +
                                       ", " + Bytes(n);
           ctx.tracepoint_formats.push_back(name + ":" + ev);
+          if (!id.empty()) ctx.tracepoint_ids[std::strtoull(id.c_str(), nullptr, 10)] = name + ":" + ev;
         }
       }
       sys.value = name + ", " + Plural(count, "format", "formats");

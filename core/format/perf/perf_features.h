@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,6 +46,7 @@ struct FeatureContext {
 
   // TRACING_DATA
   std::vector<std::string> tracepoint_formats;     // "system:event" of each format text found
+  std::map<uint64_t, std::string> tracepoint_ids;   // format ID (= attr.config of a tracepoint) -> "system:event"
   std::string tracing_version;                      // "0.6"
   bool has_tracing_data = false;
 

@@ -337,7 +337,6 @@ struct State {
   bool have_sid = false;
   std::string summary;
   Diagnostics* diags = nullptr;
-  Ctx* ctx = nullptr;
   const FeatureContext* features = nullptr;
 };
 
@@ -373,11 +372,10 @@ void DecMmap2(Cur& c, State& s) {
     c.U8("build_id_size", &bsize);
     c.U8("reserved1", nullptr);
     c.U16("reserved2", nullptr);
-    const uint8_t* p = nullptr;
     if (c.Need(20, "build_id")) {
       size_t n = bsize <= 20 ? bsize : 20;
       bid = HexBytes(c.reader().cursor(), n);
-      c.Blob("build_id", 20, bid.empty() ? "(empty)" : bid, &p);
+      c.Blob("build_id", 20, bid.empty() ? "(empty)" : bid);
       if (bsize > 20) c.Last().value += " (build_id_size " + std::to_string(bsize) + " > 20)";
     }
   } else {
@@ -743,8 +741,8 @@ void DecIdIndex(Cur& c, State& s) {
 
 const char* AuxtraceTypeName(uint32_t t) {
   static const char* const names[] = {"UNKNOWN", "INTEL_PT", "INTEL_BTS", "CS_ETM",
-                                      "ARM_SPE", "S390_CPUMSF", "HISI_PTT"};
-  return t < 7 ? names[t] : nullptr;
+                                      "ARM_SPE", "S390_CPUMSF", "HISI_PTT", "VPA_DTL"};
+  return t < 8 ? names[t] : nullptr;
 }
 
 void DecAuxtraceInfo(Cur& c, State& s) {
@@ -1149,7 +1147,6 @@ void Decode(ByteReader rec, const PerfEventAttr* attr, std::vector<Field>& out, 
   s.misc = misc;
   s.attr = attr;
   s.diags = diags;
-  s.ctx = &ctx;
   s.features = features;
   s.payload = rec.Slice(kEventHeaderSize, extent - kEventHeaderSize);
 

@@ -1,0 +1,50 @@
+// Shared helpers of the e2e specs.
+import { expect } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('..', import.meta.url));
+export const DATA = path.join(REPO, 'tests', 'data', 'perf');
+export const SHOTS = path.join(REPO, 'e2e', 'screenshots');
+fs.mkdirSync(SHOTS, { recursive: true });
+
+export function dataFile(...parts) {
+  return path.join(DATA, ...parts);
+}
+
+/** Summary value by its data-field (format, mode, records, samples, ...). */
+export function summaryField(page, field) {
+  return page.getByLabel('Summary', { exact: true }).locator(`.sum-item[data-field="${field}"] dd`);
+}
+
+/** Waits until a decoded file named `name` is shown. */
+export async function waitDecoded(page, name) {
+  await expect(page.getByTestId('file-name')).toContainText(name);
+  await expect(page.getByRole('status', { name: 'Decoding progress' })).toHaveCount(0);
+  await expect(summaryField(page, 'records')).not.toHaveText('–');
+}
+
+/** Opens a local file through the "Open file…" input. */
+export async function openFile(page, file) {
+  await page.getByTestId('file-input').setInputFiles(file);
+  await waitDecoded(page, path.basename(file));
+}
+
+export function num(text) {
+  return Number(String(text).replace(/[^0-9]/g, ''));
+}
+
+export async function shot(page, name) {
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+/** Collects uncaught page errors and console errors; call check() at the end. */
+export function watchErrors(page) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  return { errors, check: () => expect(errors, errors.join('\n')).toEqual([]) };
+}

@@ -1,0 +1,93 @@
+// Lazy, chunked reads of a File/Blob for the hex view: file.slice().arrayBuffer()
+// in fixed-size chunks kept in a small LRU cache. Never reads the whole file.
+
+export class ByteSource {
+  /**
+   * @param {Blob} blob
+   * @param {{chunkSize?: number, maxChunks?: number}} [opts]
+   */
+  constructor(blob, opts = {}) {
+    this.blob = blob;
+    this.size = blob.size;
+    this.chunkSize = opts.chunkSize ?? 64 * 1024;
+    this.maxChunks = opts.maxChunks ?? 48;
+    /** @type {Map<number, Uint8Array>} insertion order = LRU order */
+    this.cache = new Map();
+    /** @type {Map<number, Promise<Uint8Array>>} */
+    this.loading = new Map();
+    /** @type {Set<() => void>} */
+    this.listeners = new Set();
+    this.version = 0;
+  }
+
+  subscribe(fn) {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Chunk `i` if cached (refreshes its LRU position), else null and starts loading it. */
+  chunk(i) {
+    const c = this.cache.get(i);
+    if (c) {
+      this.cache.delete(i);
+      this.cache.set(i, c);
+      return c;
+    }
+    this.load(i);
+    return null;
+  }
+
+  load(i) {
+    if (this.cache.has(i)) return Promise.resolve(this.cache.get(i));
+    let p = this.loading.get(i);
+    if (p) return p;
+    const start = i * this.chunkSize;
+    const end = Math.min(this.size, start + this.chunkSize);
+    p = this.blob
+      .slice(start, end)
+      .arrayBuffer()
+      .then((buf) => {
+        const bytes = new Uint8Array(buf);
+        this.loading.delete(i);
+        this.cache.set(i, bytes);
+        while (this.cache.size > this.maxChunks) {
+          const oldest = this.cache.keys().next().value;
+          this.cache.delete(oldest);
+        }
+        this.version++;
+        for (const fn of this.listeners) fn();
+        return bytes;
+      })
+      .catch((err) => {
+        this.loading.delete(i);
+        throw err;
+      });
+    this.loading.set(i, p);
+    return p;
+  }
+
+  /** Byte at `off`, or -1 when its chunk is not loaded yet (loading starts). */
+  byteAt(off) {
+    if (off < 0 || off >= this.size) return -1;
+    const i = Math.floor(off / this.chunkSize);
+    const c = this.chunk(i);
+    return c ? c[off - i * this.chunkSize] : -1;
+  }
+
+  /** Up to `len` bytes from `off` if all loaded, else null (loading starts). */
+  peek(off, len) {
+    if (off < 0 || off >= this.size) return null;
+    const end = Math.min(this.size, off + len);
+    const out = new Uint8Array(end - off);
+    for (let p = off; p < end; ) {
+      const i = Math.floor(p / this.chunkSize);
+      const c = this.chunk(i);
+      if (!c) return null;
+      const base = i * this.chunkSize;
+      const n = Math.min(end, base + c.length) - p;
+      out.set(c.subarray(p - base, p - base + n), p - off);
+      p += n;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,231 @@
+// Flame graph (top-down icicle) of one event's samples, drawn on a canvas.
+// Click a frame to zoom into it; click the root, press Escape or "Reset zoom" to go back.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { drawFlame, hitTest, pathTo, ROW_H } from './flame-draw.js';
+import { formatInt, formatPercent } from '../../lib/format.js';
+import './flame-graph.css';
+
+/**
+ * @param {{doc: any}} props
+ */
+export function FlameGraph({ doc }) {
+  const events = doc.events || [];
+  const flames = doc.flames || [];
+  const defaultEvent = useMemo(() => {
+    let best = 0;
+    for (let e = 0; e < flames.length; e++) if (flames[e].total > (flames[best]?.total ?? -1)) best = e;
+    return best;
+  }, [doc]);
+  const [event, setEvent] = useState(defaultEvent);
+  const [zoom, setZoom] = useState(0);
+  useEffect(() => {
+    setEvent(defaultEvent);
+    setZoom(0);
+  }, [doc]);
+
+  const layout = flames[event] || null;
+  const nameOf = useCallback(
+    (i) => {
+      if (!layout) return '';
+      if (i === 0) return 'all';
+      const f = layout.func[i];
+      const p = doc.profile;
+      if (f < 0 || f >= p.funcNames.length) return '[unknown]';
+      const s = doc.strings[p.funcNames[f]];
+      return s == null ? '[unknown]' : String(s);
+    },
+    [layout, doc],
+  );
+
+  const scrollRef = useRef(null);
+  const canvasRef = useRef(null);
+  const tipRef = useRef(null);
+  const hoverRef = useRef(-1);
+  const [size, setSize] = useState({ w: 600, h: 200 });
+  const [scrollTop, setScrollTop] = useState(0);
+  const [dark, setDark] = useState(() => matchMedia('(prefers-color-scheme: dark)').matches);
+
+  useEffect(() => {
+    const mq = matchMedia('(prefers-color-scheme: dark)');
+    const on = () => setDark(mq.matches);
+    mq.addEventListener('change', on);
+    return () => mq.removeEventListener('change', on);
+  }, []);
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return undefined;
+    const measure = () => setSize({ w: el.clientWidth, h: el.clientHeight });
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const draw = useCallback(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const dpr = window.devicePixelRatio || 1;
+    const W = Math.max(1, Math.round(size.w * dpr));
+    const H = Math.max(1, Math.round(size.h * dpr));
+    if (canvas.width !== W) canvas.width = W;
+    if (canvas.height !== H) canvas.height = H;
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return;
+    const cs = getComputedStyle(canvas);
+    drawFlame(ctx, {
+      layout,
+      nameOf,
+      zoom,
+      hover: hoverRef.current,
+      width: size.w,
+      height: size.h,
+      scrollTop,
+      dpr,
+      dark,
+      font: `${Math.round(12 * dpr)}px ${cs.fontFamily || 'sans-serif'}`,
+      textColor: cs.color || '#000',
+    });
+  }, [layout, nameOf, zoom, size, scrollTop, dark]);
+
+  useLayoutEffect(() => {
+    draw();
+  }, [draw]);
+
+  const contentH = layout ? (layout.maxDepth + 1) * ROW_H + 4 : 0;
+  const rootTotal = layout ? layout.total_[0] : 0;
+
+  const nodeAt = (e) => {
+    const el = scrollRef.current;
+    if (!el || !layout) return -1;
+    const rect = el.getBoundingClientRect();
+    const x = e.clientX - rect.left;
+    const y = e.clientY - rect.top + el.scrollTop;
+    return hitTest(layout, zoom, size.w, x, y);
+  };
+
+  const showTip = (i, e) => {
+    const tip = tipRef.current;
+    if (!tip) return;
+    if (i < 0) {
+      tip.hidden = true;
+      return;
+    }
+    const name = nameOf(i);
+    const total = layout.total_[i];
+    const self = layout.self[i];
+    tip.querySelector('.ft-name').textContent = name;
+    tip.querySelector('.ft-samples').textContent = `${formatInt(total)} samples (${formatPercent(total, rootTotal)})`;
+    tip.querySelector('.ft-self').textContent = `self ${formatInt(self)} (${formatPercent(self, rootTotal)})`;
+    tip.hidden = false;
+    const host = scrollRef.current.parentElement.getBoundingClientRect();
+    const tw = tip.offsetWidth;
+    const th = tip.offsetHeight;
+    let x = e.clientX - host.left + 14;
+    let y = e.clientY - host.top + 14;
+    if (x + tw > host.width - 4) x = Math.max(4, e.clientX - host.left - tw - 10);
+    if (y + th > host.height - 4) y = Math.max(4, e.clientY - host.top - th - 10);
+    tip.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+  };
+
+  const onMove = (e) => {
+    const i = nodeAt(e);
+    if (i !== hoverRef.current) {
+      hoverRef.current = i;
+      draw();
+    }
+    canvasRef.current.style.cursor = i >= 0 ? 'pointer' : 'default';
+    showTip(i, e);
+  };
+  const onLeave = () => {
+    hoverRef.current = -1;
+    draw();
+    showTip(-1);
+  };
+  const onClick = (e) => {
+    const i = nodeAt(e);
+    if (i < 0) return;
+    setZoom(i === 0 ? 0 : i);
+    showTip(i, e);
+  };
+  const onKeyDown = (e) => {
+    if (e.key === 'Escape' && zoom !== 0) {
+      setZoom(0);
+      e.preventDefault();
+    }
+  };
+
+  const zoomPath = layout && zoom > 0 ? pathTo(layout, zoom) : [];
+
+  return (
+    <div class="flame-graph">
+      <div class="flame-toolbar">
+        <label class="flame-event">
+          Event{' '}
+          <select
+            aria-label="Event"
+            value={String(event)}
+            onChange={(e) => {
+              setEvent(Number(e.currentTarget.value));
+              setZoom(0);
+            }}
+          >
+            {flames.map((f, e) => (
+              <option value={String(e)} key={e}>
+                {String(events[e]?.name ?? `event ${e}`)} ({formatInt(f.total)} samples)
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => setZoom(0)} disabled={zoom === 0}>
+          Reset zoom
+        </button>
+        <span class="flame-zoom" data-testid="flame-zoom" aria-live="polite">
+          {zoom > 0 && layout ? (
+            <>
+              Zoomed to <b>{nameOf(zoom)}</b> · {formatInt(layout.total_[zoom])} samples (
+              {formatPercent(layout.total_[zoom], rootTotal)}) · depth {layout.depth[zoom]}
+            </>
+          ) : (
+            <span class="muted">
+              {formatInt(rootTotal)} samples · click a frame to zoom, Esc to reset
+            </span>
+          )}
+        </span>
+        {zoomPath.length > 1 ? (
+          <span class="flame-crumbs muted" title={zoomPath.map(nameOf).join(' → ')}>
+            {zoomPath.length - 1} frames deep
+          </span>
+        ) : null}
+      </div>
+      <div class="flame-body">
+        <div
+          class="flame-scroll"
+          ref={scrollRef}
+          onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        >
+          <div class="flame-spacer" style={{ height: `${Math.max(contentH, size.h)}px` }}>
+            <canvas
+              ref={canvasRef}
+              class="flame-canvas"
+              style={{ width: `${size.w}px`, height: `${size.h}px` }}
+              tabIndex={0}
+              role="img"
+              aria-label={`Flame graph of ${String(events[event]?.name ?? 'samples')}: ${rootTotal} samples`}
+              onMouseMove={onMove}
+              onMouseLeave={onLeave}
+              onClick={onClick}
+              onKeyDown={onKeyDown}
+            />
+          </div>
+        </div>
+        <div class="flame-tip" ref={tipRef} role="tooltip" hidden>
+          <div class="ft-name" />
+          <div class="ft-samples" />
+          <div class="ft-self muted" />
+        </div>
+        {!layout || rootTotal === 0 ? <div class="flame-empty muted">No samples in this event.</div> : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,222 @@
+// Hex view: 16 bytes a row, virtualised, bytes read lazily from the File in chunks.
+// Record boundaries are shaded by record category (alternate tints per record);
+// the selection (a record or a field) is highlighted; a value inspector shows the
+// little-endian integers at the hovered byte (else the cursor).
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useVirtual } from '../../lib/virtual.js';
+import { byteAscii, byteHex, formatInt, hex, hexPad, offsetWidth } from '../../lib/format.js';
+import { category, leavesInRange } from '../../lib/records.js';
+import './hex-view.css';
+
+const ROW_H = 20;
+const PER_ROW = 16;
+
+/**
+ * @param {{doc: any, source: import('../../lib/byte-source.js').ByteSource,
+ *   range: {start: number, end: number, label?: string, note?: string} | null,
+ *   cursor: number, scrollNonce: number, onByteClick: (off: number) => void}} props
+ */
+export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick }) {
+  const size = source.size;
+  const rows = Math.ceil(size / PER_ROW);
+  const v = useVirtual(rows, ROW_H);
+  const [, setTick] = useState(0);
+  const [hover, setHover] = useState(-1);
+  const width = offsetWidth(size);
+
+  // re-render when chunks arrive (also those that arrived before this effect subscribed)
+  const renderedVersion = source.version;
+  useEffect(() => {
+    const off = source.subscribe(() => setTick((t) => t + 1));
+    if (source.version !== renderedVersion) setTick((t) => t + 1);
+    return off;
+  }, [source]);
+
+  // scroll the selection into view when asked to
+  const lastNonce = useRef(0);
+  useLayoutEffect(() => {
+    if (!scrollNonce || scrollNonce === lastNonce.current || !range) return;
+    lastNonce.current = scrollNonce;
+    const r = Math.floor(Math.min(range.start, Math.max(0, size - 1)) / PER_ROW);
+    if (r < v.first + 1 || r > v.last - 3) v.scrollToIndex(r, 'center');
+  }, [scrollNonce, range, size]);
+
+  const a = v.first * PER_ROW;
+  const b = Math.min(size, v.last * PER_ROW);
+
+  // record shading for the visible bytes
+  const shade = useMemo(() => {
+    const out = new Int32Array(Math.max(0, b - a)).fill(-1);
+    if (!doc || b <= a) return out;
+    const { offsets, sizes } = doc.records;
+    const paint = (r) => {
+      const s = Math.max(a, offsets[r]);
+      const e = Math.min(b, offsets[r] + sizes[r]);
+      for (let p = s; p < e; p++) if (out[p - a] < 0) out[p - a] = r;
+    };
+    for (const r of leavesInRange(doc, a, b)) paint(r);
+    // bytes of containers (an attr whose ids live elsewhere, gaps in the data section), deepest first
+    const { containers, depth } = doc.index;
+    const over = [];
+    for (let k = 0; k < containers.length && k < 100000; k++) {
+      const r = containers[k];
+      if (offsets[r] < b && offsets[r] + sizes[r] > a) over.push(r);
+    }
+    over.sort((x, y) => depth[y] - depth[x]);
+    for (const r of over) paint(r);
+    return out;
+  }, [doc, a, b]);
+
+  const rowEls = [];
+  const selStart = range ? range.start : -1;
+  const selEnd = range ? range.end : -1;
+  for (let r = v.first; r < v.last; r++) {
+    const base = r * PER_ROW;
+    const hexCells = [];
+    const asciiCells = [];
+    for (let k = 0; k < PER_ROW; k++) {
+      const off = base + k;
+      if (off >= size) {
+        hexCells.push(<span class={`hb blank${k === 8 ? ' gap' : ''}`} key={k} />);
+        asciiCells.push(<span class="ab blank" key={k} />);
+        continue;
+      }
+      const byte = source.byteAt(off);
+      const rec = shade[off - a];
+      let cls = '';
+      if (rec >= 0) {
+        const { kinds, types, offsets } = doc.records;
+        cls += ` k${category(kinds[rec], types[rec])} p${rec & 1}`;
+        if (offsets[rec] === off) cls += ' rs';
+      }
+      if (off >= selStart && off < selEnd) {
+        cls += ' sel';
+        if (off === selStart) cls += ' sel-first';
+        if (off === selEnd - 1) cls += ' sel-last';
+      }
+      if (off === cursor) cls += ' cur';
+      if (off === hover) cls += ' hov';
+      hexCells.push(
+        <span class={`hb${cls}${k === 8 ? ' gap' : ''}`} data-off={off} key={k}>
+          {byte < 0 ? '··' : byteHex(byte)}
+        </span>,
+      );
+      asciiCells.push(
+        <span class={`ab${cls}`} data-off={off} key={k}>
+          {byte < 0 ? ' ' : byteAscii(byte)}
+        </span>,
+      );
+    }
+    rowEls.push(
+      <div class="hex-row" key={r}>
+        <span class="hex-off">{hexPad(base, width)}</span>
+        <span class="hex-bytes">{hexCells}</span>
+        <span class="hex-ascii">{asciiCells}</span>
+      </div>,
+    );
+  }
+
+  const offFromEvent = (e) => {
+    const t = e.target.closest?.('[data-off]');
+    return t ? Number(t.getAttribute('data-off')) : -1;
+  };
+
+  const inspectAt = hover >= 0 ? hover : cursor >= 0 ? cursor : selStart;
+  return (
+    <div class="hex-view">
+      <div class="pane-title">
+        <span>Hex</span>
+        <span class="hex-status" aria-live="polite" data-testid="hex-selection">
+          {range ? (
+            <>
+              Selection <b>{hex(range.start)}</b>–<b>{hex(Math.max(range.start, range.end - 1))}</b> (
+              {formatInt(range.end - range.start)} bytes){range.label ? ` · ${range.label}` : ''}
+              {range.note ? <span class="muted"> · {range.note}</span> : null}
+            </>
+          ) : (
+            <span class="muted">Click a byte to select its record</span>
+          )}
+        </span>
+      </div>
+      <div
+        class="hex-scroll"
+        ref={v.ref}
+        onScroll={v.onScroll}
+        onClick={(e) => {
+          const off = offFromEvent(e);
+          if (off >= 0) onByteClick(off);
+        }}
+        onMouseMove={(e) => {
+          const off = offFromEvent(e);
+          if (off !== hover) setHover(off);
+        }}
+        onMouseLeave={() => setHover(-1)}
+        aria-label="Bytes"
+      >
+        <div class="hex-spacer" style={{ height: `${v.height}px` }}>
+          <div class="hex-rows" style={{ transform: `translateY(${v.top}px)` }}>
+            {rowEls}
+          </div>
+        </div>
+      </div>
+      <Inspector
+        source={source}
+        off={inspectAt}
+        hovering={hover >= 0}
+        bigEndian={/big/i.test(String(doc?.summary?.byte_order ?? ''))}
+      />
+    </div>
+  );
+}
+
+function Inspector({ source, off, hovering, bigEndian }) {
+  if (off == null || off < 0 || off >= source.size) {
+    return (
+      <div class="hex-inspector muted" data-testid="hex-inspector">
+        Hover a byte to see its value
+      </div>
+    );
+  }
+  const bytes = source.peek(off, 8);
+  const at = `${hex(off)}${hovering ? '' : ' (cursor)'}`;
+  const groups = [];
+  if (bytes) {
+    groups.push(['little-endian', intCells(bytes, true)]);
+    if (bigEndian) groups.push(['big-endian (file order)', intCells(bytes, false)]);
+  }
+  return (
+    <div class="hex-inspector" data-testid="hex-inspector" aria-label="Value under the cursor">
+      <span class="insp-cell">
+        <span class="insp-k">at</span>
+        <span class="insp-v">{at}</span>
+      </span>
+      {!bytes ? <span class="muted">loading…</span> : null}
+      {groups.map(([name, cells]) => (
+        <span class="insp-group" key={name}>
+          {cells.map(([k, val]) => (
+            <span class="insp-cell" key={k}>
+              <span class="insp-k">{k}</span>
+              <span class="insp-v">{val}</span>
+            </span>
+          ))}
+          <span class="muted insp-le">{name}</span>
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function intCells(bytes, le) {
+  const buf = new Uint8Array(8);
+  buf.set(bytes);
+  const dv = new DataView(buf.buffer);
+  const n = bytes.length;
+  return [
+    ['u8', String(dv.getUint8(0))],
+    ['u16', n >= 2 ? String(dv.getUint16(0, le)) : '–'],
+    ['u32', n >= 4 ? String(dv.getUint32(0, le)) : '–'],
+    ['i32', n >= 4 ? String(dv.getInt32(0, le)) : '–'],
+    ['u64', n >= 8 ? String(dv.getBigUint64(0, le)) : '–'],
+    ['hex64', n >= 8 ? '0x' + dv.getBigUint64(0, le).toString(16) : '–'],
+  ];
+}

@@ -1,0 +1,365 @@
+// Record tree: header, attrs, data section, records, feature sections (grouped as
+// the record table's parents say), virtualised; expanding a record shows its decoded
+// fields. Keyboard: up/down/left/right/enter/home/end.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useVirtual } from '../../lib/virtual.js';
+import { hex, formatInt } from '../../lib/format.js';
+import { category, fallbackLabel, RecordKind, ancestors, childCount } from '../../lib/records.js';
+import { buildFlat, itemAt, indexOfRow, indexOfField, fieldKey } from './tree-model.js';
+import './record-tree.css';
+
+const ROW_H = 22;
+
+/**
+ * @param {{doc: any, client: any, selection: any, revealNonce: number,
+ *   onSelect: (sel: any, opts?: {reveal?: boolean}) => void}} props
+ */
+export function RecordTree({ doc, client, selection, revealNonce, onSelect }) {
+  const [expanded, setExpanded] = useState(() => new Set());
+  const [expandedFields, setExpandedFields] = useState(() => new Set());
+  const [version, setVersion] = useState(0); // bumps when labels/fields arrive
+  const bump = () => setVersion((v) => v + 1);
+  const pendingReveal = useRef(false);
+  const inflightLabels = useRef(new Set());
+
+  // fresh state for each document
+  useEffect(() => {
+    const open = defaultExpanded(doc);
+    setExpanded(new Set(open));
+    setExpandedFields(new Set());
+    inflightLabels.current = new Set();
+    for (const r of open) ensureFields(r);
+  }, [doc]);
+
+  const flat = useMemo(
+    () => buildFlat(doc, expanded, doc.fieldsCache, expandedFields),
+    [doc, expanded, expandedFields, version],
+  );
+  const v = useVirtual(flat.count, ROW_H);
+
+  const selIndex = useMemo(() => {
+    if (!selection) return -1;
+    if (selection.type === 'record') return indexOfRow(doc, flat, selection.row);
+    if (selection.type === 'field') return indexOfField(flat, selection.row, selection.path);
+    return -1;
+  }, [doc, flat, selection]);
+
+  const ensureFields = (row) => {
+    const c = doc.fieldsCache.get(row);
+    if (c) return;
+    doc.fieldsCache.set(row, { loading: true });
+    client
+      .fields(row)
+      .then((res) => {
+        doc.fieldsCache.set(row, { fields: Array.isArray(res.fields) ? res.fields : [] });
+        if (res.label) doc.labels.set(row, res.label);
+        bump();
+      })
+      .catch((err) => {
+        doc.fieldsCache.set(row, { error: err.message || String(err) });
+        bump();
+      });
+  };
+
+  const expandRow = (row, on) => {
+    setExpanded((prev) => {
+      if (prev.has(row) === on) return prev;
+      const next = new Set(prev);
+      if (on) next.add(row);
+      else next.delete(row);
+      return next;
+    });
+    if (on) ensureFields(row);
+  };
+  const expandField = (row, path, on) => {
+    const key = fieldKey(row, path);
+    setExpandedFields((prev) => {
+      if (prev.has(key) === on) return prev;
+      const next = new Set(prev);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  };
+
+  // reveal a selection made elsewhere (hex view click, diagnostics)
+  useEffect(() => {
+    if (!revealNonce || !selection) return;
+    const rows = [];
+    if (selection.type === 'record') rows.push(...ancestors(doc, selection.row));
+    if (selection.type === 'field') rows.push(...ancestors(doc, selection.row), selection.row);
+    pendingReveal.current = true;
+    if (rows.length) {
+      setExpanded((prev) => {
+        if (rows.every((r) => prev.has(r))) return prev;
+        const next = new Set(prev);
+        for (const r of rows) next.add(r);
+        return next;
+      });
+      for (const r of rows) ensureFields(r);
+    }
+    bump();
+  }, [revealNonce]);
+
+  useLayoutEffect(() => {
+    if (pendingReveal.current && selIndex >= 0) {
+      pendingReveal.current = false;
+      v.scrollToIndex(selIndex, 'center');
+    }
+  }, [selIndex, flat]);
+
+  // labels for the visible rows
+  const visibleItems = [];
+  for (let i = v.first; i < v.last; i++) {
+    const it = itemAt(doc, flat, i);
+    if (it) visibleItems.push([i, it]);
+  }
+  useEffect(() => {
+    const want = [];
+    for (const [, it] of visibleItems) {
+      if (it.type === 'row' && !doc.labels.has(it.row) && !inflightLabels.current.has(it.row)) want.push(it.row);
+    }
+    if (!want.length) return;
+    for (const r of want) inflightLabels.current.add(r);
+    client
+      .labels(want)
+      .then((res) => {
+        res.labels.forEach((label, k) => doc.labels.set(res.rows[k], String(label)));
+        bump();
+      })
+      .catch(() => {
+        for (const r of want) inflightLabels.current.delete(r);
+      });
+  });
+
+  const selectIndex = (i) => {
+    const it = itemAt(doc, flat, i);
+    if (!it) return;
+    v.scrollToIndex(i);
+    selectItem(it);
+  };
+  const selectItem = (it) => {
+    if (it.type === 'row') onSelect({ type: 'record', row: it.row });
+    else if (it.type === 'field') onSelect(fieldSelection(it));
+  };
+
+  const isExpandable = (it) => {
+    if (it.type === 'row') {
+      if (childCount(doc, it.row) > 0) return true;
+      const c = doc.fieldsCache.get(it.row);
+      return !(c && Array.isArray(c.fields) && c.fields.length === 0);
+    }
+    if (it.type === 'field') return Array.isArray(it.field?.children) && it.field.children.length > 0;
+    return false;
+  };
+  const isExpanded = (it) =>
+    it.type === 'row' ? expanded.has(it.row) : it.type === 'field' ? expandedFields.has(fieldKey(it.row, it.path)) : false;
+  const toggle = (it, on = !isExpanded(it)) => {
+    if (it.type === 'row') expandRow(it.row, on);
+    else if (it.type === 'field') expandField(it.row, it.path, on);
+  };
+
+  const parentIndex = (it) => {
+    if (it.type === 'row') {
+      const p = doc.records.parents[it.row];
+      return p >= 0 ? indexOfRow(doc, flat, p) : -1;
+    }
+    if (it.type === 'field') {
+      const dot = it.path.lastIndexOf('.');
+      return dot < 0 ? indexOfRow(doc, flat, it.row) : indexOfField(flat, it.row, it.path.slice(0, dot));
+    }
+    return -1;
+  };
+
+  const onKeyDown = (e) => {
+    const cur = selIndex >= 0 ? selIndex : -1;
+    const it = cur >= 0 ? itemAt(doc, flat, cur) : null;
+    const page = Math.max(1, Math.floor(v.viewport / ROW_H) - 1);
+    switch (e.key) {
+      case 'ArrowDown':
+        selectIndex(Math.min(flat.count - 1, cur + 1));
+        break;
+      case 'ArrowUp':
+        selectIndex(Math.max(0, cur - 1));
+        break;
+      case 'PageDown':
+        selectIndex(Math.min(flat.count - 1, cur + page));
+        break;
+      case 'PageUp':
+        selectIndex(Math.max(0, cur - page));
+        break;
+      case 'Home':
+        selectIndex(0);
+        break;
+      case 'End':
+        selectIndex(flat.count - 1);
+        break;
+      case 'ArrowRight':
+        if (!it) selectIndex(0);
+        else if (isExpandable(it) && !isExpanded(it)) toggle(it, true);
+        else if (isExpanded(it)) selectIndex(cur + 1);
+        break;
+      case 'ArrowLeft':
+        if (!it) break;
+        if (isExpandable(it) && isExpanded(it)) toggle(it, false);
+        else {
+          const p = parentIndex(it);
+          if (p >= 0) selectIndex(p);
+        }
+        break;
+      case 'Enter':
+      case ' ':
+        if (it && isExpandable(it)) toggle(it);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  };
+
+  const rowCount = doc.records.parents.length;
+  return (
+    <div class="record-tree">
+      <div class="pane-title">
+        <span>Records</span>
+        <span class="muted">{formatInt(rowCount)} rows</span>
+      </div>
+      <div
+        class="rt-scroll"
+        ref={v.ref}
+        onScroll={v.onScroll}
+        role="tree"
+        aria-label="Record tree"
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        aria-activedescendant={selIndex >= v.first && selIndex < v.last ? `rt-item-${selIndex}` : undefined}
+      >
+        {flat.count === 0 ? <p class="rt-empty muted">No records were decoded from this file.</p> : null}
+        <div class="rt-spacer" style={{ height: `${v.height}px` }}>
+          <div class="rt-rows" style={{ transform: `translateY(${v.top}px)` }}>
+            {visibleItems.map(([i, it]) => (
+              <TreeRow
+                key={i}
+                i={i}
+                it={it}
+                doc={doc}
+                selected={i === selIndex}
+                expandable={isExpandable(it)}
+                expanded={isExpanded(it)}
+                onClick={() => selectItem(it)}
+                onToggle={() => toggle(it)}
+              />
+            ))}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function fieldSelection(it) {
+  return {
+    type: 'field',
+    row: it.row,
+    path: it.path,
+    name: it.field?.name ?? '',
+    offset: Number(it.field?.offset ?? 0),
+    size: Number(it.field?.size ?? 0),
+  };
+}
+
+function TreeRow({ i, it, doc, selected, expandable, expanded, onClick, onToggle }) {
+  const indent = { paddingLeft: `${4 + it.depth * 14}px` };
+  const twisty = (
+    <span
+      class={`rt-twisty${expandable ? '' : ' leaf'}`}
+      aria-hidden="true"
+      onClick={(e) => {
+        e.stopPropagation();
+        if (expandable) onToggle();
+      }}
+    >
+      {expandable ? (expanded ? '▾' : '▸') : ''}
+    </span>
+  );
+  if (it.type === 'pending') {
+    return (
+      <div class="rt-row rt-pending" style={indent} id={`rt-item-${i}`}>
+        <span class="rt-twisty leaf" />
+        <span class="muted">{it.text}</span>
+      </div>
+    );
+  }
+  if (it.type === 'field') {
+    const f = it.field || {};
+    return (
+      <div
+        class={`rt-row rt-field${selected ? ' selected' : ''}`}
+        style={indent}
+        role="treeitem"
+        id={`rt-item-${i}`}
+        aria-level={it.depth + 1}
+        aria-selected={selected ? 'true' : 'false'}
+        aria-expanded={expandable ? String(expanded) : undefined}
+        data-row={it.row}
+        data-path={it.path}
+        onClick={onClick}
+        onDblClick={expandable ? onToggle : undefined}
+      >
+        {twisty}
+        <span class="rt-label">
+          <span class="rt-fname">{String(f.name ?? '')}</span>
+          {f.value != null && f.value !== '' ? <span class="rt-fvalue">{String(f.value)}</span> : null}
+        </span>
+        <span class="rt-off">{hex(f.offset)}</span>
+        <span class="rt-size">{formatInt(f.size)}</span>
+      </div>
+    );
+  }
+  const { offsets, sizes, kinds, types } = doc.records;
+  const row = it.row;
+  const kind = kinds[row];
+  const label = doc.labels.get(row) ?? fallbackLabel(kind, types[row]);
+  const nested = kind === RecordKind.Nested;
+  return (
+    <div
+      class={`rt-row${selected ? ' selected' : ''}`}
+      style={indent}
+      role="treeitem"
+      id={`rt-item-${i}`}
+      aria-level={it.depth + 1}
+      aria-selected={selected ? 'true' : 'false'}
+      aria-expanded={expandable ? String(expanded) : undefined}
+      data-row={row}
+      onClick={onClick}
+      onDblClick={expandable ? onToggle : undefined}
+    >
+      {twisty}
+      <span class={`rt-chip cat${category(kind, types[row])}`} aria-hidden="true" />
+      <span class="rt-label" title={label}>
+        {label}
+      </span>
+      <span class="rt-off" title={nested ? 'offset in the decompressed stream' : 'file offset'}>
+        {nested ? 'z+' : ''}
+        {hex(offsets[row])}
+      </span>
+      <span class="rt-size">{formatInt(sizes[row])}</span>
+    </div>
+  );
+}
+
+/** Expand the top-level containers that are small enough to be useful right away. */
+function defaultExpanded(doc) {
+  const { kinds } = doc.records;
+  const { kidsStart, kids } = doc.index;
+  const n = kinds.length;
+  const out = [];
+  for (let k = kidsStart[n]; k < kidsStart[n + 1]; k++) {
+    const r = kids[k];
+    if (kinds[r] === RecordKind.DataSection || kinds[r] === RecordKind.FeatureTable) {
+      // containers are opened without asking for their fields first
+      out.push(r);
+    }
+  }
+  return out;
+}

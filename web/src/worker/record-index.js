@@ -1,0 +1,93 @@
+// Indexes over the record table, built in the worker (O(n log n) at most) so the
+// page never loops over millions of rows.
+//
+// Tree (table order): children of row r are kids[kidsStart[r] .. kidsStart[r+1]);
+// top-level rows use the slot n (= row count). kidsPos[r] is r's position in `kids`.
+//
+// File-offset lookup: "leaves" are rows that cover file bytes (kind != Nested) and
+// have no file-space children; they are sorted by offset with a running max of their
+// end, so the rows covering an offset are found by a binary search and a short scan.
+// "containers" (file-space rows with file-space children, a handful) are checked
+// linearly when no leaf covers the offset.
+
+export const KIND_NESTED = 9;
+
+/**
+ * @param {{offsets: Float64Array, sizes: Float64Array, kinds: Uint8Array, parents: Int32Array}} rec
+ */
+export function buildRecordIndex(rec) {
+  const { offsets, sizes, kinds, parents } = rec;
+  const n = parents.length;
+
+  // depth (parents come before children)
+  const depth = new Uint8Array(n);
+  for (let r = 0; r < n; r++) {
+    const p = parents[r];
+    depth[r] = p >= 0 && p < r ? Math.min(255, depth[p] + 1) : 0;
+  }
+
+  // CSR children in table order
+  const kidsStart = new Int32Array(n + 2);
+  for (let r = 0; r < n; r++) {
+    const p = parents[r];
+    kidsStart[(p >= 0 && p < n ? p : n) + 1]++;
+  }
+  for (let i = 1; i < n + 2; i++) kidsStart[i] += kidsStart[i - 1];
+  const kids = new Int32Array(n);
+  const kidsPos = new Int32Array(n);
+  const fill = kidsStart.slice(0, n + 1);
+  for (let r = 0; r < n; r++) {
+    const p = parents[r];
+    const slot = p >= 0 && p < n ? p : n;
+    const at = fill[slot]++;
+    kids[at] = r;
+    kidsPos[r] = at;
+  }
+
+  // file-space leaves and containers
+  const fileKids = new Uint8Array(n); // 1 when the row has a file-space child
+  for (let r = 0; r < n; r++) {
+    const p = parents[r];
+    if (p >= 0 && p < n && kinds[r] !== KIND_NESTED) fileKids[p] = 1;
+  }
+  let leafCount = 0;
+  let containerCount = 0;
+  for (let r = 0; r < n; r++) {
+    if (kinds[r] === KIND_NESTED) continue;
+    if (fileKids[r]) containerCount++;
+    else leafCount++;
+  }
+  let leafOrder = new Int32Array(leafCount);
+  const containers = new Int32Array(containerCount);
+  let li = 0;
+  let ci = 0;
+  let sorted = true;
+  let prev = -Infinity;
+  for (let r = 0; r < n; r++) {
+    if (kinds[r] === KIND_NESTED) continue;
+    if (fileKids[r]) {
+      containers[ci++] = r;
+    } else {
+      leafOrder[li++] = r;
+      if (offsets[r] < prev) sorted = false;
+      prev = offsets[r];
+    }
+  }
+  if (!sorted) {
+    const arr = Array.from(leafOrder);
+    arr.sort((a, b) => offsets[a] - offsets[b] || sizes[b] - sizes[a] || a - b);
+    leafOrder = Int32Array.from(arr);
+  }
+  const leafOffsets = new Float64Array(leafCount);
+  const leafMaxEnd = new Float64Array(leafCount);
+  let maxEnd = -Infinity;
+  for (let i = 0; i < leafCount; i++) {
+    const r = leafOrder[i];
+    leafOffsets[i] = offsets[r];
+    const end = offsets[r] + sizes[r];
+    if (end > maxEnd) maxEnd = end;
+    leafMaxEnd[i] = maxEnd;
+  }
+
+  return { depth, kidsStart, kids, kidsPos, leafOrder, leafOffsets, leafMaxEnd, containers };
+}
