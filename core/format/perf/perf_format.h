@@ -63,7 +63,7 @@ enum ReadFormat : uint64_t {
 };
 std::string ReadFormatString(uint64_t read_format);
 
-enum BranchSampleType : uint64_t { kBranchHwIndex = 1ULL << 17 };
+enum BranchSampleType : uint64_t { kBranchCallStack = 1ULL << 11, kBranchHwIndex = 1ULL << 17, kBranchCounters = 1ULL << 19 };
 
 // Callchain context markers.
 inline constexpr uint64_t kContextHv = static_cast<uint64_t>(-32);

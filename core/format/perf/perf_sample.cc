@@ -177,12 +177,19 @@ bool ParseSample(ByteReader r, const PerfEventAttr& attr, SampleData* s, FieldLi
       if (f) f->children.push_back(Field{"[" + std::to_string(i) + "]", eat, 24,
                                          Hex(from) + " -> " + Hex(to) + " flags " + Hex(flags), {}});
     }
+    // Linux 6.8+: PERF_SAMPLE_BRANCH_COUNTERS adds one u64 of counters per entry.
+    if (attr.branch_sample_type & kBranchCounters) {
+      uint64_t cat = r.abs_pos();
+      if (nr > r.remaining() / 8) return fail("BRANCH_STACK counters");
+      r.Skip(static_cast<size_t>(8 * nr));
+      if (fields) fields->Add("branch_counters", cat, 8 * nr, std::to_string(nr) + " counters");
+    }
   }
   if (st & kSampleRegsUser) { Regs(w, "regs_user", attr.sample_regs_user); if (!r.ok()) return fail("REGS_USER"); }
   if (st & kSampleStackUser) {
     uint64_t at = r.abs_pos();
     uint64_t size = r.U64();
-    if (!r.ok() || !r.Has(size)) return fail("STACK_USER");
+    if (!r.ok() || size > r.remaining()) return fail("STACK_USER");
     r.Skip(static_cast<size_t>(size));
     uint64_t dyn = 0;
     if (size) dyn = r.U64();
@@ -202,7 +209,7 @@ bool ParseSample(ByteReader r, const PerfEventAttr& attr, SampleData* s, FieldLi
   if (st & kSampleAux) {
     uint64_t at = r.abs_pos();
     uint64_t size = r.U64();
-    if (!r.ok() || !r.Has(size)) return fail("AUX");
+    if (!r.ok() || size > r.remaining()) return fail("AUX");
     r.Skip(static_cast<size_t>(size));
     if (fields) fields->Add("aux", at, 8 + size, std::to_string(size) + " bytes");
   }
