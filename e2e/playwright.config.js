@@ -10,7 +10,8 @@ const PORT = Number(process.env.PROFSCOPE_E2E_PORT || 4173);
 export default defineConfig({
   testDir: '.',
   testMatch: /.*\.spec\.js$/,
-  outputDir: fileURLToPath(new URL('../test-results/e2e-artifacts', import.meta.url)),
+  // PROFSCOPE_E2E_OUT: a private artifacts folder (a concurrent run cleans the shared one)
+  outputDir: process.env.PROFSCOPE_E2E_OUT || fileURLToPath(new URL('../test-results/e2e-artifacts', import.meta.url)),
   timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,

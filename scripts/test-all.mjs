@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs every check in sequence (after scripts/setup.sh has built everything):
 //   1. ctest      C++ unit + corpus tests (build/native)
-//   2. vitest     node tests in tests/node (WASM module, CLI parity), if any
+//   2. vitest     node tests in tests/node (WASM module, CLI parity) and web/src/**/*.test.js, if any
 //   3. playwright browser tests (e2e/playwright.config.js), if present
 // Counts come from machine-readable reports (JUnit XML, JSON). A suite that
 // crashes, times out or whose counts cannot be read counts as 1 failed.
@@ -87,10 +87,14 @@ function ctest() {
 }
 
 function vitest() {
-  if (!hasFiles(path.join(ROOT, 'tests', 'node'), /\.(test|spec)\.[cm]?[jt]sx?$/)) return { absent: 'no tests in tests/node' };
+  // node tests (tests/node) and the web app's unit tests (web/src/**/*.test.js); never e2e/*.spec.js
+  const dirs = [];
+  if (hasFiles(path.join(ROOT, 'tests', 'node'), /\.(test|spec)\.[cm]?[jt]sx?$/)) dirs.push('tests/node');
+  if (hasFiles(path.join(ROOT, 'web', 'src'), /\.test\.[cm]?[jt]sx?$/)) dirs.push('web/src');
+  if (!dirs.length) return { absent: 'no tests in tests/node or web/src' };
   const json = path.join(OUT, 'vitest.json');
   const since = Date.now();
-  const r = run('npx', ['--no-install', 'vitest', 'run', '--root', '.', 'tests/node',
+  const r = run('npx', ['--no-install', 'vitest', 'run', '--root', '.', ...dirs,
     '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]);
   if (r.problem) return { error: r.problem, seconds: r.seconds };
   const text = readIfFresh(json, since);
@@ -143,8 +147,33 @@ function playwright() {
   return res;
 }
 
+// libFuzzer targets (fuzz/run.sh: clang ASan+UBSan build in build/fuzz, replays
+// fuzz/regressions, then fuzzes each target PROFSCOPE_FUZZ_SECONDS, default 60).
+// One pass/fail per target (and per target's regression replay); set
+// PROFSCOPE_FUZZ_SECONDS=0 to skip the suite.
+function fuzz() {
+  if (!fs.existsSync(path.join(ROOT, 'fuzz', 'run.sh'))) return { absent: 'no fuzz/run.sh' };
+  const secs = process.env.PROFSCOPE_FUZZ_SECONDS ?? '60';
+  if (secs === '0') return { absent: 'PROFSCOPE_FUZZ_SECONDS=0' };
+  const json = path.join(OUT, 'fuzz.json');
+  const since = Date.now();
+  const r = run('bash', ['fuzz/run.sh'], { FUZZ_SECONDS: secs });
+  if (r.problem) return { error: r.problem, seconds: r.seconds };
+  const text = readIfFresh(json, since);
+  if (!text) return { error: `fuzz/run.sh exited ${r.status} without a report`, seconds: r.seconds };
+  let j;
+  try {
+    j = JSON.parse(text);
+  } catch (e) {
+    return { error: `unreadable fuzz report: ${e.message}`, seconds: r.seconds };
+  }
+  const res = { passed: j.passed ?? 0, failed: j.failed ?? 0, skipped: 0, seconds: r.seconds };
+  if (res.failed === 0 && r.status !== 0) res.failed = 1, res.note = `fuzz/run.sh exited ${r.status}`;
+  return res;
+}
+
 // ---- run them all ------------------------------------------------------------------------
-const suites = [['ctest', ctest], ['vitest', vitest], ['playwright', playwright]];
+const suites = [['ctest', ctest], ['vitest', vitest], ['playwright', playwright], ['fuzz', fuzz]];
 const results = [];
 for (const [name, fn] of suites) {
   let res;

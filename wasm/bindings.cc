@@ -75,12 +75,18 @@ class JsSession {
   std::string recordsText() const { return session_.RecordsText(); }
   std::string stacksText(bool addresses, std::string event) const { return session_.StacksText(addresses, event); }
   std::string eventsText() const { return session_.EventsText(); }
+  std::string timelineJson() const { return session_.TimelineJson(); }
   std::string diagnosticsJson() const { return session_.DiagnosticsJson(); }
   std::string summaryJson() const { return session_.SummaryJson(); }
   std::string threadsJson() const { return session_.ThreadsJson(); }
   std::string mappingsJson() const { return session_.MappingsJson(); }
   std::string eventsJson() const { return session_.EventsJson(); }
   std::string stringsJson() const { return session_.StringsJson(); }
+  // XRay: `llvm-xray account` rows; intervals (enter/exit pairs) for the flame chart.
+  std::string accountJson() const { return session_.AccountJson(); }
+  std::string intervalsJson() const { return session_.IntervalsJson(); }
+  // Decoder options before decode() (gperftools: pc_minus_one, drop_duplicate_leaf, strip_signal_frames).
+  void setOption(std::string key, std::string value) { session_.SetOption(std::move(key), std::move(value)); }
 
   double recordCount() const { return static_cast<double>(rt().rows()); }
   val recordOffsets() const { return CopyU64AsF64(rt().offset); }
@@ -107,6 +113,12 @@ class JsSession {
   val sampleWeights() const { return Copy("Float64Array", p().samples.weight); }
   val sampleStacks() const { return Copy("Int32Array", p().samples.stack); }
   val sampleRecords() const { return Copy("Int32Array", p().samples.record); }
+  val intervalThreads() const { return Copy("Int32Array", p().intervals.thread); }
+  val intervalFuncs() const { return Copy("Int32Array", p().intervals.func); }
+  val intervalStarts() const { return CopyU64AsF64(p().intervals.start); }
+  val intervalEnds() const { return CopyU64AsF64(p().intervals.end); }
+  val intervalDepths() const { return Copy("Int32Array", p().intervals.depth); }
+  val intervalRecords() const { return Copy("Int32Array", p().intervals.record); }
 
  private:
   const profscope::RecordTable& rt() const { return session_.result().records; }
@@ -128,6 +140,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("addSideFile", &JsSession::addSideFile)
       .function("decode", &JsSession::decode)
       .function("eventsText", &JsSession::eventsText)
+      .function("timelineJson", &JsSession::timelineJson)
       .function("infoJson", &JsSession::infoJson)
       .function("recordsText", &JsSession::recordsText)
       .function("stacksText", &JsSession::stacksText)
@@ -137,6 +150,15 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("mappingsJson", &JsSession::mappingsJson)
       .function("eventsJson", &JsSession::eventsJson)
       .function("stringsJson", &JsSession::stringsJson)
+      .function("accountJson", &JsSession::accountJson)
+      .function("intervalsJson", &JsSession::intervalsJson)
+      .function("setOption", &JsSession::setOption)
+      .function("intervalThreads", &JsSession::intervalThreads)
+      .function("intervalFuncs", &JsSession::intervalFuncs)
+      .function("intervalStarts", &JsSession::intervalStarts)
+      .function("intervalEnds", &JsSession::intervalEnds)
+      .function("intervalDepths", &JsSession::intervalDepths)
+      .function("intervalRecords", &JsSession::intervalRecords)
       .function("recordCount", &JsSession::recordCount)
       .function("recordOffsets", &JsSession::recordOffsets)
       .function("recordSizes", &JsSession::recordSizes)

@@ -30,6 +30,11 @@ export interface Session {
   addSideFile(read: (offset: number, length: number) => Uint8Array, size: number, name: string): void;
   /** Same text as `profscope events FILE` (XRay function records); "" for other formats. */
   eventsText(): string;
+  /**
+   * Sample-less entries over time as JSON (jitdump: code loads and moves, in file order):
+   * [{time, kind: "load"|"move", name, addr: "0x..", size, index, record, old_addr? (moves)}]; "[]" for other formats.
+   */
+  timelineJson(): string;
   /** Decodes everything; progress(doneBytes, totalBytes) is called at most every ~1 MiB. Returns false when fatal. */
   decode(progress: (done: number, total: number) => void): boolean;
 
@@ -61,6 +66,12 @@ export interface Session {
 
   // ---- profile tables (Firefox Profiler's processed model; -1 = none) ----
   stringsJson(): string;           // JSON array of strings; ids index into it
+  /** XRay: `llvm-xray account` rows [{funcid,count,min,median,p90,p99,max,sum,function}] (seconds); "[]" for other formats. */
+  accountJson(): string;
+  /** Calls with start and end (XRay) as JSON [{thread,func,start,end,depth,record}]; times in TSC ticks. */
+  intervalsJson(): string;
+  /** A decoder option, applied by the next decode() (gperftools: "pc_minus_one", "drop_duplicate_leaf", "strip_signal_frames" = "1"/"0"). */
+  setOption(key: string, value: string): void;
   funcNames(): Int32Array;         // func -> string id
   funcMappings(): Int32Array;      // func -> mapping (-1)
   frameAddresses(): Float64Array;  // frame -> absolute address
@@ -75,6 +86,12 @@ export interface Session {
   sampleWeights(): Float64Array;   // period when recorded, else 1
   sampleStacks(): Int32Array;      // sample -> stack (-1 for an empty stack)
   sampleRecords(): Int32Array;     // sample -> record row
+  intervalThreads(): Int32Array;   // interval -> thread row (XRay enter/exit pairs)
+  intervalFuncs(): Int32Array;     // interval -> func row
+  intervalStarts(): Float64Array;  // interval -> entry TSC (ticks; see summary facts for the frequency)
+  intervalEnds(): Float64Array;    // interval -> exit TSC
+  intervalDepths(): Int32Array;    // interval -> call depth on its thread (0 = outermost)
+  intervalRecords(): Int32Array;   // interval -> record row of the entry
   /** JSON array of {tid, pid, name, names:[{time,name}], start, end}. */
   threadsJson(): string;
   /** JSON array of {pid, start, end, pgoff, path, build_id, time, record}. */

@@ -36,6 +36,10 @@ std::string Session::EventsText() const {
   return decoder_ ? decoder_->EventsText(res_) : std::string();
 }
 
+std::string Session::TimelineJson() const {
+  return decoder_ ? decoder_->TimelineJson(res_) : std::string("[]");
+}
+
 Window& Session::WindowFor(int32_t row) {
   uint8_t f = res_.records.file[static_cast<size_t>(row)];
   if (f == 0 || f > extra_.size()) return window_;
@@ -57,6 +61,9 @@ bool Session::Decode(const ProgressFn& progress) {
                                         "(perf.data starts with \"PERFILE2\")");
     return false;
   }
+  for (const auto& [k, v] : options_)
+    if (!decoder_->SetOption(k, v))
+      res_.diags.Warning(DiagCode::kBadHeader, 0, 0, "option " + k + " is not known to the " + std::string("decoder of this format") + "; ignored");
   bool ok = decoder_->Decode(window_, res_, progress);
   for (size_t i = 0; ok && i < extra_.size() && i < 254; ++i) {
     if (!decoder_->DecodeDataFile(*extra_[i], static_cast<uint8_t>(i + 1), res_, progress)) {
@@ -157,7 +164,7 @@ std::string Session::InfoJson() const {
   }
   out += "]";
   out += ",\"time_start\":" + Num(res_.time_start) + ",\"time_end\":" + Num(res_.time_end);
-  out += ",\"diagnostics\":" + DiagnosticsJson() + "}\n";
+  out += ",\"diagnostics\":" + DiagnosticsJson() + res_.info_extra + "}\n";
   return out;
 }
 
@@ -182,7 +189,7 @@ std::string Session::RecordsText() const {
   const RecordTable& t = res_.records;
   for (size_t i = 0; i < t.rows(); ++i) {
     if (!decoder_->IsListedRecord(res_, static_cast<int32_t>(i))) continue;
-    out += Num(t.offset[i]) + "\t" + Num(t.size[i]) + "\t" + Num(t.type[i]);
+    out += Num(t.offset[i]) + "\t" + Num(t.size[i]) + "\t" + decoder_->RecordTypeText(res_, static_cast<int32_t>(i));
     if (static_cast<RecordKind>(t.kind[i]) == RecordKind::kNested) {
       out += "\tin:" + Num(t.offset[static_cast<size_t>(t.parent[i])]);
     }
@@ -227,6 +234,25 @@ std::string Session::StacksText(bool addresses, const std::string& event) const 
   std::string out;
   for (const auto& [line, n] : folded) out += line + " " + Num(n) + "\n";
   return out;
+}
+
+void Session::SetOption(std::string key, std::string value) {
+  options_.emplace_back(std::move(key), std::move(value));
+}
+
+std::string Session::AccountJson() const {
+  return decoder_ ? decoder_->AccountJson(res_) : std::string("[]");
+}
+
+std::string Session::IntervalsJson() const {
+  const IntervalTable& t = res_.profile.intervals;
+  std::string out = "[";
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (i) out += ',';
+    out += "{\"thread\":" + INum(t.thread[i]) + ",\"func\":" + INum(t.func[i]) + ",\"start\":" + Num(t.start[i]) +
+           ",\"end\":" + Num(t.end[i]) + ",\"depth\":" + INum(t.depth[i]) + ",\"record\":" + INum(t.record[i]) + "}";
+  }
+  return out + "]";
 }
 
 std::string Session::RecordLabel(int32_t row) const {

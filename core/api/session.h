@@ -34,6 +34,8 @@ class Session {
   std::string RecordsText() const;
   std::string StacksText(bool addresses, const std::string& event) const;
   std::string EventsText() const;
+  // Sample-less entries over time (jitdump: [{time, kind:"load"|"move", name, addr, size, index, record}]).
+  std::string TimelineJson() const;
 
   std::string DiagnosticsJson() const;
   std::string SummaryJson() const;
@@ -41,6 +43,14 @@ class Session {
   std::string MappingsJson() const;
   std::string EventsJson() const;
   std::string StringsJson() const;
+  // Per-function accounting (XRay: `llvm-xray account` columns), "[]" when the format has none.
+  std::string AccountJson() const;
+  // Calls with start and end (XRay), JSON rows {thread,func,start,end,depth,record}.
+  std::string IntervalsJson() const;
+  // A decoder option, applied at the next Decode (gperftools: "pc_minus_one",
+  // "drop_duplicate_leaf", "strip_signal_frames" = "1"/"0"). Unknown keys are
+  // reported as a diagnostic when decoding.
+  void SetOption(std::string key, std::string value);
 
   std::string RecordLabel(int32_t row) const;
   std::string RecordFieldsJson(int32_t row);
@@ -55,6 +65,7 @@ class Session {
   std::vector<std::string> extra_names_;
   std::vector<std::unique_ptr<Window>> side_windows_;
   std::vector<SideFile> side_;
+  std::vector<std::pair<std::string, std::string>> options_;
   Window& WindowFor(int32_t row);
   std::unique_ptr<Decoder> decoder_;
   DecodeResult res_;

@@ -27,6 +27,7 @@ const char* DiagCodeName(DiagCode code) {
     case DiagCode::kSideFileUnused: return "side_file_unused";
     case DiagCode::kSideFileMismatch: return "side_file_mismatch";
     case DiagCode::kClockMismatch: return "clock_mismatch";
+    case DiagCode::kStackRepaired: return "stack_repaired";
   }
   return "unknown";
 }

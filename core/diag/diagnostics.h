@@ -36,6 +36,7 @@ enum class DiagCode : uint16_t {
   kSideFileUnused,         // a side file (binary, jit dump, map) the decoder has no use for
   kSideFileMismatch,       // a side file that does not belong to this profile (build id, pid, ...)
   kClockMismatch,          // timestamps of two sources cannot be on the same clock
+  kStackRepaired,          // call stack repaired: exit without a matching entry, or inner calls never exited (XRay)
 };
 
 const char* DiagCodeName(DiagCode code);

@@ -29,6 +29,9 @@ struct DecodeResult {
   uint64_t time_start = 0, time_end = 0;  // sample time span (0 when none)
   // Summary facts a decoder wants shown (hostname, perf version, ...), as key/value text.
   std::vector<std::pair<std::string, std::string>> facts;
+  // Further members a decoder adds to `profscope info`'s JSON object, as
+  // JSON text starting with ',' (",\"header\":{...}"); empty for most formats.
+  std::string info_extra;
 };
 
 // A file dropped or named next to the profile that is not part of the
@@ -68,6 +71,9 @@ class Decoder {
   // `profscope events FILE`: one line per event of a tracer (XRay function
   // records); empty for formats without such events.
   virtual std::string EventsText(const DecodeResult& res) const { (void)res; return {}; }
+  // Sample-less things over time a timeline can show (jitdump: code loads
+  // and moves), as a JSON array; "[]" when the format has none.
+  virtual std::string TimelineJson(const DecodeResult& res) const { (void)res; return "[]"; }
   // "SAMPLE", "feature HOSTNAME", "attr 0 (cpu-clock)", ...
   virtual std::string RecordLabel(const DecodeResult& res, int32_t row) const = 0;
   // Fields of one row, decoded on demand (re-reading its bytes through w).
@@ -75,6 +81,16 @@ class Decoder {
   // Rows that `profscope records` lists (records in file order), and the
   // container row for nested ones.
   virtual bool IsListedRecord(const DecodeResult& res, int32_t row) const = 0;
+  // Third column of `profscope records`: the record's type as text. Default:
+  // the numeric type (perf.data); formats with named kinds override it.
+  virtual std::string RecordTypeText(const DecodeResult& res, int32_t row) const {
+    return std::to_string(res.records.type[static_cast<size_t>(row)]);
+  }
+  // Per-function accounting table (XRay: like `llvm-xray account`) as JSON; "[]" when none.
+  virtual std::string AccountJson(const DecodeResult& res) const { (void)res; return "[]"; }
+  // A decoder option set by the user before decoding (gperftools: pprof's
+  // PC adjustments). Returns false when the decoder does not know it.
+  virtual bool SetOption(const std::string& key, const std::string& value) { (void)key; (void)value; return false; }
 };
 
 // Chooses a decoder by content (magic, structure), never by file name.

@@ -1,7 +1,10 @@
 #include <memory>
 
 #include "core/format/decoder.h"
+#include "core/format/jitdump/jitdump_decoder.h"
 #include "core/format/perf/perf_decoder.h"
+#include "core/format/gperf/gperf_decoder.h"
+#include "core/format/xray/xray_decoder.h"
 
 namespace profscope {
 
@@ -23,6 +26,9 @@ std::unique_ptr<Decoder> DetectFormat(Window& w) {
   const uint8_t* head = w.Get(0, static_cast<size_t>(n));
   if (!head) return nullptr;
   if (perf::Sniff(head, static_cast<size_t>(n))) return std::make_unique<perf::PerfDecoder>();
+  if (xray::Sniff(head, static_cast<size_t>(n))) return std::make_unique<xray::XRayDecoder>();
+  if (gperf::Sniff(head, static_cast<size_t>(n))) return std::make_unique<gperf::GperfDecoder>();
+  if (jitdump::Sniff(head, static_cast<size_t>(n))) return std::make_unique<jitdump::JitdumpDecoder>();
   return nullptr;
 }
 

@@ -94,6 +94,26 @@ struct EventTable {
   size_t size() const { return name.size(); }
 };
 
+// Calls with a start and an end (XRay enter/exit pairs), per thread, for a
+// time-ordered flame chart. Times are in the file's clock (XRay: TSC ticks).
+struct IntervalTable {
+  std::vector<int32_t> thread;   // thread row
+  std::vector<int32_t> func;     // func row
+  std::vector<uint64_t> start;
+  std::vector<uint64_t> end;
+  std::vector<int32_t> depth;    // 0 = outermost call on its thread
+  std::vector<int32_t> record;   // record row of the entry
+  size_t size() const { return start.size(); }
+};
+
+// Source positions of frames, where a side file gave one (jitdump
+// DEBUG_INFO): sparse, one entry per frame that has one.
+struct FrameSourceTable {
+  std::vector<int32_t> frame;    // frame row
+  std::vector<int32_t> source;   // string id, "file:line"
+  size_t size() const { return frame.size(); }
+};
+
 struct Profile {
   StringTable strings;
   FuncTable funcs;
@@ -104,6 +124,8 @@ struct Profile {
   ThreadTable threads;
   ThreadNameTable thread_names;
   EventTable events;
+  IntervalTable intervals;
+  FrameSourceTable frame_sources;
 };
 
 // Builds the frame/func/stack tables with interning.
@@ -117,7 +139,9 @@ class StackBuilder {
  private:
   struct PairHash {
     size_t operator()(const std::pair<int64_t, int64_t>& k) const {
-      return std::hash<int64_t>()(k.first * 1000003 ^ k.second);
+      // unsigned: same bits as before, without signed-overflow UB on high addresses
+      return std::hash<uint64_t>()(static_cast<uint64_t>(k.first) * 1000003u ^
+                                   static_cast<uint64_t>(k.second));
     }
   };
   Profile& p_;

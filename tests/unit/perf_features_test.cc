@@ -792,14 +792,19 @@ TEST_P(FeatureLayout, UnknownFeatureIsABlobWithWarning) {
   EXPECT_EQ(r.ctx.unknown_features, (std::vector<uint32_t>{77}));
 }
 
-TEST_P(FeatureLayout, SimpleperfFeatureIsANamedBlob) {
-  std::vector<uint8_t> blob(40, 0xab);
-  Result r = Decode(128, blob, o());
+// simpleperf's ids (128+) are decoded by simpleperf_features (see
+// simpleperf_test.cc); here only that the hook is taken: META_INFO pairs.
+TEST_P(FeatureLayout, SimpleperfFeatureIsDecoded) {
+  std::vector<uint8_t> blob = {'k', 0, 'v', 0};
+  Result r = Decode(129, blob, o());
   EXPECT_TRUE(r.diags.items().empty()) << DiagText(r.diags);
-  EXPECT_EQ(r.top().name, FeatureName(128));
+  EXPECT_EQ(r.top().name, FeatureName(129));
   ASSERT_EQ(r.top().children.size(), 1u);
+  EXPECT_EQ(r.top().children[0].name, "k");
   EXPECT_EQ(r.top().children[0].offset, kBase);
-  EXPECT_EQ(r.top().children[0].size, 40u);
+  EXPECT_EQ(r.top().children[0].size, 4u);
+  ASSERT_EQ(r.ctx.simpleperf.meta_info.size(), 1u);
+  EXPECT_EQ(r.ctx.simpleperf.meta_info[0].second, "v");
 }
 
 TEST_P(FeatureLayout, AlignmentPaddingIsNotAProblem) {

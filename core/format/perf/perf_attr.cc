@@ -146,15 +146,28 @@ std::string EventName(const PerfEventAttr& attr, const std::string& given) {
     }
     case kTypeTracepoint: base = "unknown tracepoint"; break;
     case kTypeHwCache: {
+      // perf's evsel__hw_cache_type_op_res_name(): accesses "L1-dcache-loads",
+      // misses "L1-dcache-load-misses", "LLC-prefetches".
       static const char* const caches[] = {"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node"};
       static const char* const ops[] = {"load", "store", "prefetch"};
+      static const char* const op_plural[] = {"loads", "stores", "prefetches"};
       uint64_t c = attr.config & 0xff, op = (attr.config >> 8) & 0xff, res = (attr.config >> 16) & 0xff;
-      if (c < 7 && op < 3 && res < 2) base = std::string(caches[c]) + "-" + ops[op] + "s" + (res ? "-misses" : "");
+      if (c < 7 && op < 3 && res < 2) base = std::string(caches[c]) + "-" + (res ? std::string(ops[op]) + "-misses" : op_plural[op]);
       else { std::snprintf(buf, sizeof buf, "unknown-hw-cache:0x%llx", (unsigned long long)attr.config); base = buf; }
       break;
     }
-    case kTypeRaw: std::snprintf(buf, sizeof buf, "r%llx", (unsigned long long)attr.config); base = buf; break;
-    case kTypeBreakpoint: std::snprintf(buf, sizeof buf, "mem:0x%llx", (unsigned long long)attr.config1); base = buf; break;
+    case kTypeRaw: std::snprintf(buf, sizeof buf, "raw 0x%llx", (unsigned long long)attr.config); base = buf; break;
+    case kTypeBreakpoint: {
+      // bp_type: HW_BREAKPOINT_R 1, W 2, X 4 (perf's __evsel__bp_name).
+      std::string rwx;
+      if (attr.bp_type & 1) rwx += 'r';
+      if (attr.bp_type & 2) rwx += 'w';
+      if (attr.bp_type & 4) rwx += 'x';
+      std::snprintf(buf, sizeof buf, "mem:0x%llx", (unsigned long long)attr.config1);
+      base = buf;
+      if (!rwx.empty()) base += ":" + rwx;
+      break;
+    }
     default: std::snprintf(buf, sizeof buf, "unknown-type%u:0x%llx", attr.type, (unsigned long long)attr.config); base = buf;
   }
   // Modifiers as perf's evsel__add_modifiers() prints them.

@@ -1,10 +1,13 @@
 #include "core/format/perf/perf_decoder.h"
+#include "core/format/perf/perf_jit.h"
 
 #include <algorithm>
 #include <cstring>
 
 #include "core/format/perf/perf_format.h"
 #include "core/format/perf/perf_record_fields.h"
+#include "core/format/perf/simpleperf_format.h"
+#include "core/format/perf/simpleperf_record_fields.h"
 
 #ifdef PROFSCOPE_HAVE_ZSTD
 #include <zstd.h>
@@ -21,7 +24,7 @@ constexpr uint64_t kMaxDecompressed = 1ull << 30;
 constexpr size_t kResyncWindow = 1u << 16;
 
 bool KnownType(uint32_t t) {
-  return (t >= 1 && t < kKernelMax) || (t >= kHeaderAttr && t < kUserMax);
+  return (t >= 1 && t < kKernelMax) || (t >= kHeaderAttr && t < kUserMax) || IsSimpleperfType(t);
 }
 
 uint64_t Align8(uint64_t v) { return (v + 7) & ~uint64_t{7}; }
@@ -31,6 +34,9 @@ std::string Dec(uint64_t v) { return std::to_string(v); }
 // Bytes that follow a record and are not counted in its header.size.
 uint64_t TrailingPayload(ByteReader rec, uint32_t type) {
   if (type == kAuxtrace && rec.size() >= 16) return rec.PeekU64(8);
+  // simpleperf's TracingDataRecord keeps its data inside the record (size =
+  // 12 + data rounded up to 64); perf's is 16 bytes followed by the data.
+  if (type == kHeaderTracingData && rec.size() > 16) return 0;
   if (type == kHeaderTracingData && rec.size() >= 12) return Align8(rec.PeekU32(8));
   return 0;
 }
@@ -125,6 +131,8 @@ void PerfDecoder::FinishEvents(DecodeResult& out) {
       auto tp = features_.tracepoint_ids.find(a.attr.config);
       if (given.empty() && tp != features_.tracepoint_ids.end()) given = tp->second;
     }
+    if (given.empty() && features_.simpleperf.present)  // simpleperf's META_INFO event_type_info
+      given = SimpleperfEventName(features_.simpleperf, i, a.attr.type, a.attr.config);
     a.name = EventName(a.attr, given);
     if (a.event == kNone) {
       a.event = static_cast<int32_t>(p.events.size());
@@ -266,7 +274,9 @@ bool PerfDecoder::DecodeFileMode(Window& w, DecodeResult& out, const ProgressFn&
   if (!feats.empty()) {
     uint64_t tsize = 16ull * feats.size();
     if (!RangeFits(feat_table, tsize, fsize)) {
-      out.diags.Warning(DiagCode::kSectionOutOfBounds, feat_table, tsize,
+      // offset of the table when it starts inside the file, else the header's data field that places it
+      out.diags.Warning(DiagCode::kSectionOutOfBounds, feat_table <= fsize ? feat_table : 40,
+                        feat_table <= fsize ? tsize : 16,
                         "feature section table (" + Dec(feats.size()) + " entries) at " + Hex(feat_table) +
                             " runs past the end of the file; feature sections are not read");
     } else {
@@ -295,9 +305,11 @@ bool PerfDecoder::DecodeFileMode(Window& w, DecodeResult& out, const ProgressFn&
   }
   if (!secs.empty()) {
     int32_t table_row = out.records.Add(feat_table, 16ull * secs.size(), 0, RecordKind::kFeatureTable, kNone);
-    for (const Sec& s : secs) {
+    for (size_t si = 0; si < secs.size(); ++si) {
+      const Sec& s = secs[si];
       if (!RangeFits(s.off, s.size, fsize)) {
-        out.diags.Warning(DiagCode::kSectionOutOfBounds, s.off, s.size,
+        // points at the table entry holding the bad {offset, size}, which is in the file
+        out.diags.Warning(DiagCode::kSectionOutOfBounds, feat_table + 16 * si, 16,
                           std::string("feature section ") + FeatureName(s.id) + " [" + Hex(s.off) + ", +" +
                               Dec(s.size) + ") lies outside the file");
         continue;
@@ -347,8 +359,8 @@ static bool PlausibleHeader(Window& w, uint64_t off, uint64_t end, ByteOrder ord
   if (!p) return false;
   ByteReader r(p, 8, off, order);
   uint32_t type = r.U32();
-  r.U16();
-  uint16_t size = r.U16();
+  uint16_t misc = r.U16();
+  uint64_t size = RecordSizeFromHeader(type, misc, r.U16());  // simpleperf: 32-bit size above 32768
   return KnownType(type) && size >= 8 && size % 8 == 0 && off + size <= end;
 }
 
@@ -369,8 +381,7 @@ void PerfDecoder::ReadRecords(Window& w, DecodeResult& out, uint64_t off, uint64
     ByteReader hr(hp, 8, off, order_);
     uint32_t type = hr.U32();
     uint16_t misc = hr.U16();
-    uint64_t size = hr.U16();
-    (void)misc;
+    uint64_t size = RecordSizeFromHeader(type, misc, hr.U16());  // simpleperf: 32-bit size above 32768
     if (size < kEventHeaderSize) {
       // Resynchronise: look for the next offset where two consecutive plausible headers start.
       uint64_t found = 0;
@@ -379,8 +390,9 @@ void PerfDecoder::ReadRecords(Window& w, DecodeResult& out, uint64_t off, uint64
         if (!PlausibleHeader(w, p, end, order_)) continue;
         const uint8_t* q = w.Get(p, 8);
         ByteReader qr(q, 8, p, order_);
-        qr.Skip(6);
-        uint64_t next = p + qr.U16();
+        uint32_t qtype = qr.U32();
+        uint16_t qmisc = qr.U16();
+        uint64_t next = p + RecordSizeFromHeader(qtype, qmisc, qr.U16());
         if (PlausibleHeader(w, next, end, order_)) { found = p; break; }
       }
       std::string msg = "record at " + Hex(off) + " declares size " + Dec(size) +
@@ -480,8 +492,8 @@ int32_t PerfDecoder::FindMapping(const DecodeResult& out, int32_t pid, uint64_t 
     auto m = it->second.upper_bound(addr);
     if (m == it->second.begin()) return kNone;
     --m;
-    int32_t row = m->second;
-    if (addr < out.profile.mappings.end[static_cast<size_t>(row)]) return row;
+    (void)out;
+    if (addr < m->second.first) return m->second.second;
     return kNone;
   };
   int32_t r = kNone;
@@ -552,18 +564,23 @@ void PerfDecoder::ProcessRecord(ByteReader rec, int32_t row, DecodeResult& out, 
       m.build_id.push_back(build_id.empty() ? kNone : p.strings.Intern(build_id));
       m.time.push_back(sample_time(payload));
       m.record.push_back(row);
+      // A new mapping replaces the parts of older ones it overlaps; what is
+      // left of them before and after it stays (perf's maps__fixup_overlap).
       auto& pm = maps_[pid];
-      // A new mapping replaces the parts of older ones it overlaps.
+      const uint64_t end = start + len;
       auto it = pm.lower_bound(start);
-      if (it != pm.begin()) {
-        auto prev = std::prev(it);
-        if (m.end[static_cast<size_t>(prev->second)] > start) it = prev;
+      if (it != pm.begin() && std::prev(it)->second.first > start) it = std::prev(it);
+      std::vector<std::pair<uint64_t, std::pair<uint64_t, int32_t>>> keep;
+      while (it != pm.end() && it->first < end) {
+        uint64_t os = it->first, oe = it->second.first;
+        int32_t orow = it->second.second;
+        if (oe <= start) { ++it; continue; }
+        it = pm.erase(it);
+        if (os < start) keep.push_back({os, {start, orow}});
+        if (oe > end) keep.push_back({end, {oe, orow}});
       }
-      while (it != pm.end() && it->first < start + len) {
-        if (it->first >= start && m.end[static_cast<size_t>(it->second)] <= start + len) it = pm.erase(it);
-        else ++it;
-      }
-      pm[start] = mrow;
+      for (const auto& k : keep) pm[k.first] = k.second;
+      pm[start] = {end, mrow};
       break;
     }
     case kComm: {
@@ -627,6 +644,20 @@ void PerfDecoder::ProcessRecord(ByteReader rec, int32_t row, DecodeResult& out, 
       ProcessCompressed(rec, row, out);
       break;
     default:
+      if ((type == kHeaderTracingData && rec.size() > 16) || type == kSpTracingData) {
+        // simpleperf's tracing data, inside the record: tracepoint formats.
+        uint32_t n = rec.PeekU32(8);
+        if (n <= rec.size() - 12) {
+          FieldList ignored;
+          DecodeFeature(kFeatTracingData, rec.Slice(12, n), features_, ignored, out.diags);
+        }
+      }
+      if (type > 32768) {  // simpleperf's records: symbol tables and joined callchains
+        ProcessSimpleperfRecord(rec, features_.simpleperf);
+        SimpleperfCallchain cc;
+        if (type == kSpCallchain && ParseSimpleperfCallchain(rec, &cc) && (cc.chain_type == 2 || cc.chain_type == 3))
+          features_.simpleperf.joined_callchains[{cc.tid, cc.time}] = std::move(cc.ips);
+      }
       if (!KnownType(type) && !(type >= 32768)) {
         out.diags.Warning(DiagCode::kUnknownRecordType, rec.base(), rec.size(),
                           "record at " + Hex(rec.base()) + " has unknown type " + Dec(type) + "; kept as opaque bytes");
@@ -659,7 +690,8 @@ void PerfDecoder::ProcessSample(ByteReader rec, int32_t row, DecodeResult& out) 
 
   // Frames leaf first: the callchain without its context markers, else the ip.
   frame_addrs_.clear();
-  std::vector<uint8_t> kernel_flags;
+  std::vector<uint8_t>& kernel_flags = frame_kernel_;
+  kernel_flags.clear();
   if ((st & kSampleCallchain) && !s.callchain.empty()) {
     bool kernel = kernel_mode;
     for (uint64_t v : s.callchain) {
@@ -673,6 +705,47 @@ void PerfDecoder::ProcessSample(ByteReader rec, int32_t row, DecodeResult& out) 
   } else if (st & kSampleIp) {
     frame_addrs_.push_back(s.ip);
     kernel_flags.push_back(kernel_mode);
+  }
+  SimpleperfInfo& spi = features_.simpleperf;
+  if (spi.present && !spi.joined_callchains.empty()) {
+    // simpleperf's callchain joiner wrote the complete user callchain of this
+    // sample in a JOINED SIMPLEPERF_CALLCHAIN record (same tid and time): it
+    // replaces the sample's user part.
+    auto jc = spi.joined_callchains.find({static_cast<uint32_t>(tid), time});
+    if (jc != spi.joined_callchains.end()) {
+      size_t keep = 0;
+      while (keep < frame_addrs_.size() && kernel_flags[keep]) ++keep;
+      frame_addrs_.resize(keep);
+      kernel_flags.resize(keep);
+      for (uint64_t ip : jc->second) {
+        frame_addrs_.push_back(ip);
+        kernel_flags.push_back(0);
+      }
+      spi.joined_callchains.erase(jc);
+    }
+  }
+  if (spi.present && frame_addrs_.size() > 1) {
+    // Hide the frames simpleperf report hides (ART runtime frames around Java ones).
+    std::vector<SimpleperfFrame> sf(frame_addrs_.size());
+    for (size_t i = 0; i < sf.size(); ++i) {
+      int32_t m = FindMapping(out, pid, frame_addrs_[i], kernel_flags[i]);
+      sf[i].addr = frame_addrs_[i];
+      sf[i].kernel = kernel_flags[i];
+      if (m == kNone) continue;
+      sf[i].path = &p.strings.Get(p.mappings.path[static_cast<size_t>(m)]);
+      sf[i].map_start = p.mappings.start[static_cast<size_t>(m)];
+      sf[i].map_pgoff = p.mappings.pgoff[static_cast<size_t>(m)];
+    }
+    std::vector<uint8_t> keep = SimpleperfReportFrames(spi, sf);
+    size_t w = 0;
+    for (size_t i = 0; i < keep.size(); ++i) {
+      if (!keep[i]) continue;
+      frame_addrs_[w] = frame_addrs_[i];
+      kernel_flags[w] = kernel_flags[i];
+      ++w;
+    }
+    frame_addrs_.resize(w);
+    kernel_flags.resize(w);
   }
   if (!stacks_) stacks_ = std::make_unique<StackBuilder>(p);
   StackBuilder& sb = *stacks_;
@@ -690,7 +763,17 @@ void PerfDecoder::ProcessSample(ByteReader rec, int32_t row, DecodeResult& out) 
     if (m != kNone) {
       const MappingTable& mt = p.mappings;
       uint64_t rel = addr - mt.start[static_cast<size_t>(m)] + mt.pgoff[static_cast<size_t>(m)];
-      name = p.strings.Get(mt.path[static_cast<size_t>(m)]) + "+" + Hex(rel);
+      const std::string& mpath = p.strings.Get(mt.path[static_cast<size_t>(m)]);
+      uint64_t vaddr = 0;
+      bool known = false;
+      if (!spi.present) {
+        name = mpath + "+" + Hex(rel);
+      } else if (!SimpleperfSymbolize(spi, mpath, mt.start[static_cast<size_t>(m)], mt.pgoff[static_cast<size_t>(m)],
+                                      addr, kernel_flags[i], &name, &vaddr, &known)) {
+        // simpleperf report's name for an address without a symbol: dso[+vaddr_in_file]
+        std::string hex = Hex(vaddr).substr(2);
+        name = SimpleperfDsoDisplayName(mpath) + "[+" + hex + "]";
+      }
     } else {
       name = "[unknown]";
     }
@@ -815,6 +898,14 @@ void PerfDecoder::ReadNestedRecords(const uint8_t* data, size_t size, int32_t co
     ProcessRecord(rec, row, out, nullptr);
     off += sz;
   }
+}
+
+void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) {
+  JitJoinInput in;
+  for (const auto& a : attrs_) in.clocks.push_back({(a.attr.flags >> 25) & 1, a.attr.clockid});
+  if (!stacks_) stacks_ = std::make_unique<StackBuilder>(out.profile);
+  UseJitDumps(files, in, *stacks_, out);
+  frame_cache_.clear();  // frames may have been renamed; no sample is added after this
 }
 
 bool PerfDecoder::IsListedRecord(const DecodeResult& res, int32_t row) const {
@@ -967,6 +1058,7 @@ void PerfDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t row, 
     }
     case RecordKind::kFeature: {
       FeatureContext ctx;
+      ctx.simpleperf.debug_unwind_files = features_.simpleperf.debug_unwind_files;  // DEBUG_UNWIND_FILE's list
       DecodeFeature(res.records.type[i], r, ctx, out, scratch);
       break;
     }

@@ -32,6 +32,8 @@ class PerfDecoder : public Decoder {
   bool IsListedRecord(const DecodeResult& res, int32_t row) const override;
   bool DecodeDataFile(Window& w, uint8_t file_index, DecodeResult& out, const ProgressFn& progress) override;
   void Finish(DecodeResult& out) override { FinishEvents(out); }
+  // jit-PID.dump side files name JIT frames (perf_jit.h); other kinds are reported unused.
+  void UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) override;
 
   struct AttrInfo {
     PerfEventAttr attr;
@@ -72,7 +74,8 @@ class PerfDecoder : public Decoder {
   FeatureContext features_;
   std::unordered_map<uint64_t, std::string> event_type_names_;  // old event_types section: config -> name
   std::unordered_map<uint64_t, std::string> update_names_;      // EVENT_UPDATE NAME: id -> name
-  std::unordered_map<int32_t, std::map<uint64_t, int32_t>> maps_;  // pid -> start -> mapping row
+  // pid -> start -> (end, mapping row): the address space now, older maps clipped by newer ones.
+  std::unordered_map<int32_t, std::map<uint64_t, std::pair<uint64_t, int32_t>>> maps_;
   std::unordered_map<int64_t, int32_t> thread_rows_;              // tid -> thread row
   std::unique_ptr<State> st_;
   std::unique_ptr<StackBuilder> stacks_;
@@ -87,6 +90,7 @@ class PerfDecoder : public Decoder {
   int32_t carry_owner_ = kNone;
   uint64_t carry_base_ = 0;  // decompressed bytes of a record split across containers
   std::vector<uint64_t> frame_addrs_;  // scratch
+  std::vector<uint8_t> frame_kernel_;  // scratch: frame is in kernel context
   SampleData sample_;                  // scratch
 };
 

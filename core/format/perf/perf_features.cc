@@ -1251,7 +1251,18 @@ void DecodeFeature(uint32_t feature_id, ByteReader r, FeatureContext& ctx, Field
       break;
     case kFeatPmuMappings: DecodePmuMappings(w, top, ctx); break;
     case kFeatGroupDesc: DecodeGroupDesc(w, top, ctx); break;
-    case kFeatAuxtrace: DecodeAuxtrace(w, top, ctx); break;
+    case kFeatAuxtrace: {
+      std::vector<std::pair<uint64_t, uint64_t>> sp;
+      if (SimpleperfAuxtraceIndex(section, top, &sp)) {  // simpleperf: (offset, size) pairs, no count
+        ctx.has_auxtrace = true;
+        ctx.auxtrace_index.clear();
+        for (const auto& e : sp) ctx.auxtrace_index.push_back({e.first, e.second});
+        check_trailing = false;
+        break;
+      }
+      DecodeAuxtrace(w, top, ctx);
+      break;
+    }
     case kFeatStat:
       ctx.has_stat = true;
       top.value = "perf stat record data (no payload)";
@@ -1280,6 +1291,7 @@ void DecodeFeature(uint32_t feature_id, ByteReader r, FeatureContext& ctx, Field
       break;
     default: {
       check_trailing = false;
+      if (feature_id >= 128 && DecodeSimpleperfFeature(feature_id, section, ctx.simpleperf, top, diags)) break;
       const char* name = FeatureName(feature_id);
       bool known = name && *name;  // simpleperf's 128+: decoded elsewhere
       if (!known) {

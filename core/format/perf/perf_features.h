@@ -13,6 +13,7 @@
 
 #include "core/diag/diagnostics.h"
 #include "core/format/perf/perf_attr.h"
+#include "core/format/perf/simpleperf_features.h"
 #include "core/io/byte_reader.h"
 #include "core/model/fields.h"
 
@@ -90,6 +91,8 @@ struct FeatureContext {
   std::vector<HybridNode> hybrid_nodes;
 
   std::vector<uint32_t> unknown_features;           // ids decoded as opaque blobs with a warning
+
+  SimpleperfInfo simpleperf;                        // simpleperf's 128+ sections (simpleperf_features.h)
 };
 
 // Decodes one feature section (the reader covers exactly the section,

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "core/format/perf/simpleperf_format.h"
+
 namespace profscope::perf {
 
 const char* RecordTypeName(uint32_t type) {
@@ -47,7 +49,7 @@ const char* RecordTypeName(uint32_t type) {
     case kCompressed: return "COMPRESSED";
     case kFinishedInit: return "FINISHED_INIT";
     case kCompressed2: return "COMPRESSED2";
-    default: return "";
+    default: return SimpleperfRecordTypeName(type);  // simpleperf's 32769+ or ""
   }
 }
 

@@ -8,6 +8,8 @@
 #include "core/format/perf/perf_features.h"
 #include "core/format/perf/perf_format.h"
 #include "core/format/perf/perf_sample.h"
+#include "core/format/perf/simpleperf_format.h"
+#include "core/format/perf/simpleperf_record_fields.h"
 
 namespace profscope::perf {
 
@@ -1094,6 +1096,10 @@ void Decode(ByteReader rec, const PerfEventAttr* attr, std::vector<Field>& out, 
   ctx.diags = diags;
   ctx.rec_offset = rec.base();
   rec.Seek(0);
+  if (rec.size() >= 4 && IsSimpleperfType(rec.PeekU32(0))) {  // simpleperf's own records, 32-bit size
+    SimpleperfRecordFields(rec, out, diags, summary);
+    return;
+  }
 
   // --- header ---
   const size_t have_hdr = rec.size() < kEventHeaderSize ? rec.size() : kEventHeaderSize;

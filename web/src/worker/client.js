@@ -54,7 +54,7 @@ export class DecoderClient {
     this.start();
     return new Promise((resolve, reject) => {
       this.opening = { resolve, reject, onProgress: opts.onProgress };
-      this.worker.postMessage({ type: 'open', file, name });
+      this.worker.postMessage({ type: 'open', file, name, dataFiles: opts.dataFiles || [], sideFiles: opts.sideFiles || [] });
     });
   }
 
@@ -106,5 +106,24 @@ export class DecoderClient {
   /** @returns {Promise<{row: number}>} */
   recordAt(offset) {
     return this.request('recordAt', { offset });
+  }
+
+  /** Re-aggregates in the worker: opts {filter, transforms, invert, search}. */
+  analyze(opts) {
+    return this.request('analyze', { opts });
+  }
+
+  sandwich(opts, func) {
+    return this.request('sandwich', { opts, func });
+  }
+
+  /** Samples behind a call node of the last analysis. */
+  samplesOf(node) {
+    return this.request('samplesOf', { node });
+  }
+
+  /** Callchain slot of a call node in one sample: {row, slot:{offset,size,name}|null, fields}. */
+  slot(sample, node) {
+    return this.request('slot', { sample, node });
   }
 }

@@ -14,6 +14,19 @@ import createProfscope from '@profscope-wasm/profscope_wasm.mjs';
 import wasmUrl from '@profscope-wasm/profscope_wasm.wasm?url';
 import { buildRecordIndex } from './record-index.js';
 import { buildFlames } from './flame-build.js';
+import {
+  analyze,
+  buildLanes,
+  callchainSlot,
+  frameAddressFor,
+  layoutFlame,
+  MARKER_TYPES,
+  markerFromFields,
+  prepare,
+  samplesOf,
+  sandwich,
+  searchFuncs,
+} from './analysis.js';
 
 /** @type {Promise<any> | null} */
 let modulePromise = null;
@@ -21,6 +34,11 @@ let modulePromise = null;
 let mod = null;
 /** @type {any} */
 let session = null;
+/** analysis state of the open file: ctx (prepare()), the last analysis and its options */
+let actx = null;
+let lastTree = null;
+let lastOpts = null;
+const MAX_MARKERS = 20000;
 
 function getModule() {
   if (!modulePromise) {
@@ -83,18 +101,31 @@ function closeSession() {
   }
 }
 
-async function open({ file, name }) {
-  const m = await getModule();
-  closeSession();
+/** read(offset, length) over a File/Blob with FileReaderSync. */
+function readerOf(file) {
   const size = file.size;
   const reader = new FileReaderSync();
-  const read = (offset, length) => {
+  return (offset, length) => {
     const start = Math.max(0, Math.min(Number(offset), size));
     const end = Math.max(start, Math.min(start + Number(length), size));
     if (end <= start) return new Uint8Array(0);
     return new Uint8Array(reader.readAsArrayBuffer(file.slice(start, end)));
   };
+}
+
+async function open({ file, name, dataFiles = [], sideFiles = [] }) {
+  const m = await getModule();
+  closeSession();
+  const size = file.size;
+  const read = readerOf(file);
   session = new m.Session(read, size, name || file.name || 'file');
+  // perf --threads data.N files (in order) and side files (ELF, jitdump, XRay map), before decode()
+  for (const d of dataFiles) {
+    if (typeof session.addDataFile === 'function') session.addDataFile(readerOf(d.file), d.file.size, String(d.name));
+  }
+  for (const d of sideFiles) {
+    if (typeof session.addSideFile === 'function') session.addSideFile(readerOf(d.file), d.file.size, String(d.name));
+  }
 
   let lastPost = 0;
   const progress = (done, total) => {
@@ -146,12 +177,29 @@ async function open({ file, name }) {
   const eventCount = Math.max(events.length, maxPlusOne(profile.sampleEvents));
   const flames = buildFlames(profile, strings, eventCount);
 
+  // analysis views: the worker keeps its own copy of the profile columns (the getters
+  // return fresh arrays; the page's copy is transferred away)
+  const own = {};
+  for (const k of Object.keys(profile)) own[k] = profile[k].slice();
+  actx = prepare(own, strings, mappings);
+  const lanes = buildLanes(own, threads.length);
+  // per-CPU lanes when the file has CPUs (sample_type CPU)
+  let maxCpu = -1;
+  for (let i = 0; i < own.sampleCpus.length; i++) if (own.sampleCpus[i] > maxCpu) maxCpu = own.sampleCpus[i];
+  const cpuLanes = maxCpu >= 0 && maxCpu < 65536 ? buildLanes(own, maxCpu + 1, 'sampleCpus').filter((l) => l.thread >= 0) : [];
+  const markers = collectMarkers(s, records, threads);
+  let defaultEvent = 0;
+  for (let e = 0; e < flames.length; e++) if (flames[e].total > (flames[defaultEvent]?.total ?? -1)) defaultEvent = e;
+  const analysis = runAnalysis({ filter: { event: flames.length ? defaultEvent : -1 }, transforms: [], invert: false });
+
   const msg = {
     type: 'decoded',
     ok: ok !== false,
     name,
     size,
     version: call(m, 'version', ''),
+    dataFileNames: dataFiles.map((d) => String(d.name)),
+    sideFileNames: sideFiles.map((d) => String(d.name)),
     summary,
     info,
     diagnostics,
@@ -163,6 +211,11 @@ async function open({ file, name }) {
     index,
     profile,
     flames,
+    lanes,
+    cpuLanes,
+    markers,
+    defaultEvent,
+    analysis,
   };
   self.postMessage(msg, transferables(msg));
 }
@@ -192,7 +245,62 @@ function transferables(obj) {
   walk(obj.index);
   walk(obj.profile);
   walk(obj.flames);
+  walk(obj.lanes);
+  walk(obj.cpuLanes);
+  walk(obj.markers);
+  walk(obj.analysis);
+  walk(obj.sandwich);
   return [...set];
+}
+
+/** Non-sample records that explain a profile (MMAP, COMM, EXIT, LOST, THROTTLE, SWITCH…) with their time. */
+function collectMarkers(s, records, threads) {
+  const { kinds, types } = records;
+  const rows = [];
+  const time = [];
+  const lane = [];
+  const tidRow = new Map();
+  threads.forEach((t, i) => {
+    if (!tidRow.has(Number(t.tid))) tidRow.set(Number(t.tid), i);
+  });
+  let more = 0;
+  for (let r = 0; r < kinds.length; r++) {
+    if (kinds[r] !== 5 || !MARKER_TYPES.has(types[r])) continue;
+    if (rows.length >= MAX_MARKERS) {
+      more++;
+      continue;
+    }
+    const m = markerFromFields(parseJson(s.recordFieldsJson(r), []));
+    rows.push(r);
+    time.push(m.time == null ? NaN : m.time);
+    lane.push(m.tid != null && tidRow.has(m.tid) ? tidRow.get(m.tid) : -1);
+  }
+  return { rows: Int32Array.from(rows), time: Float64Array.from(time), thread: Int32Array.from(lane), more };
+}
+
+/** Aggregation of the filtered, transformed samples (+ flame layout and search matches). */
+function runAnalysis(opts) {
+  const t0 = performance.now();
+  const tree = analyze(actx, opts);
+  lastTree = tree;
+  lastOpts = opts;
+  const layout = layoutFlame(tree, actx.names, opts.filter?.event ?? 0);
+  const matches = searchFuncs(actx.names, opts.search || '');
+  return {
+    // copies: the worker keeps lastTree for samplesOf/slot, the page gets transferred copies
+    tree: { parent: tree.parent.slice(), func: tree.func.slice(), depth: tree.depth.slice(), self: tree.self.slice(), total: tree.total.slice(), count: tree.count },
+    sampleNode: tree.sampleNode.slice(),
+    samples: tree.samples,
+    layout,
+    names: actx.names.slice(),
+    matches,
+    opts,
+    ms: performance.now() - t0,
+  };
+}
+
+function requireAnalysis() {
+  if (!actx || !lastTree) throw new Error('no file is open');
 }
 
 function requireSession() {
@@ -224,6 +332,40 @@ self.onmessage = async (e) => {
       case 'recordAt': {
         const s = requireSession();
         self.postMessage({ type: 'recordAt', id: msg.id, offset: msg.offset, row: s.recordAt(msg.offset) });
+        break;
+      }
+      case 'analyze': {
+        requireAnalysis();
+        const analysis = runAnalysis(msg.opts || {});
+        const out = { type: 'analyze', id: msg.id, analysis };
+        self.postMessage(out, transferables(out));
+        break;
+      }
+      case 'sandwich': {
+        requireAnalysis();
+        const sw = sandwich(actx, msg.opts || lastOpts || {}, msg.func);
+        const pack = (t) => ({ parent: t.parent, func: t.func, depth: t.depth, self: t.self, total: t.total, count: t.count });
+        const out = { type: 'sandwich', id: msg.id, func: msg.func, sandwich: { callers: pack(sw.callers), callees: pack(sw.callees) }, names: actx.names.slice() };
+        self.postMessage(out, transferables(out));
+        break;
+      }
+      case 'samplesOf': {
+        requireAnalysis();
+        const samples = samplesOf(lastTree, msg.node);
+        const out = { type: 'samplesOf', id: msg.id, node: msg.node, samples };
+        self.postMessage(out, [samples.buffer]);
+        break;
+      }
+      case 'slot': {
+        // the callchain slot of call node `node` in sample `sample` (its record's bytes)
+        requireAnalysis();
+        const s = requireSession();
+        const row = actx.profile.sampleRecords[msg.sample];
+        const plain = !(lastOpts?.transforms?.length) && !lastOpts?.invert;
+        const addr = frameAddressFor(actx, lastTree, msg.sample, msg.node, plain);
+        const fields = row >= 0 ? parseJson(s.recordFieldsJson(row), []) : [];
+        const slot = addr == null ? null : callchainSlot(fields, addr);
+        self.postMessage({ type: 'slot', id: msg.id, sample: msg.sample, row, address: addr, slot, fields, label: row >= 0 ? s.recordLabel(row) : '' });
         break;
       }
       default:

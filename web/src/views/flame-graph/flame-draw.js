@@ -48,6 +48,7 @@ export function drawFlame(ctx, o) {
   const yOf = (d) => Math.round(d * rowH - scrollTop * dpr);
   ctx.font = o.font;
   ctx.textBaseline = 'middle';
+  o.matchesAny = !!(o.matches && o.matches.indexOf(1) >= 0);
   const ellipsisW = ctx.measureText('…').width;
 
   const box = (i, x0, x1, dim) => {
@@ -58,9 +59,25 @@ export function drawFlame(ctx, o) {
     const w = x1 - x0 - (x1 - x0 > 2 * dpr ? Math.max(1, Math.round(dpr)) : 0);
     if (w <= 0) return;
     const name = nameOf(i);
-    ctx.globalAlpha = dim ? 0.55 : 1;
-    ctx.fillStyle = colorFor(name, dark, i === 0);
+    const searching = o.matches && o.matches.some ? o.matchesAny : false;
+    const hit = searching && i > 0 && o.matches[layout.func[i]] === 1;
+    ctx.globalAlpha = dim ? 0.55 : searching && !hit ? 0.3 : 1;
+    ctx.fillStyle = hit ? (dark ? 'hsl(200 80% 45%)' : 'hsl(200 85% 62%)') : colorFor(name, dark, i === 0);
     ctx.fillRect(x0, y0, w, y1 - y0);
+    if (o.marked && o.marked.has(i)) {
+      ctx.globalAlpha = 1;
+      ctx.strokeStyle = dark ? '#7fd4ff' : '#0a58ca';
+      ctx.lineWidth = Math.max(2, Math.round(2 * dpr));
+      ctx.strokeRect(x0 + ctx.lineWidth / 2, y0 + ctx.lineWidth / 2, w - ctx.lineWidth, y1 - y0 - ctx.lineWidth);
+    }
+    if (i === o.selected) {
+      ctx.globalAlpha = 1;
+      ctx.strokeStyle = o.textColor;
+      ctx.lineWidth = Math.max(2, Math.round(2 * dpr));
+      ctx.setLineDash([4 * dpr, 2 * dpr]);
+      ctx.strokeRect(x0 + ctx.lineWidth / 2, y0 + ctx.lineWidth / 2, w - ctx.lineWidth, y1 - y0 - ctx.lineWidth);
+      ctx.setLineDash([]);
+    }
     if (i === hover) {
       ctx.globalAlpha = 1;
       ctx.strokeStyle = o.textColor;

@@ -1,16 +1,20 @@
 // Flame graph (top-down icicle) of one event's samples, drawn on a canvas.
 // Click a frame to zoom into it; click the root, press Escape or "Reset zoom" to go back.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useDark } from '../../lib/theme.js';
 import { drawFlame, hitTest, pathTo, ROW_H } from './flame-draw.js';
 import { formatInt, formatPercent } from '../../lib/format.js';
 import './flame-graph.css';
 
 /**
- * @param {{doc: any}} props
+ * @param {{doc: any, analysis?: any, matches?: Uint8Array|null, marked?: Set<number>|null,
+ *   selectedNode?: number, onSelectNode?: (node: number) => void, onHoverNode?: (node: number) => void}} props
+ * With `analysis` (the worker's aggregation of the filtered, transformed samples) the graph
+ * draws analysis.layout; the event is chosen by the filter bar then.
  */
-export function FlameGraph({ doc }) {
+export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, onSelectNode, onHoverNode, hoverNode = -1 }) {
   const events = doc.events || [];
-  const flames = doc.flames || [];
+  const flames = analysis ? [] : doc.flames || [];
   const defaultEvent = useMemo(() => {
     let best = 0;
     for (let e = 0; e < flames.length; e++) if (flames[e].total > (flames[best]?.total ?? -1)) best = e;
@@ -23,18 +27,20 @@ export function FlameGraph({ doc }) {
     setZoom(0);
   }, [doc]);
 
-  const layout = flames[event] || null;
+  useEffect(() => setZoom(0), [analysis]);
+  const layout = analysis ? analysis.layout : flames[event] || null;
   const nameOf = useCallback(
     (i) => {
       if (!layout) return '';
       if (i === 0) return 'all';
       const f = layout.func[i];
+      if (analysis) return String(analysis.names[f] ?? '[unknown]');
       const p = doc.profile;
       if (f < 0 || f >= p.funcNames.length) return '[unknown]';
       const s = doc.strings[p.funcNames[f]];
       return s == null ? '[unknown]' : String(s);
     },
-    [layout, doc],
+    [layout, doc, analysis],
   );
 
   const scrollRef = useRef(null);
@@ -43,14 +49,8 @@ export function FlameGraph({ doc }) {
   const hoverRef = useRef(-1);
   const [size, setSize] = useState({ w: 600, h: 200 });
   const [scrollTop, setScrollTop] = useState(0);
-  const [dark, setDark] = useState(() => matchMedia('(prefers-color-scheme: dark)').matches);
+  const dark = useDark();
 
-  useEffect(() => {
-    const mq = matchMedia('(prefers-color-scheme: dark)');
-    const on = () => setDark(mq.matches);
-    mq.addEventListener('change', on);
-    return () => mq.removeEventListener('change', on);
-  }, []);
 
   useLayoutEffect(() => {
     const el = scrollRef.current;
@@ -77,7 +77,7 @@ export function FlameGraph({ doc }) {
       layout,
       nameOf,
       zoom,
-      hover: hoverRef.current,
+      hover: hoverRef.current >= 0 ? hoverRef.current : layout && layout.layoutOf && hoverNode >= 0 ? layout.layoutOf[hoverNode] ?? -1 : -1,
       width: size.w,
       height: size.h,
       scrollTop,
@@ -85,8 +85,11 @@ export function FlameGraph({ doc }) {
       dark,
       font: `${Math.round(12 * dpr)}px ${cs.fontFamily || 'sans-serif'}`,
       textColor: cs.color || '#000',
+      matches: matches || null,
+      marked: marked || null,
+      selected: layout && layout.layoutOf && selectedNode >= 0 ? layout.layoutOf[selectedNode] ?? -1 : -1,
     });
-  }, [layout, nameOf, zoom, size, scrollTop, dark]);
+  }, [layout, nameOf, zoom, size, scrollTop, dark, matches, marked, selectedNode, hoverNode]);
 
   useLayoutEffect(() => {
     draw();
@@ -133,11 +136,13 @@ export function FlameGraph({ doc }) {
     if (i !== hoverRef.current) {
       hoverRef.current = i;
       draw();
+      if (onHoverNode && layout?.node) onHoverNode(i >= 0 ? layout.node[i] : -1);
     }
     canvasRef.current.style.cursor = i >= 0 ? 'pointer' : 'default';
     showTip(i, e);
   };
   const onLeave = () => {
+    if (hoverRef.current >= 0 && onHoverNode) onHoverNode(-1);
     hoverRef.current = -1;
     draw();
     showTip(-1);
@@ -147,6 +152,7 @@ export function FlameGraph({ doc }) {
     if (i < 0) return;
     setZoom(i === 0 ? 0 : i);
     showTip(i, e);
+    if (onSelectNode && layout?.node) onSelectNode(layout.node[i]);
   };
   const onKeyDown = (e) => {
     if (e.key === 'Escape' && zoom !== 0) {
@@ -158,8 +164,9 @@ export function FlameGraph({ doc }) {
   const zoomPath = layout && zoom > 0 ? pathTo(layout, zoom) : [];
 
   return (
-    <div class="flame-graph">
+    <div class="flame-graph" data-marked={marked ? String(marked.size) : '0'} data-selected-node={String(selectedNode)}>
       <div class="flame-toolbar">
+        {analysis ? null : (
         <label class="flame-event">
           Event{' '}
           <select
@@ -177,6 +184,7 @@ export function FlameGraph({ doc }) {
             ))}
           </select>
         </label>
+        )}
         <button type="button" onClick={() => setZoom(0)} disabled={zoom === 0}>
           Reset zoom
         </button>

@@ -16,7 +16,7 @@ const PER_ROW = 16;
  *   range: {start: number, end: number, label?: string, note?: string} | null,
  *   cursor: number, scrollNonce: number, onByteClick: (off: number) => void}} props
  */
-export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick }) {
+export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, onFollow, onBack, canBack, hoverRange }) {
   const size = source.size;
   const rows = Math.ceil(size / PER_ROW);
   const v = useVirtual(rows, ROW_H);
@@ -94,6 +94,7 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick }
         if (off === selStart) cls += ' sel-first';
         if (off === selEnd - 1) cls += ' sel-last';
       }
+      if (hoverRange && off >= hoverRange.start && off < hoverRange.end) cls += ' fhov';
       if (off === cursor) cls += ' cur';
       if (off === hover) cls += ' hov';
       hexCells.push(
@@ -164,12 +165,15 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick }
         off={inspectAt}
         hovering={hover >= 0}
         bigEndian={/big/i.test(String(doc?.summary?.byte_order ?? ''))}
+        onFollow={onFollow}
+        onBack={onBack}
+        canBack={canBack}
       />
     </div>
   );
 }
 
-function Inspector({ source, off, hovering, bigEndian }) {
+function Inspector({ source, off, hovering, bigEndian, onFollow, onBack, canBack }) {
   if (off == null || off < 0 || off >= source.size) {
     return (
       <div class="hex-inspector muted" data-testid="hex-inspector">
@@ -177,46 +181,92 @@ function Inspector({ source, off, hovering, bigEndian }) {
       </div>
     );
   }
-  const bytes = source.peek(off, 8);
+  const bytes = source.peek(off, 32);
   const at = `${hex(off)}${hovering ? '' : ' (cursor)'}`;
-  const groups = [];
-  if (bytes) {
-    groups.push(['little-endian', intCells(bytes, true)]);
-    if (bigEndian) groups.push(['big-endian (file order)', intCells(bytes, false)]);
-  }
+  const orders = bigEndian ? [false, true] : [true, false];
+  const rows = bytes ? orders.map((le) => [le ? 'LE' : 'BE', valueCells(bytes, le)]) : [];
+  const str = bytes ? stringAt(bytes) : '';
   return (
     <div class="hex-inspector" data-testid="hex-inspector" aria-label="Value under the cursor">
-      <span class="insp-cell">
-        <span class="insp-k">at</span>
-        <span class="insp-v">{at}</span>
-      </span>
-      {!bytes ? <span class="muted">loading…</span> : null}
-      {groups.map(([name, cells]) => (
-        <span class="insp-group" key={name}>
-          {cells.map(([k, val]) => (
-            <span class="insp-cell" key={k}>
+      <div class="insp-line">
+        <span class="insp-cell">
+          <span class="insp-k">at</span>
+          <span class="insp-v">{at}</span>
+        </span>
+        {bytes ? (
+          <span class="insp-cell" data-testid="insp-string">
+            <span class="insp-k">string</span>
+            <span class="insp-v">“{str}”</span>
+          </span>
+        ) : (
+          <span class="muted">loading…</span>
+        )}
+        {rows.length ? (
+          <>
+            <button
+              type="button"
+              class="insp-follow"
+              title="Jump to the offset this u64 (file byte order) names"
+              onClick={() => onFollow?.(Number(rows[0][1].u64raw))}
+              disabled={!(Number(rows[0][1].u64raw) < source.size)}
+            >
+              Follow u64 → {Number(rows[0][1].u64raw) < source.size ? hex(Number(rows[0][1].u64raw)) : 'outside the file'}
+            </button>
+            <button type="button" class="insp-follow" onClick={onBack} disabled={!canBack} title="Back to where you followed from (Backspace)">
+              ← Back
+            </button>
+          </>
+        ) : null}
+      </div>
+      {rows.map(([name, cells]) => (
+        <div class="insp-line" key={name} data-order={name}>
+          <span class="insp-k insp-order">{name}{name === (bigEndian ? 'BE' : 'LE') ? ' (file)' : ''}</span>
+          {cells.list.map(([k, val]) => (
+            <span class="insp-cell" key={k} data-k={k}>
               <span class="insp-k">{k}</span>
               <span class="insp-v">{val}</span>
             </span>
           ))}
-          <span class="muted insp-le">{name}</span>
-        </span>
+        </div>
       ))}
     </div>
   );
 }
 
-function intCells(bytes, le) {
+/** u8…u64, i8…i64, f32, f64 of the bytes at the start of `bytes` in one byte order. */
+export function valueCells(bytes, le) {
   const buf = new Uint8Array(8);
-  buf.set(bytes);
+  buf.set(bytes.subarray(0, 8));
   const dv = new DataView(buf.buffer);
-  const n = bytes.length;
-  return [
+  const n = Math.min(8, bytes.length);
+  const dash = '–';
+  const u64 = n >= 8 ? dv.getBigUint64(0, le) : null;
+  const list = [
     ['u8', String(dv.getUint8(0))],
-    ['u16', n >= 2 ? String(dv.getUint16(0, le)) : '–'],
-    ['u32', n >= 4 ? String(dv.getUint32(0, le)) : '–'],
-    ['i32', n >= 4 ? String(dv.getInt32(0, le)) : '–'],
-    ['u64', n >= 8 ? String(dv.getBigUint64(0, le)) : '–'],
-    ['hex64', n >= 8 ? '0x' + dv.getBigUint64(0, le).toString(16) : '–'],
+    ['i8', String(dv.getInt8(0))],
+    ['u16', n >= 2 ? String(dv.getUint16(0, le)) : dash],
+    ['i16', n >= 2 ? String(dv.getInt16(0, le)) : dash],
+    ['u32', n >= 4 ? String(dv.getUint32(0, le)) : dash],
+    ['i32', n >= 4 ? String(dv.getInt32(0, le)) : dash],
+    ['u64', u64 != null ? String(u64) : dash],
+    ['i64', n >= 8 ? String(dv.getBigInt64(0, le)) : dash],
+    ['hex64', u64 != null ? '0x' + u64.toString(16) : dash],
+    ['f32', n >= 4 ? fmtFloat(dv.getFloat32(0, le)) : dash],
+    ['f64', n >= 8 ? fmtFloat(dv.getFloat64(0, le)) : dash],
   ];
+  return { list, u64raw: u64 != null ? u64 : -1n };
+}
+
+function fmtFloat(x) {
+  if (!Number.isFinite(x)) return String(x);
+  if (x !== 0 && (Math.abs(x) < 1e-6 || Math.abs(x) >= 1e15)) return x.toExponential(6);
+  return String(Number(x.toPrecision(9)));
+}
+
+/** Printable text at the start of `bytes` (UTF-8 up to a NUL, 32 bytes at most; others as \xNN). */
+export function stringAt(bytes) {
+  let end = bytes.indexOf(0);
+  if (end < 0) end = bytes.length;
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, end));
+  return text.replace(/[\u0000-\u001f\u007f\ufffd]/g, (c) => (c === '\ufffd' ? '\\x??' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }

@@ -98,6 +98,18 @@ export function RecordTree({ doc, client, selection, revealNonce, onSelect }) {
       });
       for (const r of rows) ensureFields(r);
     }
+    // a nested field (callchain.[3]): open the fields above it
+    if (selection.type === 'field' && typeof selection.path === 'string' && selection.path.includes('.')) {
+      const parts = selection.path.split('.');
+      const keys = [];
+      for (let k = 1; k < parts.length; k++) keys.push(fieldKey(selection.row, parts.slice(0, k).join('.')));
+      setExpandedFields((prev) => {
+        if (keys.every((key) => prev.has(key))) return prev;
+        const next = new Set(prev);
+        for (const key of keys) next.add(key);
+        return next;
+      });
+    }
     bump();
   }, [revealNonce]);
 

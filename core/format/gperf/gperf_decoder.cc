@@ -1,0 +1,368 @@
+#include "core/format/gperf/gperf_decoder.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+
+#include "core/format/elf/symbolizer.h"
+
+namespace profscope::gperf {
+
+namespace {
+
+std::string Num(uint64_t v) { return std::to_string(v); }
+constexpr uint64_t kMaxSamples = 2000000;  // expanded sample rows (one per counted sample) we agree to make
+
+bool ParseHeader(const uint8_t* h, size_t n, size_t& word, ByteOrder& order, uint64_t& version, uint64_t& period) {
+  // Go pprof's order: 32-bit little, 32-bit big, 64-bit little, 64-bit big.
+  const size_t words[] = {4, 4, 8, 8};
+  const ByteOrder orders[] = {ByteOrder::kLittle, ByteOrder::kBig, ByteOrder::kLittle, ByteOrder::kBig};
+  for (int k = 0; k < 4; ++k) {
+    size_t w = words[k];
+    if (n < 5 * w) continue;
+    ByteReader r(h, n, 0, orders[k]);
+    uint64_t v[5];
+    for (auto& x : v) x = w == 4 ? r.U32() : r.U64();
+    if (v[0] == 0 && v[1] == 3 && (v[2] == 0 || v[2] == 1) && v[3] > 0 && v[4] == 0) {
+      word = w;
+      order = orders[k];
+      version = v[2];
+      period = v[3];
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+struct GperfDecoder::Binary {
+  std::string name;
+  elf::Symbolizer sym;
+};
+
+bool Sniff(const uint8_t* head, size_t n) {
+  size_t w;
+  ByteOrder o;
+  uint64_t v, p;
+  return ParseHeader(head, n, w, o, v, p);
+}
+
+uint64_t GperfDecoder::Word(const uint8_t* p) const {
+  ByteReader r(p, word_, 0, order_);
+  return word_ == 4 ? r.U32() : r.U64();
+}
+
+bool GperfDecoder::SetOption(const std::string& key, const std::string& value) {
+  bool on = value == "1" || value == "true" || value == "on";
+  if (key == "pc_minus_one") { pc_minus_one_ = on; return true; }
+  if (key == "drop_duplicate_leaf") { drop_duplicate_leaf_ = on; return true; }
+  if (key == "strip_signal_frames") { strip_signal_frames_ = on; return true; }
+  return false;
+}
+
+bool GperfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progress) {
+  out.format = "gperftools";
+  uint64_t n = w.size();
+  const uint8_t* p = n ? w.Get(0, static_cast<size_t>(n)) : nullptr;
+  std::vector<uint8_t> keep;
+  if (p) keep.assign(p, p + n);
+  const uint8_t* d = keep.data();
+  if (!p || !ParseHeader(d, keep.size(), word_, order_, version_, period_)) {
+    out.diags.Fatal(DiagCode::kTruncatedHeader, 0, n, "not a gperftools CPU profile: header words 0, 3, 0|1, period, 0 are needed");
+    return false;
+  }
+  out.byte_order = order_ == ByteOrder::kLittle ? "little" : "big";
+  out.mode = word_ == 4 ? "32-bit" : "64-bit";
+  out.records.Add(0, 5 * word_, kTypeHeader, RecordKind::kFileHeader, -1);
+  out.facts.emplace_back("word size", Num(word_));
+  out.facts.emplace_back("header version", Num(version_) + (version_ == 1 ? " (Java variant: method ids instead of PCs)" : ""));
+  out.facts.emplace_back("sampling period", Num(period_) + " us");
+  uint64_t off = 5 * word_;
+  bool trailer = false;
+  while (off < n) {
+    if (n - off < 2 * word_) {
+      out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1);
+      out.diags.Error(DiagCode::kRecordTruncated, off, n - off, "the file ends inside a sample record's count/depth words");
+      off = n;
+      break;
+    }
+    uint64_t count = Word(d + off), depth = Word(d + off + word_);
+    uint64_t room = (n - off - 2 * word_) / word_;
+    if (depth > room) {
+      out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1);
+      out.diags.Error(DiagCode::kRecordTruncated, off, n - off,
+                      "sample record with depth " + Num(depth) + " but only " + Num(room) + " words are left in the file");
+      off = n;
+      break;
+    }
+    uint64_t size = (2 + depth) * word_;
+    if (count == 0 && depth == 1 && Word(d + off + 2 * word_) == 0) {
+      out.records.Add(off, size, kTypeTrailer, RecordKind::kRecord, -1);
+      off += size;
+      trailer = true;
+      break;
+    }
+    SampleRec s;
+    s.count = count;
+    s.row = out.records.Add(off, size, kTypeSample, RecordKind::kRecord, -1);
+    for (uint64_t k = 0; k < depth; ++k) s.pcs.push_back(Word(d + off + (2 + k) * word_));
+    recs_.push_back(std::move(s));
+    off += size;
+  }
+  if (!trailer)
+    out.diags.Warning(DiagCode::kRecordTruncated, off, 0, "no trailer record (0, 1, 0): the profile was cut short");
+  if (off < n) {
+    out.records.Add(off, n - off, kTypeMaps, RecordKind::kRecord, -1);
+    ParseMaps(std::string(reinterpret_cast<const char*>(d + off), static_cast<size_t>(n - off)), off, out);
+  }
+  if (progress) progress(n, n);
+  return true;
+}
+
+void GperfDecoder::ParseMaps(const std::string& text, uint64_t base, DecodeResult& out) {
+  std::string build;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t e = text.find('\n', pos);
+    size_t end = e == std::string::npos ? text.size() : e;
+    std::string line = text.substr(pos, end - pos);
+    uint64_t at = base + pos;
+    pos = e == std::string::npos ? text.size() : e + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    if (line.compare(0, 6, "build=") == 0) {
+      build = line.substr(6);
+      map_lines_.emplace_back(line, "");
+      map_line_offsets_.push_back(at);
+      continue;
+    }
+    std::string sub = line;
+    for (size_t k; (k = sub.find("$build")) != std::string::npos;) sub.replace(k, 6, build);
+    map_lines_.emplace_back(line, sub);
+    map_line_offsets_.push_back(at);
+    // start-end perms offset dev inode path
+    char* q = nullptr;
+    const char* s = sub.c_str();
+    uint64_t start = std::strtoull(s, &q, 16);
+    if (!q || *q != '-') continue;
+    uint64_t stop = std::strtoull(q + 1, &q, 16);
+    while (*q == ' ') ++q;
+    const char* perms = q;
+    while (*q && *q != ' ') ++q;
+    std::string pr(perms, static_cast<size_t>(q - perms));
+    while (*q == ' ') ++q;
+    uint64_t pgoff = std::strtoull(q, &q, 16);
+    while (*q == ' ') ++q;
+    while (*q && *q != ' ') ++q;  // dev
+    while (*q == ' ') ++q;
+    while (*q && *q != ' ') ++q;  // inode
+    while (*q == ' ') ++q;
+    std::string path(q);
+    if (stop <= start) continue;
+    maps_.push_back(Map{start, stop, pgoff, path});
+    MappingTable& m = out.profile.mappings;
+    m.pid.push_back(0);
+    m.start.push_back(start);
+    m.end.push_back(stop);
+    m.pgoff.push_back(pgoff);
+    m.path.push_back(out.profile.strings.Intern(path));
+    m.build_id.push_back(kNone);
+    m.time.push_back(0);
+    m.record.push_back(static_cast<int32_t>(out.records.rows() - 1));
+    (void)pr;
+  }
+}
+
+void GperfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) {
+  for (auto& f : files) {
+    if (f.kind != "elf") {
+      out.diags.Warning(DiagCode::kSideFileUnused, 0, 0,
+                        "side file " + f.name + " (" + f.kind + ") is not used by the gperftools decoder (it takes ELF binaries)");
+      continue;
+    }
+    // The maps text has no build ids: match by file name.
+    std::string base = f.name.substr(f.name.find_last_of('/') == std::string::npos ? 0 : f.name.find_last_of('/') + 1);
+    bool match = false;
+    for (const auto& m : maps_) {
+      std::string mb = m.path.substr(m.path.find_last_of('/') == std::string::npos ? 0 : m.path.find_last_of('/') + 1);
+      if (!mb.empty() && mb == base) { match = true; break; }
+    }
+    if (!match) {
+      out.diags.Warning(DiagCode::kSideFileMismatch, 0, 0,
+                        "side file " + f.name + " matches no mapped object of the profile by file name; not used");
+      continue;
+    }
+    auto b = std::make_shared<Binary>();
+    b->name = base;
+    b->sym = elf::Symbolizer(elf::ReadElf(*f.window));
+    binaries_.push_back(std::move(b));
+  }
+}
+
+void GperfDecoder::Finish(DecodeResult& out) {
+  Profile& p = out.profile;
+  StackBuilder sb(p);
+  p.events.name.push_back(p.strings.Intern("cpu"));
+  p.events.samples.push_back(0);
+  p.threads.tid.push_back(0);
+  p.threads.pid.push_back(0);
+  p.threads.name.push_back(kNone);
+  p.threads.start.push_back(0);
+  p.threads.end.push_back(0);
+  p.threads.samples.push_back(0);
+  auto mapping_of = [&](uint64_t pc) -> int32_t {
+    for (size_t i = 0; i < maps_.size(); ++i)
+      if (pc >= maps_[i].start && pc < maps_[i].end) return static_cast<int32_t>(i);
+    return kNone;
+  };
+  uint64_t total = 0;
+  bool capped = false;
+  std::vector<std::vector<uint64_t>> adjusted;
+  for (const auto& s : recs_) {
+    std::vector<uint64_t> pcs = s.pcs;
+    if (drop_duplicate_leaf_ && pcs.size() >= 2 && pcs[0] == pcs[1]) pcs.erase(pcs.begin() + 1);
+    if (pc_minus_one_)
+      for (size_t k = 1; k < pcs.size(); ++k) pcs[k] -= 1;
+    adjusted.push_back(std::move(pcs));
+  }
+  if (strip_signal_frames_) {
+    // Go pprof (legacy_profile.go cpuProfile): when (nearly) every sample record
+    // has the same second frame, it was pushed by the signal handler; strip it
+    // (at most twice). Allowed exceptions: one per 32 records.
+    size_t margin = adjusted.size() / 32;
+    for (int iter = 0; iter < 2; ++iter) {
+      std::map<uint64_t, size_t> second;
+      for (const auto& pcs : adjusted)
+        if (pcs.size() > 1) second[pcs[1]]++;
+      uint64_t best = 0;
+      size_t best_n = 0;
+      for (const auto& [a, c] : second)
+        if (c > best_n) { best = a; best_n = c; }
+      if (!best_n || best_n + margin < adjusted.size()) break;
+      for (auto& pcs : adjusted)
+        if (pcs.size() > 1 && pcs[1] == best) pcs.erase(pcs.begin() + 1);
+      out.diags.Add(DiagCode::kStackRepaired, Severity::kInfo, 0, 0,
+                    "strip_signal_frames: removed the second frame " + Hex(best) + " found in " + Num(best_n) + " of " +
+                        Num(adjusted.size()) + " sample records");
+    }
+  }
+  for (size_t ri = 0; ri < recs_.size(); ++ri) {
+    const SampleRec& s = recs_[ri];
+    const std::vector<uint64_t>& pcs = adjusted[ri];
+    int32_t stack = kNone;
+    for (size_t k = pcs.size(); k-- > 0;) {
+      uint64_t pc = pcs[k];
+      uint64_t look = (k > 0 && !pc_minus_one_ && pc) ? pc - 1 : pc;  // a return address names its call site
+      int32_t mi = mapping_of(look);
+      std::string name;
+      if (mi != kNone) {
+        const Map& m = maps_[static_cast<size_t>(mi)];
+        uint64_t fileoff = look - m.start + m.pgoff;
+        std::string mb = m.path.substr(m.path.find_last_of('/') == std::string::npos ? 0 : m.path.find_last_of('/') + 1);
+        for (const auto& b : binaries_)
+          if (b->name == mb) { name = b->sym.Name(b->sym.FileOffsetToAddress(fileoff)); break; }
+        if (name.empty()) {
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "+0x%llx", static_cast<unsigned long long>(pc - m.start + m.pgoff));
+          name = m.path + buf;
+        }
+      } else {
+        name = Hex(pc);
+      }
+      int32_t fn = sb.Func(p.strings.Intern(name), mi);
+      stack = sb.Stack(stack, sb.Frame(pc, fn, mi));
+    }
+    for (uint64_t c = 0; c < s.count; ++c) {
+      if (total >= kMaxSamples) { capped = true; break; }
+      ++total;
+      p.samples.time.push_back(0);
+      p.samples.thread.push_back(0);
+      p.samples.cpu.push_back(kNone);
+      p.samples.event.push_back(0);
+      p.samples.weight.push_back(static_cast<double>(period_));
+      p.samples.stack.push_back(stack);
+      p.samples.record.push_back(s.row);
+    }
+  }
+  if (capped)
+    out.diags.Error(DiagCode::kLimitExceeded, 0, 0, "sample counts add up to more than " + Num(kMaxSamples) + "; the rest are not shown");
+  p.events.samples[0] = total;
+  p.threads.samples[0] = static_cast<uint32_t>(std::min<uint64_t>(total, 0xffffffffu));
+  out.facts.emplace_back("sample records", Num(recs_.size()));
+  out.facts.emplace_back("pc adjustments", std::string(pc_minus_one_ ? "pc_minus_one " : "") +
+                                                 (drop_duplicate_leaf_ ? "drop_duplicate_leaf " : "") +
+                                                 (strip_signal_frames_ ? "strip_signal_frames" : "") +
+                                                 (!pc_minus_one_ && !drop_duplicate_leaf_ && !strip_signal_frames_ ? "none (raw PCs)" : ""));
+}
+
+bool GperfDecoder::IsListedRecord(const DecodeResult& res, int32_t row) const {
+  (void)res;
+  (void)row;
+  return true;
+}
+
+std::string GperfDecoder::RecordTypeText(const DecodeResult& res, int32_t row) const {
+  size_t i = static_cast<size_t>(row);
+  if (static_cast<RecordKind>(res.records.kind[i]) == RecordKind::kUnparsed) return "unparsed";
+  switch (res.records.type[i]) {
+    case kTypeHeader: return "header";
+    case kTypeSample: return "sample";
+    case kTypeTrailer: return "trailer";
+    case kTypeMaps: return "maps";
+  }
+  return "unknown";
+}
+
+std::string GperfDecoder::RecordLabel(const DecodeResult& res, int32_t row) const {
+  return RecordTypeText(res, row);
+}
+
+void GperfDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t row, FieldList& out) {
+  size_t i = static_cast<size_t>(row);
+  uint64_t off = res.records.offset[i], size = res.records.size[i];
+  uint32_t t = res.records.type[i];
+  if (static_cast<RecordKind>(res.records.kind[i]) == RecordKind::kUnparsed) {
+    out.Add("bytes", off, size, Num(size) + " bytes that form no record");
+    return;
+  }
+  if (t == kTypeMaps) {
+    for (size_t k = 0; k < map_lines_.size(); ++k) {
+      const auto& [raw, sub] = map_lines_[k];
+      Field& f = out.Add(raw.compare(0, 6, "build=") == 0 ? "build" : "line", map_line_offsets_[k], raw.size(), QuoteString(raw));
+      if (!sub.empty() && sub != raw) f.children.push_back(Field{"after $build", map_line_offsets_[k], raw.size(), QuoteString(sub), {}});
+    }
+    return;
+  }
+  size_t take = static_cast<size_t>(std::min<uint64_t>(size, 1u << 20));
+  const uint8_t* d = w.Get(off, take);
+  if (!d) return;
+  std::vector<uint8_t> keep(d, d + take);
+  auto word = [&](size_t k) { return Word(keep.data() + k * word_); };
+  size_t nw = take / word_;
+  if (t == kTypeHeader && nw >= 5) {
+    out.Add("header_count", off, word_, Num(word(0)));
+    out.Add("header_words", off + word_, word_, Num(word(1)));
+    out.Add("version", off + 2 * word_, word_, Num(word(2)));
+    out.Add("period_us", off + 3 * word_, word_, Num(word(3)));
+    out.Add("padding", off + 4 * word_, word_, Num(word(4)));
+    return;
+  }
+  if (nw < 2) return;
+  out.Add("count", off, word_, Num(word(0)));
+  out.Add("depth", off + word_, word_, Num(word(1)));
+  for (size_t k = 2; k < nw; ++k) {
+    uint64_t pc = word(k);
+    std::string v = Hex(pc);
+    for (const auto& m : maps_)
+      if (pc >= m.start && pc < m.end) {
+        v += " (" + m.path + "+" + Hex(pc - m.start + m.pgoff) + ")";
+        break;
+      }
+    out.Add(t == kTypeTrailer ? "pc" : "pc[" + Num(k - 2) + "]", off + k * word_, word_, v);
+  }
+}
+
+}  // namespace profscope::gperf

@@ -1,0 +1,68 @@
+// perf.data + jit-PID.dump: names the JIT frames of samples the way
+// `perf inject --jit` + `perf script` do.
+//
+// perf inject --jit (tools/perf/util/jitdump.c) turns every CODE_LOAD into a
+// jitted-PID-N.so mapped at code_addr from the load's timestamp on (a MMAP2
+// event carrying that time), and every CODE_MOVE into one mapped at
+// new_code_addr; a later mapping overlays older ones. perf then names a
+// sample's address by the latest such mapping in effect at the sample's time,
+// so a frame's name is the CODE_LOAD name of the newest function whose code
+// covers the address and whose load time is not after the sample. DEBUG_INFO
+// applies to the CODE_LOAD that follows it (perf keeps the last one and hands
+// it to the next load), giving the frame a file:line.
+//
+// perf refuses dumps whose clock is not the samples' clock: without
+// ARCH_TIMESTAMP every event must use clockid CLOCK_MONOTONIC (`perf record -k 1`).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/format/decoder.h"
+#include "core/format/jitdump/jitdump_format.h"
+
+namespace profscope::perf {
+
+struct JitFunc {
+  std::string name;
+  uint64_t start = 0, end = 0;   // code range [start, end)
+  uint64_t time = 0;             // from when it applies (load / move timestamp)
+  uint64_t until = UINT64_MAX;   // a CODE_MOVE of the same code_index ends it
+  uint64_t code_index = 0;
+  int32_t debug = -1;            // index into JitIndex debug entries, or -1
+};
+
+// Address -> function over time, for one dump.
+class JitIndex {
+ public:
+  void Build(const jitdump::Dump& d);
+  // The newest function covering addr that is in effect at time, or nullptr.
+  const JitFunc* Find(uint64_t addr, uint64_t time) const;
+  // "file:line" of addr inside f from its DEBUG_INFO (last entry at or before addr), or "".
+  std::string SourceLine(const JitFunc& f, uint64_t addr) const;
+  size_t size() const { return funcs_.size(); }
+  uint64_t first_time() const { return first_time_; }
+
+ private:
+  std::vector<JitFunc> funcs_;            // sorted by start address
+  std::vector<std::vector<jitdump::DebugEntry>> debug_;
+  uint64_t max_len_ = 0;
+  uint64_t first_time_ = UINT64_MAX;
+};
+
+// What the perf decoder knows that the join needs.
+struct JitJoinInput {
+  // Per attr: its flags word has use_clockid (bit 25) and its clockid.
+  std::vector<std::pair<bool, int32_t>> clocks;
+};
+
+// Reads every jitdump side file, ties each to a process, checks the clocks
+// and renames the JIT frames of matching samples: frames get new funcs (by
+// the CODE_LOAD name, in the frame's mapping) and the samples' stacks are
+// re-derived through sb (stacks left without samples stay in the table,
+// unreferenced). Side files of other kinds are reported as unused.
+void UseJitDumps(std::vector<SideFile>& files, const JitJoinInput& in, StackBuilder& sb, DecodeResult& out);
+
+}  // namespace profscope::perf

@@ -1,0 +1,37 @@
+// Shared by every fuzz target: one input = one file handed to profscope::Session,
+// as the CLI and the web worker do. Detection picks the decoder; each target is
+// seeded with one format's test files (fuzz/run.sh), so it mostly explores that
+// decoder. Every text the CLI can print and the fields of every record row are
+// produced. Any crash, sanitizer report, leak, >1 GiB allocation or timeout is a bug.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "core/api/session.h"
+#include "core/io/byte_source.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  profscope::MemorySource src(data, size);
+  profscope::Session s(src, "fuzz.data");
+  bool ok = s.Decode();
+  std::string sink = s.InfoJson();
+  if (ok) {
+    sink += s.RecordsText();
+    sink += s.StacksText(false, "");
+    sink += s.StacksText(true, "");
+    sink += s.EventsText();
+    sink += s.SummaryJson();
+    sink += s.ThreadsJson();
+    sink += s.MappingsJson();
+    sink += s.EventsJson();
+    const auto rows = static_cast<int32_t>(s.result().records.rows());
+    for (int32_t r = 0; r < rows; ++r) {
+      sink += s.RecordLabel(r);
+      sink += s.RecordFieldsJson(r);
+    }
+    s.RecordAt(size / 2);
+  }
+  sink += s.DiagnosticsJson();
+  return sink.empty() ? 0 : 0;
+}

@@ -1,0 +1,123 @@
+// gperftools CPU profile decoder on synthetic profiles: 32- and 64-bit words
+// in both byte orders, the maps text with build= / $build, pprof's optional
+// adjustments, and every truncation.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/api/session.h"
+
+using profscope::MemorySource;
+using profscope::Session;
+
+namespace {
+
+std::vector<uint8_t> Profile(int word, bool big) {
+  std::vector<uint8_t> b;
+  auto W = [&](uint64_t v) {
+    for (int i = 0; i < word; ++i) {
+      int sh = big ? (word - 1 - i) * 8 : i * 8;
+      b.push_back(static_cast<uint8_t>(v >> sh));
+    }
+  };
+  for (uint64_t v : {0, 3, 0, 10000, 0}) W(v);
+  W(3); W(3); W(0x401010); W(0x402020); W(0x403030);  // 3 samples: leaf 0x401010
+  W(1); W(2); W(0x401014); W(0x402020);
+  W(0); W(1); W(0);                                    // trailer
+  std::string maps =
+      "build=/opt/app\n"
+      "00400000-00404000 r-xp 00000000 08:01 123 $build/bin/prog\n"
+      "7f0000000000-7f0000001000 r-xp 00001000 08:01 124 /lib/libc.so.6\n";
+  b.insert(b.end(), maps.begin(), maps.end());
+  return b;
+}
+
+struct Opened {
+  std::vector<uint8_t> bytes;
+  std::unique_ptr<MemorySource> src;
+  std::unique_ptr<Session> s;
+  bool ok;
+};
+
+std::unique_ptr<Opened> Open(std::vector<uint8_t> b, std::vector<std::pair<std::string, std::string>> opts = {}) {
+  auto o = std::make_unique<Opened>();
+  o->bytes = std::move(b);
+  o->src = std::make_unique<MemorySource>(o->bytes.data(), o->bytes.size());
+  o->s = std::make_unique<Session>(*o->src, "cpu.prof");
+  for (auto& [k, v] : opts) o->s->SetOption(k, v);
+  o->ok = o->s->Decode();
+  return o;
+}
+
+class GperfLayouts : public ::testing::TestWithParam<std::tuple<int, bool>> {};
+
+TEST_P(GperfLayouts, DecodesHeaderSamplesTrailerAndMaps) {
+  auto [word, big] = GetParam();
+  auto o = Open(Profile(word, big));
+  ASSERT_TRUE(o->ok);
+  const auto& r = o->s->result();
+  EXPECT_EQ(r.format, "gperftools");
+  EXPECT_EQ(r.byte_order, big ? "big" : "little");
+  EXPECT_EQ(r.mode, word == 4 ? "32-bit" : "64-bit");
+  size_t w = static_cast<size_t>(word);
+  std::string want = "0\t" + std::to_string(5 * w) + "\theader\n" + std::to_string(5 * w) + "\t" + std::to_string(5 * w) +
+                     "\tsample\n" + std::to_string(10 * w) + "\t" + std::to_string(4 * w) + "\tsample\n" +
+                     std::to_string(14 * w) + "\t" + std::to_string(3 * w) + "\ttrailer\n" + std::to_string(17 * w) +
+                     "\t" + std::to_string(o->bytes.size() - 17 * w) + "\tmaps\n";
+  EXPECT_EQ(o->s->RecordsText(), want);
+  EXPECT_EQ(o->s->StacksText(true, ""), "0x402020;0x401014 1\n0x403030;0x402020;0x401010 3\n");
+  EXPECT_EQ(r.profile.samples.size(), 4u);
+  ASSERT_EQ(r.profile.mappings.size(), 2u);
+  EXPECT_EQ(r.profile.strings.Get(r.profile.mappings.path[0]), "/opt/app/bin/prog");  // $build substituted
+  // PCs resolved to mapping + offset.
+  EXPECT_NE(o->s->StacksText(false, "").find("/opt/app/bin/prog+0x1010"), std::string::npos);
+  EXPECT_NE(o->s->RecordFieldsJson(1).find("/opt/app/bin/prog+0x1010"), std::string::npos);
+  EXPECT_NE(o->s->RecordFieldsJson(4).find("after $build"), std::string::npos);
+}
+
+TEST_P(GperfLayouts, PprofAdjustmentsAreOptions) {
+  auto [word, big] = GetParam();
+  auto o = Open(Profile(word, big), {{"pc_minus_one", "1"}});
+  ASSERT_TRUE(o->ok);
+  EXPECT_EQ(o->s->StacksText(true, ""), "0x40201f;0x401014 1\n0x40302f;0x40201f;0x401010 3\n");
+  auto s = Open(Profile(word, big), {{"strip_signal_frames", "1"}});
+  // Both records share the second frame 0x402020: stripped from both.
+  EXPECT_EQ(s->s->StacksText(true, ""), "0x401014 1\n0x403030;0x401010 3\n");
+}
+
+TEST_P(GperfLayouts, EveryTruncation) {
+  auto [word, big] = GetParam();
+  auto full = Profile(word, big);
+  for (size_t n = 0; n < full.size(); ++n) {
+    auto o = Open(std::vector<uint8_t>(full.begin(), full.begin() + static_cast<long>(n)));
+    if (n < 5u * static_cast<size_t>(word)) {
+      EXPECT_FALSE(o->ok) << n;
+      continue;
+    }
+    o->s->RecordsText();
+    o->s->StacksText(true, "");
+    for (size_t r = 0; r < o->s->result().records.rows(); ++r) o->s->RecordFieldsJson(static_cast<int32_t>(r));
+    if (n < 17u * static_cast<size_t>(word)) EXPECT_FALSE(o->s->result().diags.items().empty()) << n;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Words, GperfLayouts,
+                         ::testing::Combine(::testing::Values(4, 8), ::testing::Values(false, true)),
+                         [](const auto& i) {
+                           return std::to_string(std::get<0>(i.param) * 8) + (std::get<1>(i.param) ? "Big" : "Little");
+                         });
+
+TEST(Gperf, HugeCountsAreCapped) {
+  auto b = Profile(8, false);
+  b[40] = 0xff; b[41] = 0xff; b[42] = 0xff; b[43] = 0x7f;  // count of the first record ~ 2^31
+  auto o = Open(b);
+  ASSERT_TRUE(o->ok);
+  EXPECT_LE(o->s->result().profile.samples.size(), 2000000u);
+  bool capped = false;
+  for (const auto& d : o->s->result().diags.items()) capped |= d.code == profscope::DiagCode::kLimitExceeded;
+  EXPECT_TRUE(capped);
+}
+
+}  // namespace

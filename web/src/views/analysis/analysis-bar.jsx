@@ -1,0 +1,237 @@
+// The narrowing bar over the analysis views: event / thread / CPU filters, the time range,
+// search (substring or /regex/), invert, the transform stack (undo / redo) and the transforms
+// for the selected frame; and the strip listing the samples behind the selected frame.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { formatInt, hex } from '../../lib/format.js';
+import './analysis.css';
+
+const TRANSFORMS = [
+  ['focus-subtree', 'Focus subtree', 'Only this call path; it becomes the root'],
+  ['focus-function', 'Focus function', 'Only stacks through this function, starting at it'],
+  ['merge-function', 'Merge', 'Remove this function; its callees go to its caller'],
+  ['drop-function', 'Drop', 'Drop the samples with this function'],
+  ['collapse-recursion', 'Collapse recursion', 'f → … → f becomes f'],
+  ['collapse-library', 'Collapse library', 'A run of frames of this library becomes one'],
+];
+
+export function describeTransform(t, names) {
+  const fn = (f) => (t.label != null ? String(t.label) : String(names?.[f] ?? f));
+  switch (t.type) {
+    case 'focus-subtree':
+      return `Focus subtree: ${t.label ?? ''}`;
+    case 'focus-function':
+      return `Focus function: ${fn(t.func)}`;
+    case 'merge-function':
+      return `Merge: ${fn(t.func)}`;
+    case 'drop-function':
+      return `Drop: ${fn(t.func)}`;
+    case 'collapse-recursion':
+      return `Collapse recursion: ${fn(t.func)}`;
+    case 'collapse-library':
+      return `Collapse library: ${t.lib}`;
+    default:
+      return String(t.type);
+  }
+}
+
+function fmtNs(ns) {
+  const a = Math.abs(ns);
+  if (a >= 1e9) return `${(ns / 1e9).toFixed(3)} s`;
+  if (a >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (a >= 1e3) return `${(ns / 1e3).toFixed(1)} µs`;
+  return `${Math.round(ns)} ns`;
+}
+
+export function AnalysisBar({ doc, opts, analysis, analyzing, onChange, onUndo, onRedo, canRedo, searchRef, selName, selLib, onTransform, onSandwich }) {
+  const events = doc.events || [];
+  const threads = doc.threads || [];
+  const cpus = useMemo(() => {
+    const sc = doc.profile.sampleCpus || [];
+    const seen = new Set();
+    for (let i = 0; i < sc.length && seen.size < 4096; i++) if (sc[i] >= 0) seen.add(sc[i]);
+    return [...seen].sort((a, b) => a - b);
+  }, [doc]);
+  // threads that have samples (the others cannot change a sample filter)
+  const sampled = useMemo(() => threads.map((t, i) => (t.samples == null || Number(t.samples) > 0 ? i : -1)).filter((i) => i >= 0), [doc]);
+  const [q, setQ] = useState(opts.search || '');
+  useEffect(() => setQ(opts.search || ''), [opts.search]);
+  // search: re-ask the worker (debounced)
+  useEffect(() => {
+    if (q === (opts.search || '')) return undefined;
+    const h = setTimeout(() => onChange({ ...opts, search: q }, { keepRedo: true }), 200);
+    return () => clearTimeout(h);
+  }, [q]);
+  let badRegex = false;
+  const m = /^\/(.*)\/([a-z]*)$/.exec(q);
+  if (m) {
+    try {
+      new RegExp(m[1], m[2]);
+    } catch {
+      badRegex = true;
+    }
+  }
+  const f = opts.filter;
+  const t0 = Number(doc.summary?.time_start) || 0;
+  const matchCount = analysis.matches ? analysis.matches.reduce((a, b) => a + b, 0) : 0;
+  const setFilter = (patch) => onChange({ ...opts, filter: { ...f, ...patch } }, { keepRedo: true });
+  return (
+    <div class="analysis-bar" role="toolbar" aria-label="Narrowing">
+      <label>
+        Event{' '}
+        <select aria-label="Event filter" value={String(f.event)} onChange={(e) => setFilter({ event: Number(e.currentTarget.value) })}>
+          {(events.length ? events : [{ name: 'samples' }]).map((ev, i) => (
+            <option value={String(i)} key={i}>
+              {String(ev.name ?? `event ${i}`)} ({formatInt(doc.flames?.[i]?.total ?? ev.samples ?? 0)})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Thread{' '}
+        <select
+          aria-label="Thread filter"
+          value={f.threads.length ? String(f.threads[0]) : ''}
+          onChange={(e) => setFilter({ threads: e.currentTarget.value === '' ? [] : [Number(e.currentTarget.value)] })}
+        >
+          <option value="">all ({sampled.length} with samples)</option>
+          {sampled.map((i) => (
+            <option value={String(i)} key={i}>
+              {String(threads[i].name ?? '')} {threads[i].pid}/{threads[i].tid} ({formatInt(threads[i].samples ?? 0)})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Process{' '}
+        <select
+          aria-label="Process filter"
+          value={f.pid != null ? String(f.pid) : ''}
+          onChange={(e) => {
+            const v = e.currentTarget.value;
+            if (v === '') setFilter({ pid: null, threads: [] });
+            else {
+              const pid = Number(v);
+              setFilter({ pid, threads: threads.map((t, i) => (Number(t.pid) === pid ? i : -1)).filter((i) => i >= 0) });
+            }
+          }}
+        >
+          <option value="">all</option>
+          {[...new Set(threads.map((t) => Number(t.pid)))].map((pid) => (
+            <option value={String(pid)} key={pid}>
+              {pid}
+            </option>
+          ))}
+        </select>
+      </label>
+      {cpus.length ? (
+        <label>
+          CPU{' '}
+          <select aria-label="CPU filter" value={f.cpus.length ? String(f.cpus[0]) : ''} onChange={(e) => setFilter({ cpus: e.currentTarget.value === '' ? [] : [Number(e.currentTarget.value)] })}>
+            <option value="">all</option>
+            {cpus.map((c) => (
+              <option value={String(c)} key={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {f.t0 != null ? (
+        <span class="ab-range" data-testid="range-filter">
+          Range {fmtNs(f.t0 - t0)} – {fmtNs(f.t1 - t0)}{' '}
+          <button type="button" onClick={() => setFilter({ t0: null, t1: null })} aria-label="Clear the time range">
+            ×
+          </button>
+        </span>
+      ) : null}
+      <input
+        ref={searchRef}
+        type="search"
+        class={`ab-search${badRegex ? ' bad' : ''}`}
+        placeholder="Search functions (/regex/)  [/]"
+        aria-label="Search functions"
+        value={q}
+        onInput={(e) => setQ(e.currentTarget.value)}
+      />
+      {q ? <span class="muted" data-testid="search-count">{badRegex ? 'bad regex' : `${formatInt(matchCount)} functions match`}</span> : null}
+      <label title="Bottom-up: roots are the functions where samples were taken">
+        <input type="checkbox" checked={opts.invert} onChange={(e) => onChange({ ...opts, invert: e.currentTarget.checked }, { keepRedo: true })} /> Invert
+      </label>
+      <span class="ab-samples muted" data-testid="analysis-samples" data-ms={analysis.ms != null ? analysis.ms.toFixed(1) : ''} title={analysis.ms != null ? `aggregated in the worker in ${analysis.ms.toFixed(1)} ms` : undefined}>
+        {analyzing ? 'aggregating…' : `${formatInt(analysis.samples)} samples`}
+      </span>
+      <div class="ab-transforms">
+        {opts.transforms.length ? (
+          <ol class="ab-stack" aria-label="Transforms">
+            {opts.transforms.map((t, i) => (
+              <li key={i}>{describeTransform(t, analysis.names)}</li>
+            ))}
+          </ol>
+        ) : null}
+        <button type="button" onClick={onUndo} disabled={!opts.transforms.length} title="Undo the last transform">
+          Undo
+        </button>
+        <button type="button" onClick={onRedo} disabled={!canRedo} title="Redo">
+          Redo
+        </button>
+        {selName ? (
+          <span class="ab-sel">
+            <span class="muted">Selected</span> <b class="mono" title={selName}>{selName}</b>:
+            {TRANSFORMS.map(([type, text, title]) => (
+              <button
+                type="button"
+                key={type}
+                title={title}
+                disabled={type === 'collapse-library' && !selLib}
+                onClick={() => onTransform(type)}
+              >
+                {text}
+              </button>
+            ))}
+            <button type="button" onClick={onSandwich}>
+              Sandwich
+            </button>
+          </span>
+        ) : (
+          <span class="muted">select a frame for transforms</span>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function SamplesStrip({ doc, analysis, info, onStep }) {
+  const n = info.samples.length;
+  const name = String(analysis.names[analysis.tree.func[info.node]] ?? '');
+  const sample = n ? info.samples[info.k] : -1;
+  const t = sample >= 0 ? doc.profile.sampleTimes[sample] : 0;
+  return (
+    <div class="samples-strip" data-testid="frame-samples" aria-live="polite">
+      <b class="mono" title={name}>{name}</b>
+      <span>
+        {formatInt(n)} sample{n === 1 ? '' : 's'}
+      </span>
+      {n ? (
+        <>
+          <button type="button" onClick={() => onStep(-1)} aria-label="Previous sample">
+            ◀
+          </button>
+          <span data-testid="frame-sample-pos">
+            {formatInt(info.k + 1)} / {formatInt(n)}
+          </span>
+          <button type="button" onClick={() => onStep(1)} aria-label="Next sample">
+            ▶
+          </button>
+          <span class="muted">
+            sample #{sample}
+            {t ? ` · t=${t}` : ''}
+            {info.row >= 0 ? ` · record ${info.row} at ${hex(doc.records.offsets[info.row])}` : ''}
+          </span>
+          <span data-testid="frame-slot">
+            {info.pending ? '…' : info.slot ? `→ ${info.slot.name} at ${hex(info.slot.offset)}` : info.row >= 0 ? '→ no callchain slot for this frame (whole record shown)' : ''}
+          </span>
+        </>
+      ) : null}
+    </div>
+  );
+}
