@@ -13,6 +13,60 @@ namespace profscope {
 
 inline constexpr int32_t kNone = -1;
 
+// An open-addressing index of table rows for interning: each slot holds a
+// row id and its key's hash; keys are compared through the table's own
+// columns, so the index costs 16 bytes per row (at most half full) instead of
+// a node-based map's copy of the key plus allocation per entry.
+class FlatIndex {
+ public:
+  // The row whose key matches (eq(row) true), or `new_row` after recording it.
+  template <typename Eq>
+  int32_t FindOrInsert(uint64_t hash, Eq eq, int32_t new_row, bool* inserted) {
+    if ((count_ + 1) * 2 > slots_.size()) Grow();
+    size_t mask = slots_.size() - 1;
+    for (size_t i = static_cast<size_t>(hash) & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.row < 0) {
+        s.row = new_row;
+        s.hash = hash;
+        ++count_;
+        *inserted = true;
+        return new_row;
+      }
+      if (s.hash == hash && eq(s.row)) {
+        *inserted = false;
+        return s.row;
+      }
+    }
+  }
+  static uint64_t Mix(uint64_t a, uint64_t b) {
+    uint64_t z = a * 0x9e3779b97f4a7c15ULL ^ (b + 0x7f4a7c159e3779b9ULL + (a << 6) + (a >> 2));
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    int32_t row = -1;
+  };
+  void Grow() {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+    size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.row < 0) continue;
+      size_t i = static_cast<size_t>(s.hash) & mask;
+      while (slots_[i].row >= 0) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t count_ = 0;
+};
+
 // Interned strings: dense ids.
 class StringTable {
  public:
@@ -23,7 +77,7 @@ class StringTable {
 
  private:
   std::vector<std::string> strings_;
-  std::unordered_map<std::string, int32_t> index_;
+  FlatIndex index_;
 };
 
 // A function: its name (here `path+0xoffset` until symbolization) and the
@@ -137,17 +191,10 @@ class StackBuilder {
   int32_t Stack(int32_t prefix, int32_t frame);
 
  private:
-  struct PairHash {
-    size_t operator()(const std::pair<int64_t, int64_t>& k) const {
-      // unsigned: same bits as before, without signed-overflow UB on high addresses
-      return std::hash<uint64_t>()(static_cast<uint64_t>(k.first) * 1000003u ^
-                                   static_cast<uint64_t>(k.second));
-    }
-  };
   Profile& p_;
-  std::unordered_map<std::pair<int64_t, int64_t>, int32_t, PairHash> funcs_;
-  std::unordered_map<std::pair<int64_t, int64_t>, int32_t, PairHash> frames_;
-  std::unordered_map<std::pair<int64_t, int64_t>, int32_t, PairHash> stacks_;
+  FlatIndex funcs_;   // (name, mapping)
+  FlatIndex frames_;  // (address, func)
+  FlatIndex stacks_;  // (prefix, frame)
 };
 
 }  // namespace profscope
