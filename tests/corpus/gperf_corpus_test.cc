@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/corpus/corpus_util.h"
 #include "core/api/session.h"
 
 namespace fs = std::filesystem;
@@ -25,12 +26,11 @@ using profscope::Session;
 
 namespace {
 
+using profscope::corpus::ReadFile;
+using profscope::corpus::ReadText;
+
 const fs::path kData = fs::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "gperf";
 
-std::vector<uint8_t> ReadFile(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 
 std::vector<std::string> SortedLines(const std::string& s) {
   std::vector<std::string> out;
@@ -41,12 +41,6 @@ std::vector<std::string> SortedLines(const std::string& s) {
   return out;
 }
 
-std::string ReadText(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 std::vector<std::string> Cases() {
   std::vector<std::string> c;

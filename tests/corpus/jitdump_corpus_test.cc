@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/corpus/corpus_util.h"
 #include "core/api/session.h"
 #include "core/format/jitdump/jitdump_format.h"
 
@@ -27,31 +28,13 @@ using profscope::Session;
 
 namespace {
 
+using profscope::corpus::ReadFile;
+using profscope::corpus::ReadText;
+using profscope::corpus::Lines;
+
 const fs::path kData = fs::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "jitdump";
 
-std::vector<uint8_t> ReadFile(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 
-std::string ReadText(const fs::path& p) {
-  if (fs::exists(p)) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  }
-  fs::path gz = p.string() + ".gz";
-  if (!fs::exists(gz)) return {};
-  std::string cmd = "gzip -dc '" + gz.string() + "'";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
-  return out;
-}
 
 fs::path DumpOf(const fs::path& dir) {
   for (const auto& e : fs::directory_iterator(dir)) {
@@ -70,13 +53,6 @@ std::vector<std::string> Cases() {
   return out;
 }
 
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string l;
-  while (std::getline(ss, l)) out.push_back(l);
-  return out;
-}
 
 TEST(JitdumpCorpus, HasCases) { EXPECT_GE(Cases().size(), 6u); }
 

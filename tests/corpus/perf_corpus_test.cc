@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/corpus/corpus_util.h"
 #include "core/api/session.h"
 #include "core/format/perf/perf_format.h"
 
@@ -26,31 +27,13 @@ using profscope::Session;
 
 namespace {
 
+using profscope::corpus::ReadFile;
+using profscope::corpus::ReadText;
+using profscope::corpus::Lines;
+
 const fs::path kData = fs::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "perf";
 
-std::vector<uint8_t> ReadFile(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 
-std::string ReadText(const fs::path& p) {
-  if (fs::exists(p)) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  }
-  fs::path gz = p.string() + ".gz";
-  if (!fs::exists(gz)) return {};
-  std::string cmd = "gzip -dc '" + gz.string() + "'";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
-  return out;
-}
 
 fs::path Input(const fs::path& dir) {
   if (fs::exists(dir / "perf.data")) return dir / "perf.data";
@@ -74,13 +57,6 @@ struct Rec {
   bool operator==(const Rec& o) const { return off == o.off && size == o.size && type == o.type; }
 };
 
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string l;
-  while (std::getline(in, l)) out.push_back(l);
-  return out;
-}
 
 // perf's names in "Aggregated stats" drop the HEADER_ prefix of user records.
 std::string PerfStatName(uint32_t type) {

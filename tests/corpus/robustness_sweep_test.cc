@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/corpus/corpus_util.h"
 #include "core/api/session.h"
 
 namespace fs = std::filesystem;
@@ -32,12 +33,11 @@ using profscope::Session;
 
 namespace {
 
+using profscope::corpus::ReadFile;
+using profscope::corpus::Lines;
+
 const fs::path kData = fs::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data";
 
-std::vector<uint8_t> ReadFile(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 
 bool TextLike(const fs::path& p) {
   static const std::set<std::string> kSkip = {".txt", ".md", ".json", ".stderr", ".rc", ".gz",
@@ -66,13 +66,6 @@ std::vector<std::string> ProfileFiles() {
   return out;
 }
 
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string l;
-  while (std::getline(in, l)) out.push_back(l);
-  return out;
-}
 
 class Sweep : public ::testing::TestWithParam<std::string> {};
 

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/corpus/corpus_util.h"
 #include "core/api/session.h"
 
 namespace fs = std::filesystem;
@@ -32,19 +33,12 @@ using profscope::Session;
 
 namespace {
 
+using profscope::corpus::ReadFile;
+using profscope::corpus::Lines;
+
 const fs::path kData = fs::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "xray";
 
-std::vector<uint8_t> ReadFile(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-}
 
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
 
 std::vector<std::string> Cases() {
   std::vector<std::string> c;
