@@ -1,0 +1,68 @@
+// The other formats in the page, each opened together with the side file that names its frames:
+// perf.data + jit-PID.dump (JIT frames named as perf inject --jit names them), an XRay log + its
+// instrumented binary (function ids named from xray_instr_map), a gperftools profile + its binary.
+import { test, expect } from '@playwright/test';
+import path from 'node:path';
+import { num, REPO, shot, summaryField, waitDecoded, watchErrors } from './helpers.js';
+
+const T = (...p) => path.join(REPO, 'tests', 'data', ...p);
+
+// Types into the function search and waits for its (debounced) count of matching functions.
+async function expectMatches(page, text, atLeast) {
+  await page.getByLabel('Search functions').fill(text);
+  const count = page.getByTestId('search-count');
+  await expect(count).toBeVisible();
+  await expect.poll(async () => num(await count.textContent()), { timeout: 10000 }).toBeGreaterThanOrEqual(atLeast);
+  return num(await count.textContent());
+}
+
+test('perf.data + its jit dump: JIT functions are named in the flame graph', async ({ page }) => {
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles([
+    T('jitdump', 'perf_inject_jit', 'perf.data'),
+    T('jitdump', 'perf_inject_jit', 'jit-25830.dump'),
+  ]);
+  await waitDecoded(page, 'perf.data (+1 file');
+  await expect(summaryField(page, 'format')).toHaveText('perf.data');
+  await page.getByRole('tab', { name: 'Flame graph' }).click();
+  // perf inject --jit + perf script name this V8 function "JS:*sortWork /opt/demo/run/perf_inject_jit/jswork.js:9:18"
+  await expectMatches(page, 'JS:*sortWork', 1);
+  await shot(page, '30-perf-with-jitdump');
+  errs.check();
+});
+
+test('XRay log + its instrumented binary: functions named from xray_instr_map', async ({ page }) => {
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles([
+    T('xray', 'fdr_calltree', 'xray.log'),
+    T('xray', 'fdr_calltree', 'xray_calltree'),
+  ]);
+  await waitDecoded(page, 'xray.log (+1 file');
+  await expect(summaryField(page, 'format')).toContainText(/xray/i);
+  await page.getByRole('tab', { name: 'Flame chart' }).click();
+  // llvm-xray stack -all-stacks names them run(int, char**), top_a(unsigned long), leaf_a(unsigned long) ...
+  expect(await expectMatches(page, 'leaf_a(unsigned long)', 1)).toBe(1);
+  await shot(page, '31-xray-with-binary');
+  errs.check();
+});
+
+test('gperftools profile + its binary: PCs named from the ELF symbols', async ({ page }) => {
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles([
+    T('gperf', 'calltree_1000hz', 'cpu.prof'),
+    T('gperf', 'calltree_1000hz', 'calltree_prof'),
+  ]);
+  await waitDecoded(page, 'cpu.prof (+1 file');
+  expect(num(await summaryField(page, 'samples').textContent())).toBe(71);
+  await page.getByRole('tab', { name: 'Flame graph' }).click();
+  // pprof --text names the same frames: main, top_c, rec, leaf_c ...
+  expect(await expectMatches(page, '/^leaf_[abc]$/', 3)).toBe(3);
+  await shot(page, '32-gperf-with-binary');
+  errs.check();
+});
