@@ -301,3 +301,45 @@ TEST(PerfCorpusDir, ThreadsDirectoryAgreesWithPerfReportD) {
   ASSERT_TRUE(std::regex_search(report, m, std::regex(R"(SAMPLE events:\s+(\d+))")));
   EXPECT_EQ(std::stoull(m[1].str()), s.result().profile.samples.size());
 }
+
+// The recorded program given as a side file names its frames as perf does
+// (perf script's symbols for the same samples, folded_sym.txt): every
+// function profscope names from the binary carries the same weight as in
+// perf's folded stacks.
+TEST(PerfCorpusSymbols, BinaryNamesFramesLikePerf) {
+  for (const char* c : {"default_event", "pipe_mode"}) {
+    fs::path dir = kData / c;
+    auto bytes = ReadFile(Input(dir));
+    auto bin = ReadFile(dir / "calltree");
+    MemorySource src(bytes), bin_src(bin);
+    Session s(src, c);
+    s.AddSideFile(bin_src, "calltree");
+    ASSERT_TRUE(s.Decode()) << c;
+    for (const auto& d : s.result().diags.items()) ADD_FAILURE() << c << ": " << d.message;
+    auto weights = [](const std::string& folded, const std::set<std::string>* only) {
+      std::map<std::string, uint64_t> w;
+      for (const auto& l : Lines(folded)) {
+        size_t sp = l.rfind(' ');
+        uint64_t n = std::stoull(l.substr(sp + 1));
+        std::string stack = l.substr(0, sp);
+        size_t p = 0;
+        while (p <= stack.size()) {
+          size_t q = stack.find(';', p);
+          std::string f = stack.substr(p, q == std::string::npos ? std::string::npos : q - p);
+          if (!only || only->count(f)) w[f] += n;
+          if (q == std::string::npos) break;
+          p = q + 1;
+        }
+      }
+      return w;
+    };
+    auto ours = weights(s.StacksText(false, ""), nullptr);
+    std::set<std::string> named;
+    for (const auto& [f, n] : ours)
+      if (f.find("+0x") == std::string::npos && f != "[unknown]") named.insert(f);
+    ASSERT_GE(named.size(), 4u) << c << ": the leaf_* functions at least should be named";
+    std::map<std::string, uint64_t> mine;
+    for (const auto& f : named) mine[f] = ours[f];
+    EXPECT_EQ(weights(ReadText(dir / "folded_sym.txt"), &named), mine) << c;
+  }
+}

@@ -6,6 +6,7 @@
 
 #include "core/format/perf/perf_format.h"
 #include "core/format/perf/perf_record_fields.h"
+#include "core/format/perf/perf_symbols.h"
 #include "core/format/perf/simpleperf_format.h"
 #include "core/format/perf/simpleperf_record_fields.h"
 
@@ -904,7 +905,13 @@ void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) 
   JitJoinInput in;
   for (const auto& a : attrs_) in.clocks.push_back({(a.attr.flags >> 25) & 1, a.attr.clockid});
   if (!stacks_) stacks_ = std::make_unique<StackBuilder>(out.profile);
-  UseJitDumps(files, in, *stacks_, out);
+  // Program binaries first (symbols of mapped files), then jit dumps (anonymous JIT code).
+  std::vector<bool> used(files.size(), false);
+  NameFramesFromElf(files, used, *stacks_, out);
+  std::vector<SideFile> rest;
+  for (size_t i = 0; i < files.size(); ++i)
+    if (!used[i]) rest.push_back(files[i]);
+  UseJitDumps(rest, in, *stacks_, out);
   frame_cache_.clear();  // frames may have been renamed; no sample is added after this
 }
 
