@@ -20,6 +20,8 @@ import { getTheme, setTheme } from './lib/theme.js';
 
 export const SAMPLE_URL = 'samples/calltree.perf.data';
 export const SAMPLE_NAME = 'calltree.perf.data';
+// The recorded program, opened with the sample as a side file so its frames carry function names.
+export const SAMPLE_BINARY_URL = 'samples/calltree';
 const PARAMS = new URLSearchParams(location.search);
 const EMBED = PARAMS.get('embed') === '1';
 const URL_PARAM = PARAMS.get('url') || '';
@@ -171,8 +173,16 @@ export function App() {
         if (!r.ok) throw new Error(URL_PARAM ? `${url} answered HTTP ${r.status}` : `could not load the sample (${r.status})`);
         return r.blob();
       })
-      .then((blob) => {
-        if (!stop && openSeq.current === 0) openFile(new File([blob], name), name);
+      .then(async (blob) => {
+        let sideFiles = [];
+        if (!URL_PARAM) {
+          // best effort: without the binary the sample still opens, with path+offset names
+          const bin = await fetch(SAMPLE_BINARY_URL).then((r) => (r.ok ? r.blob() : null)).catch(() => null);
+          if (bin) sideFiles = [new File([bin], 'calltree')];
+        }
+        if (stop || openSeq.current !== 0) return;
+        if (sideFiles.length) openFile(new File([blob], name), name, { label: `${name} (+1 file)`, dataFiles: [], sideFiles });
+        else openFile(new File([blob], name), name);
       })
       .catch((err) => {
         if (!stop && openSeq.current === 0) {
