@@ -1,7 +1,7 @@
 // The narrowing bar over the analysis views: event / thread / CPU filters, the time range,
 // search (substring or /regex/), invert, the transform stack (undo / redo) and the transforms
 // for the selected frame; and the strip listing the samples behind the selected frame.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatInt, hex } from '../../lib/format.js';
 import './analysis.css';
 
@@ -54,11 +54,25 @@ export function AnalysisBar({ doc, opts, analysis, analyzing, onChange, onUndo, 
   // threads that have samples (the others cannot change a sample filter)
   const sampled = useMemo(() => threads.map((t, i) => (t.samples == null || Number(t.samples) > 0 ? i : -1)).filter((i) => i >= 0), [doc]);
   const [q, setQ] = useState(opts.search || '');
-  useEffect(() => setQ(opts.search || ''), [opts.search]);
+  // The last search this box sent: when opts.search comes back as that value it is the echo of our
+  // own (debounced) change and must not overwrite what was typed since; any other value is an
+  // outside change (undo, URL state) and replaces the text.
+  const sentSearch = useRef(opts.search || '');
+  const latestOpts = useRef(opts);
+  latestOpts.current = opts;
+  useEffect(() => {
+    const s = opts.search || '';
+    if (s === sentSearch.current) return;
+    sentSearch.current = s;
+    setQ(s);
+  }, [opts.search]);
   // search: re-ask the worker (debounced)
   useEffect(() => {
     if (q === (opts.search || '')) return undefined;
-    const h = setTimeout(() => onChange({ ...opts, search: q }, { keepRedo: true }), 200);
+    const h = setTimeout(() => {
+      sentSearch.current = q;
+      onChange({ ...latestOpts.current, search: q }, { keepRedo: true });
+    }, 200);
     return () => clearTimeout(h);
   }, [q]);
   let badRegex = false;
