@@ -5,6 +5,7 @@
 // selects a time range (applied as a filter).
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useDark } from '../../lib/theme.js';
+import { useElementSize } from '../../lib/element-size.js';
 import { colorFor, shortName } from '../flame-graph/flame-draw.js';
 import { ancestorAt, laneBoxes, sampleAt, typicalGap } from './chart-model.js';
 import { fallbackLabel } from '../../lib/records.js';
@@ -102,21 +103,12 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
   const scrollRef = useRef(null);
   const canvasRef = useRef(null);
   const tipRef = useRef(null);
-  const [size, setSize] = useState({ w: 600, h: 200 });
+  const size = useElementSize(scrollRef);
   const [scrollTop, setScrollTop] = useState(0);
   const dark = useDark();
   const [drag, setDrag] = useState(null); // {kind:'pan'|'range', x0, t0, t1}
   const [hover, setHover] = useState(null);
 
-  useLayoutEffect(() => {
-    const el = scrollRef.current;
-    if (!el) return undefined;
-    const measure = () => setSize({ w: el.clientWidth, h: el.clientHeight });
-    measure();
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
 
   const xOf = (t) => ((t - view.t0) / (view.t1 - view.t0)) * size.w;
   const tOf = (x) => view.t0 + (x / size.w) * (view.t1 - view.t0);

@@ -2,6 +2,7 @@
 // Click a frame to zoom into it; click the root, press Escape or "Reset zoom" to go back.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useDark } from '../../lib/theme.js';
+import { useElementSize } from '../../lib/element-size.js';
 import { drawFlame, hitTest, pathTo, ROW_H } from './flame-draw.js';
 import { formatInt, formatPercent } from '../../lib/format.js';
 import './flame-graph.css';
@@ -47,20 +48,11 @@ export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, 
   const canvasRef = useRef(null);
   const tipRef = useRef(null);
   const hoverRef = useRef(-1);
-  const [size, setSize] = useState({ w: 600, h: 200 });
+  const size = useElementSize(scrollRef);
   const [scrollTop, setScrollTop] = useState(0);
   const dark = useDark();
 
 
-  useLayoutEffect(() => {
-    const el = scrollRef.current;
-    if (!el) return undefined;
-    const measure = () => setSize({ w: el.clientWidth, h: el.clientHeight });
-    measure();
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
 
   const draw = useCallback(() => {
     const canvas = canvasRef.current;
