@@ -119,6 +119,14 @@ class JsSession {
   val intervalEnds() const { return CopyU64AsF64(p().intervals.end); }
   val intervalDepths() const { return Copy("Int32Array", p().intervals.depth); }
   val intervalRecords() const { return Copy("Int32Array", p().intervals.record); }
+  val markerTimes() const { return CopyU64AsF64(p().markers.time); }
+  val markerKinds() const { return Copy("Int32Array", p().markers.kind); }
+  val markerThreads() const { return Copy("Int32Array", p().markers.thread); }
+  val markerCpus() const { return Copy("Int32Array", p().markers.cpu); }
+  val markerLabels() const { return Copy("Int32Array", p().markers.label); }
+  val markerRecords() const { return Copy("Int32Array", p().markers.record); }
+  val frameSourceFrames() const { return Copy("Int32Array", p().frame_sources.frame); }
+  val frameSourceStrings() const { return Copy("Int32Array", p().frame_sources.source); }
 
  private:
   const profscope::RecordTable& rt() const { return session_.result().records; }
@@ -159,6 +167,14 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("intervalEnds", &JsSession::intervalEnds)
       .function("intervalDepths", &JsSession::intervalDepths)
       .function("intervalRecords", &JsSession::intervalRecords)
+      .function("markerTimes", &JsSession::markerTimes)
+      .function("markerKinds", &JsSession::markerKinds)
+      .function("markerThreads", &JsSession::markerThreads)
+      .function("markerCpus", &JsSession::markerCpus)
+      .function("markerLabels", &JsSession::markerLabels)
+      .function("markerRecords", &JsSession::markerRecords)
+      .function("frameSourceFrames", &JsSession::frameSourceFrames)
+      .function("frameSourceStrings", &JsSession::frameSourceStrings)
       .function("recordCount", &JsSession::recordCount)
       .function("recordOffsets", &JsSession::recordOffsets)
       .function("recordSizes", &JsSession::recordSizes)

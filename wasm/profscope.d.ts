@@ -92,6 +92,17 @@ export interface Session {
   intervalEnds(): Float64Array;    // interval -> exit TSC
   intervalDepths(): Int32Array;    // interval -> call depth on its thread (0 = outermost)
   intervalRecords(): Int32Array;   // interval -> record row of the entry
+  // Markers: non-sample moments for the timeline (perf MMAP/COMM/EXIT/FORK/SWITCH/LOST/THROTTLE,
+  // jitdump code loads/moves, XRay custom/typed events); times in the samples'/intervals' clock.
+  markerTimes(): Float64Array;
+  markerKinds(): Int32Array;       // marker -> string id ("MMAP2", "code load", "custom event", ...)
+  markerThreads(): Int32Array;     // marker -> thread row (-1 = process-wide/unknown)
+  markerCpus(): Int32Array;        // -1 when unknown
+  markerLabels(): Int32Array;      // marker -> string id of a one-line description
+  markerRecords(): Int32Array;     // marker -> record row
+  // Source positions (jitdump DEBUG_INFO): sparse pairs frame -> string id "file:line".
+  frameSourceFrames(): Int32Array;
+  frameSourceStrings(): Int32Array;
   /** JSON array of {tid, pid, name, names:[{time,name}], start, end}. */
   threadsJson(): string;
   /** JSON array of {pid, start, end, pgoff, path, build_id, time, record}. */

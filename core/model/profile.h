@@ -168,6 +168,23 @@ struct FrameSourceTable {
   size_t size() const { return frame.size(); }
 };
 
+// Things that happened at one moment and explain a profile without being a
+// sample (perf: MMAP, COMM, EXIT, FORK, SWITCH, LOST, THROTTLE; jitdump: code
+// loads and moves; XRay: custom/typed events, wall-time markers), for the
+// timeline. Times are in the same clock as the samples/intervals of the file.
+struct MarkerTable {
+  std::vector<uint64_t> time;
+  std::vector<int32_t> kind;     // string id: "MMAP2", "COMM", "code load", "custom event", ...
+  std::vector<int32_t> thread;   // thread row or kNone (process-wide or unknown)
+  std::vector<int32_t> cpu;      // kNone when unknown
+  std::vector<int32_t> label;    // string id: one-line description ("libc.so.6 7f..-7f..", "comm bash")
+  std::vector<int32_t> record;   // record-table row (payload bytes live there)
+  size_t size() const { return time.size(); }
+  void Add(uint64_t t, int32_t k, int32_t th, int32_t c, int32_t l, int32_t r) {
+    time.push_back(t); kind.push_back(k); thread.push_back(th); cpu.push_back(c); label.push_back(l); record.push_back(r);
+  }
+};
+
 struct Profile {
   StringTable strings;
   FuncTable funcs;
@@ -180,6 +197,7 @@ struct Profile {
   EventTable events;
   IntervalTable intervals;
   FrameSourceTable frame_sources;
+  MarkerTable markers;
 };
 
 // Builds the frame/func/stack tables with interning.
