@@ -199,7 +199,7 @@ test.describe('analysis views', () => {
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('3');
     await expect(page.getByRole('tab', { name: 'Call tree' })).toHaveAttribute('aria-selected', 'true');
-    await page.keyboard.press('5');
+    await page.keyboard.press('7');
     await expect(page.getByRole('tab', { name: /Diagnostics/ })).toHaveAttribute('aria-selected', 'true');
     await page.keyboard.press('1');
     await page.keyboard.press('?');

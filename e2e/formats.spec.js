@@ -46,7 +46,29 @@ test('XRay log + its instrumented binary: functions named from xray_instr_map', 
   await page.getByRole('tab', { name: 'Flame chart' }).click();
   // llvm-xray stack -all-stacks names them run(int, char**), top_a(unsigned long), leaf_a(unsigned long) ...
   expect(await expectMatches(page, 'leaf_a(unsigned long)', 1)).toBe(1);
+  // the chart draws the exact calls (enter/exit pairs), not sampled stacks
+  await expect(page.getByTestId('chart-status')).toContainText('1 lane');
+  const canvas = page.locator('.flame-chart canvas');
+  const box = await canvas.boundingBox();
+  // hover the outermost call (depth row 1, just under the lane title) in the middle of the chart
+  await page.mouse.move(box.x + box.width / 2, box.y + 20 + 18 + 8);
+  await expect(page.locator('.flame-tip')).toBeVisible();
+  await expect(page.locator('.flame-tip .fc-name')).toContainText('run(int, char**)');
+  await expect(page.locator('.flame-tip .fc-sub')).toContainText(/µs from/);
   await shot(page, '31-xray-with-binary');
+  // clicking it selects its entry record (the bytes of the function-enter record)
+  await page.mouse.click(box.x + box.width / 2, box.y + 20 + 18 + 8);
+  await expect(page.getByTestId('hex-selection')).toContainText(/function enter/);
+  // Functions: llvm-xray account's table (account.txt: leaf_a is called 5 times)
+  await page.getByRole('tab', { name: 'Functions' }).click();
+  const table = page.getByRole('table', { name: 'Function accounting' });
+  await expect(table).toBeVisible();
+  const row = table.locator('tr', { hasText: 'leaf_a(unsigned long)' });
+  await expect(row.locator('td.fn-count')).toHaveText('5');
+  await shot(page, '33-xray-functions');
+  // Composition: bytes per XRay record kind
+  await page.getByRole('tab', { name: 'Composition' }).click();
+  await expect(page.getByTestId('cmp-records')).toContainText('function enter');
   errs.check();
 });
 
@@ -64,5 +86,17 @@ test('gperftools profile + its binary: PCs named from the ELF symbols', async ({
   // pprof --text names the same frames: main, top_c, rec, leaf_c ...
   expect(await expectMatches(page, '/^leaf_[abc]$/', 3)).toBe(3);
   await shot(page, '32-gperf-with-binary');
+  // pprof's adjustments are visible switches: turning one on decodes again with it, keeping the binary
+  const opt = page.getByRole('checkbox', { name: 'PC − 1 for callers' });
+  await expect(opt).not.toBeChecked();
+  await opt.click(); // the box shows the options in force: it turns on when the new decode is done
+  await waitDecoded(page, 'cpu.prof (+1 file');
+  await expect(page.getByRole('checkbox', { name: 'PC − 1 for callers' })).toBeChecked();
+  expect(num(await summaryField(page, 'samples').textContent())).toBe(71);
+  await page.getByRole('tab', { name: 'Flame graph' }).click();
+  expect(await expectMatches(page, '/^leaf_[abc]$/', 3)).toBe(3);
+  // Functions: self/total per function of the samples
+  await page.getByRole('tab', { name: 'Functions' }).click();
+  await expect(page.getByRole('table', { name: 'Functions' })).toContainText('main');
   errs.check();
 });

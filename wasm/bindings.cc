@@ -5,6 +5,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +43,15 @@ val Copy(const char* ctor, const std::vector<T>& v) {
 
 val CopyU64AsF64(const std::vector<uint64_t>& v) {
   std::vector<double> d(v.begin(), v.end());
+  return Copy("Float64Array", d);
+}
+
+// Times relative to `origin` (0 stays 0 = "no time"): XRay TSC values near
+// 2^61 would lose their low bits as doubles, so time getters subtract an origin
+// first (see timeOrigin()).
+val CopyTimes(const std::vector<uint64_t>& v, uint64_t origin) {
+  std::vector<double> d(v.size());
+  for (size_t i = 0; i < v.size(); ++i) d[i] = v[i] == 0 ? 0.0 : static_cast<double>(v[i] - origin);
   return Copy("Float64Array", d);
 }
 
@@ -106,7 +116,9 @@ class JsSession {
   val frameMappings() const { return Copy("Int32Array", p().frames.mapping); }
   val stackFrames() const { return Copy("Int32Array", p().stacks.frame); }
   val stackPrefixes() const { return Copy("Int32Array", p().stacks.prefix); }
-  val sampleTimes() const { return CopyU64AsF64(p().samples.time); }
+  // Every time getter returns times minus timeOrigin() (decimal text; "0" unless times exceed 2^53).
+  std::string timeOrigin() const { return std::to_string(Origin()); }
+  val sampleTimes() const { return CopyTimes(p().samples.time, Origin()); }
   val sampleThreads() const { return Copy("Int32Array", p().samples.thread); }
   val sampleCpus() const { return Copy("Int32Array", p().samples.cpu); }
   val sampleEvents() const { return Copy("Int32Array", p().samples.event); }
@@ -115,11 +127,11 @@ class JsSession {
   val sampleRecords() const { return Copy("Int32Array", p().samples.record); }
   val intervalThreads() const { return Copy("Int32Array", p().intervals.thread); }
   val intervalFuncs() const { return Copy("Int32Array", p().intervals.func); }
-  val intervalStarts() const { return CopyU64AsF64(p().intervals.start); }
-  val intervalEnds() const { return CopyU64AsF64(p().intervals.end); }
+  val intervalStarts() const { return CopyTimes(p().intervals.start, Origin()); }
+  val intervalEnds() const { return CopyTimes(p().intervals.end, Origin()); }
   val intervalDepths() const { return Copy("Int32Array", p().intervals.depth); }
   val intervalRecords() const { return Copy("Int32Array", p().intervals.record); }
-  val markerTimes() const { return CopyU64AsF64(p().markers.time); }
+  val markerTimes() const { return CopyTimes(p().markers.time, Origin()); }
   val markerKinds() const { return Copy("Int32Array", p().markers.kind); }
   val markerThreads() const { return Copy("Int32Array", p().markers.thread); }
   val markerCpus() const { return Copy("Int32Array", p().markers.cpu); }
@@ -129,6 +141,20 @@ class JsSession {
   val frameSourceStrings() const { return Copy("Int32Array", p().frame_sources.source); }
 
  private:
+  // 0 when every time fits a double exactly; else one below the smallest non-zero time.
+  uint64_t Origin() const {
+    const profscope::Profile& pr = p();
+    uint64_t lo = UINT64_MAX, hi = 0;
+    auto scan = [&](const std::vector<uint64_t>& v) {
+      for (uint64_t t : v)
+        if (t != 0) { lo = t < lo ? t : lo; hi = t > hi ? t : hi; }
+    };
+    scan(pr.samples.time);
+    scan(pr.intervals.start);
+    scan(pr.intervals.end);
+    scan(pr.markers.time);
+    return hi >= (uint64_t{1} << 53) ? lo - 1 : 0;
+  }
   const profscope::RecordTable& rt() const { return session_.result().records; }
   const profscope::Profile& p() const { return session_.result().profile; }
   JsSource src_;
@@ -168,6 +194,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("intervalDepths", &JsSession::intervalDepths)
       .function("intervalRecords", &JsSession::intervalRecords)
       .function("markerTimes", &JsSession::markerTimes)
+      .function("timeOrigin", &JsSession::timeOrigin)
       .function("markerKinds", &JsSession::markerKinds)
       .function("markerThreads", &JsSession::markerThreads)
       .function("markerCpus", &JsSession::markerCpus)

@@ -79,7 +79,9 @@ export interface Session {
   frameMappings(): Int32Array;     // frame -> mapping (-1)
   stackFrames(): Int32Array;       // stack -> frame (leaf-most frame of that stack node)
   stackPrefixes(): Int32Array;     // stack -> parent stack (-1 for a root); parents before children
-  sampleTimes(): Float64Array;     // ns (perf time), 0 when the file has no time
+  /** Decimal u64 subtracted from every time getter's values ("0" unless the file's times exceed 2^53, as XRay TSCs do). */
+  timeOrigin(): string;
+  sampleTimes(): Float64Array;     // ns (perf time) minus timeOrigin(); 0 when the file has no time
   sampleThreads(): Int32Array;     // sample -> thread row
   sampleCpus(): Int32Array;        // -1 when unknown
   sampleEvents(): Int32Array;      // sample -> event row

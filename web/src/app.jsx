@@ -15,6 +15,9 @@ import { FlameChart } from './views/flame-chart/flame-chart.jsx';
 import { CallTree } from './views/call-tree/call-tree.jsx';
 import { AnalysisBar, SamplesStrip, describeTransform } from './views/analysis/analysis-bar.jsx';
 import { KeyMap } from './views/analysis/keymap.jsx';
+import { Functions } from './views/functions/functions.jsx';
+import { Composition } from './views/composition/composition.jsx';
+import { DecoderOptions } from './views/analysis/decoder-options.jsx';
 import { droppedFiles, planFiles } from './lib/multi-file.js';
 import { getTheme, setTheme } from './lib/theme.js';
 
@@ -90,6 +93,7 @@ export function App() {
         const msg = await client.open(file, name, {
           dataFiles: (extras.dataFiles || []).map((f) => ({ file: f, name: f.name })),
           sideFiles: (extras.sideFiles || []).map((f) => ({ file: f, name: f.name })),
+          options: extras.options || {},
           onProgress: (done, total) => {
             if (seq === openSeq.current) setProgress({ done, total });
           },
@@ -97,7 +101,7 @@ export function App() {
         if (seq !== openSeq.current) return;
         const key = await fileKey(file, name);
         if (seq !== openSeq.current) return;
-        const next = { ...msg, file, name: extras.label || name, key, fieldsCache: new Map(), labels: new Map() };
+        const next = { ...msg, file, name: extras.label || name, key, extras: { ...extras, label: extras.label || name, openName: name }, fieldsCache: new Map(), labels: new Map() };
         setDoc(next);
         setAnalysis(msg.analysis || null);
         setOpts(defaultOpts(msg.defaultEvent ?? 0));
@@ -490,6 +494,17 @@ export function App() {
     [client, opts],
   );
   const selFunc = analysis && selNode > 0 ? analysis.tree.func[selNode] : -1;
+  // a function picked in the Functions table: its heaviest call node
+  const pickFunc = useCallback(
+    (f) => {
+      if (!analysis) return;
+      const t = analysis.tree;
+      let best = -1;
+      for (let n = 1; n < t.func.length; n++) if (t.func[n] === f && (best < 0 || t.total[n] > t.total[best])) best = n;
+      if (best > 0) selectNode(best);
+    },
+    [analysis, selectNode],
+  );
   const selPath = useMemo(() => {
     if (!analysis || selNode <= 0) return [];
     const out = [];
@@ -520,7 +535,7 @@ export function App() {
 
   // ---- keyboard map
   useEffect(() => {
-    const TABS = ['flame', 'chart', 'calltree', 'sandwich', 'diag'];
+    const TABS = ['flame', 'chart', 'calltree', 'sandwich', 'functions', 'composition', 'diag'];
     const onKey = (e) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       const t = e.target;
@@ -532,7 +547,7 @@ export function App() {
       const k = e.key;
       if (k === '?') setShowKeys((v) => !v);
       else if (k === 'Escape' && showKeys) setShowKeys(false);
-      else if (/^[1-5]$/.test(k)) setTab(TABS[Number(k) - 1]);
+      else if (/^[1-7]$/.test(k)) setTab(TABS[Number(k) - 1]);
       else if (k === '/') searchRef.current?.focus();
       else if (k === 'Backspace') onBackRef.current?.();
       else if ((k === 'j' || k === 'k') && doc) {
@@ -685,11 +700,24 @@ export function App() {
           <button type="button" role="tab" aria-selected={tab === 'sandwich' ? 'true' : 'false'} onClick={() => setTab('sandwich')} title="4">
             Sandwich
           </button>
-          <button type="button" role="tab" aria-selected={tab === 'diag' ? 'true' : 'false'} onClick={() => setTab('diag')}>
+          <button type="button" role="tab" aria-selected={tab === 'functions' ? 'true' : 'false'} onClick={() => setTab('functions')} title="5">
+            Functions
+          </button>
+          <button type="button" role="tab" aria-selected={tab === 'composition' ? 'true' : 'false'} onClick={() => setTab('composition')} title="6">
+            Composition
+          </button>
+          <button type="button" role="tab" aria-selected={tab === 'diag' ? 'true' : 'false'} onClick={() => setTab('diag')} title="7">
             Diagnostics{doc ? <span class={`count${diagCount ? ' warn' : ''}`}>{diagCount}</span> : null}
           </button>
         </div>
-        {doc && analysis && tab !== 'diag' ? (
+        {doc && doc.summary?.format === 'gperftools' && tab !== 'diag' ? (
+          <DecoderOptions
+            doc={doc}
+            busy={busy}
+            onChange={(options) => openFile(doc.file, doc.extras?.openName || doc.name, { ...doc.extras, options })}
+          />
+        ) : null}
+        {doc && analysis && tab !== 'diag' && tab !== 'composition' ? (
           <AnalysisBar
             doc={doc}
             opts={opts}
@@ -789,6 +817,18 @@ export function App() {
             ) : (
               <Empty busy={busy} />
             )}
+          </section>
+        ) : tab === 'functions' ? (
+          <section class="tabpanel" role="tabpanel" aria-label="Functions">
+            {doc && analysis ? (
+              <Functions doc={doc} analysis={analysis} selectedFunc={selFunc} onPick={pickFunc} onSandwich={openSandwich} />
+            ) : (
+              <Empty busy={busy} />
+            )}
+          </section>
+        ) : tab === 'composition' ? (
+          <section class="tabpanel" role="tabpanel" aria-label="Composition">
+            {doc ? <Composition doc={doc} onSelectRecord={(row) => select({ type: 'record', row }, { reveal: true })} /> : <Empty busy={busy} />}
           </section>
         ) : (
           <section class="tabpanel" role="tabpanel" aria-label="Diagnostics">

@@ -54,7 +54,7 @@ export class DecoderClient {
     this.start();
     return new Promise((resolve, reject) => {
       this.opening = { resolve, reject, onProgress: opts.onProgress };
-      this.worker.postMessage({ type: 'open', file, name, dataFiles: opts.dataFiles || [], sideFiles: opts.sideFiles || [] });
+      this.worker.postMessage({ type: 'open', file, name, dataFiles: opts.dataFiles || [], sideFiles: opts.sideFiles || [], options: opts.options || {} });
     });
   }
 

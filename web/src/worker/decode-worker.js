@@ -113,7 +113,7 @@ function readerOf(file) {
   };
 }
 
-async function open({ file, name, dataFiles = [], sideFiles = [] }) {
+async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }) {
   const m = await getModule();
   closeSession();
   const size = file.size;
@@ -127,6 +127,10 @@ async function open({ file, name, dataFiles = [], sideFiles = [] }) {
     if (typeof session.addSideFile === 'function') session.addSideFile(readerOf(d.file), d.file.size, String(d.name));
   }
 
+  // decoder options (gperftools: pprof's PC adjustments), applied by decode()
+  for (const [k, v] of Object.entries(options || {})) {
+    if (typeof session.setOption === 'function') session.setOption(String(k), String(v));
+  }
   let lastPost = 0;
   const progress = (done, total) => {
     const now = Date.now();
@@ -173,6 +177,10 @@ async function open({ file, name, dataFiles = [], sideFiles = [] }) {
     sampleStacks: s.sampleStacks(),
     sampleRecords: s.sampleRecords(),
   };
+  // Times: every getter returns times minus timeOrigin() (XRay TSCs exceed 2^53); tracers
+  // count in ticks, which become ns here with the file's cycle frequency.
+  const timing = timeBase(s, summary);
+  scaleTimes(profile.sampleTimes, timing.scale);
   // One event row at least so a file without events still gets a (root-only) graph.
   const eventCount = Math.max(events.length, maxPlusOne(profile.sampleEvents));
   const flames = buildFlames(profile, strings, eventCount);
@@ -187,7 +195,11 @@ async function open({ file, name, dataFiles = [], sideFiles = [] }) {
   let maxCpu = -1;
   for (let i = 0; i < own.sampleCpus.length; i++) if (own.sampleCpus[i] > maxCpu) maxCpu = own.sampleCpus[i];
   const cpuLanes = maxCpu >= 0 && maxCpu < 65536 ? buildLanes(own, maxCpu + 1, 'sampleCpus').filter((l) => l.thread >= 0) : [];
-  const markers = collectMarkers(s, records, threads);
+  const markers = coreMarkers(s, strings, timing.scale) ?? collectMarkers(s, records, threads);
+  const intervals = collectIntervals(s, actx, timing.scale);
+  const account = parseJson(call(s, 'accountJson', '[]'), []);
+  const funcSources = collectFuncSources(s, actx, strings);
+  const composition = compose(s, records);
   let defaultEvent = 0;
   for (let e = 0; e < flames.length; e++) if (flames[e].total > (flames[defaultEvent]?.total ?? -1)) defaultEvent = e;
   const analysis = runAnalysis({ filter: { event: flames.length ? defaultEvent : -1 }, transforms: [], invert: false });
@@ -200,6 +212,7 @@ async function open({ file, name, dataFiles = [], sideFiles = [] }) {
     version: call(m, 'version', ''),
     dataFileNames: dataFiles.map((d) => String(d.name)),
     sideFileNames: sideFiles.map((d) => String(d.name)),
+    options: { ...(options || {}) },
     summary,
     info,
     diagnostics,
@@ -214,6 +227,11 @@ async function open({ file, name, dataFiles = [], sideFiles = [] }) {
     lanes,
     cpuLanes,
     markers,
+    intervals,
+    account,
+    funcSources,
+    composition,
+    timing,
     defaultEvent,
     analysis,
   };
@@ -248,9 +266,116 @@ function transferables(obj) {
   walk(obj.lanes);
   walk(obj.cpuLanes);
   walk(obj.markers);
+  walk(obj.intervals);
   walk(obj.analysis);
   walk(obj.sandwich);
   return [...set];
+}
+
+/**
+ * The time base of the file: origin (decimal text, subtracted by the module), scale (ns per
+ * unit: 1 for perf/jitdump ns, 1e9/frequency for XRay TSC ticks), and the relative start/end.
+ */
+function timeBase(s, summary) {
+  const origin = String(call(s, 'timeOrigin', '0'));
+  const freq = Number(summary?.facts?.['cycle frequency']);
+  const scale = summary?.format === 'xray' && freq > 0 ? 1e9 / freq : 1;
+  // exact relative span from the JSON text (the parsed numbers may have lost low bits)
+  const raw = String(call(s, 'summaryJson', ''));
+  const rel = (key) => {
+    const m = new RegExp(`"${key}":(\\d+)`).exec(raw);
+    if (!m || m[1] === '0') return 0;
+    try {
+      return Number(BigInt(m[1]) - BigInt(origin)) * scale;
+    } catch {
+      return 0;
+    }
+  };
+  return { origin, scale, start: rel('time_start'), end: rel('time_end'), unit: scale === 1 ? 'ns' : 'ticks' };
+}
+
+function scaleTimes(arr, scale) {
+  if (scale !== 1) for (let i = 0; i < arr.length; i++) arr[i] *= scale;
+  return arr;
+}
+
+/** The core's markers (perf MMAP/COMM/..., jitdump code loads, XRay custom events); null when the module has none. */
+function coreMarkers(s, strings, scale) {
+  if (typeof s.markerTimes !== 'function') return null;
+  const time = scaleTimes(s.markerTimes(), scale);
+  if (time.length === 0) return null;
+  const kindIds = s.markerKinds();
+  const labelIds = s.markerLabels();
+  const str = (id) => (id >= 0 && id < strings.length ? String(strings[id]) : '');
+  // kinds as a small table (index per marker), labels looked up by string id on the page
+  const kindIndex = new Map();
+  const kindNames = [];
+  const kind = new Int32Array(time.length);
+  for (let i = 0; i < time.length; i++) {
+    let k = kindIndex.get(kindIds[i]);
+    if (k === undefined) {
+      k = kindNames.length;
+      kindNames.push(str(kindIds[i]));
+      kindIndex.set(kindIds[i], k);
+    }
+    kind[i] = k;
+  }
+  return { rows: s.markerRecords(), time, thread: s.markerThreads(), cpu: s.markerCpus(), kind, kindNames, label: labelIds, more: 0 };
+}
+
+/** Exact calls (XRay enter/exit pairs) with canonical funcs (the analysis' names); null when none. */
+function collectIntervals(s, ctx, scale) {
+  if (typeof s.intervalStarts !== 'function') return null;
+  const start = scaleTimes(s.intervalStarts(), scale);
+  if (start.length === 0) return null;
+  const end = scaleTimes(s.intervalEnds(), scale);
+  const func = s.intervalFuncs();
+  for (let i = 0; i < func.length; i++) func[i] = func[i] >= 0 && func[i] < ctx.canon.length ? ctx.canon[func[i]] : -1;
+  return { thread: s.intervalThreads(), func, start, end, depth: s.intervalDepths(), record: s.intervalRecords() };
+}
+
+/**
+ * Bytes and counts per record kind and per feature section, for the composition dashboard:
+ * [{label, kind, type, count, bytes, nested}] sorted by bytes (nested = inside a decompressed
+ * COMPRESSED stream, so not file bytes). One label per (kind, type), from its first row.
+ */
+function compose(s, records) {
+  const { kinds, types, sizes, parents } = records;
+  const groups = new Map();
+  for (let r = 0; r < kinds.length; r++) {
+    const k = kinds[r];
+    // containers (data section, feature table) would count their children twice
+    if (k === 4 || k === 6) continue;
+    if (k === 5 && parents[r] >= 0 && kinds[parents[r]] === 5) continue; // pieces inside a record
+    const key = k * 4294967296 + types[r];
+    let g = groups.get(key);
+    if (!g) {
+      let label = String(s.recordLabel(r));
+      const first = label.split(' ')[0];
+      if ((k === 5 || k === 9) && /^[A-Z][A-Z0-9_]+$/.test(first)) label = first;
+      g = { label, kind: k, type: types[r], count: 0, bytes: 0, nested: k === 9 };
+      groups.set(key, g);
+    }
+    g.count++;
+    g.bytes += sizes[r];
+  }
+  return [...groups.values()].sort((a, b) => b.bytes - a.bytes || b.count - a.count);
+}
+
+/** Canonical func -> "file:line" (jitdump DEBUG_INFO), the first source of any of its frames. */
+function collectFuncSources(s, ctx, strings) {
+  if (typeof s.frameSourceFrames !== 'function') return {};
+  const frames = s.frameSourceFrames();
+  const srcs = s.frameSourceStrings();
+  const ff = ctx.profile.frameFuncs;
+  const out = {};
+  for (let i = 0; i < frames.length; i++) {
+    const f = ff[frames[i]];
+    if (f == null || f < 0) continue;
+    const c = ctx.canon[f];
+    if (!(c in out)) out[c] = String(strings[srcs[i]] ?? '');
+  }
+  return out;
 }
 
 /** Non-sample records that explain a profile (MMAP, COMM, EXIT, LOST, THROTTLE, SWITCH…) with their time. */

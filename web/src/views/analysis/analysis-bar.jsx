@@ -85,7 +85,7 @@ export function AnalysisBar({ doc, opts, analysis, analyzing, onChange, onUndo, 
     }
   }
   const f = opts.filter;
-  const t0 = Number(doc.summary?.time_start) || 0;
+  const t0 = doc.timing ? doc.timing.start : Number(doc.summary?.time_start) || 0; // sample times are relative to the module's time origin
   const matchCount = analysis.matches ? analysis.matches.reduce((a, b) => a + b, 0) : 0;
   const setFilter = (patch) => onChange({ ...opts, filter: { ...f, ...patch } }, { keepRedo: true });
   return (

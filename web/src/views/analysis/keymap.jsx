@@ -1,6 +1,6 @@
 // The keyboard map ("?").
 const KEYS = [
-  ['1 2 3 4 5', 'Flame graph, Flame chart, Call tree, Sandwich, Diagnostics'],
+  ['1 … 7', 'Flame graph, Flame chart, Call tree, Sandwich, Functions, Composition, Diagnostics'],
   ['/', 'Search functions (substring, or /regex/)'],
   ['+  −  0', 'Flame chart: zoom in, out, whole profile'],
   ['← → / A D', 'Flame chart: pan'],

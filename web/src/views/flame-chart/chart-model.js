@@ -81,3 +81,76 @@ export function laneBoxes(lane, sampleNode, tree, t0, t1, width, gap) {
   flush(1, width);
   return out;
 }
+
+/**
+ * Exact calls (XRay intervals) of one lane grouped by depth, each depth sorted by start (calls at
+ * one depth of one thread do not overlap, so ends are sorted too). Returns [{start, end, idx}] per depth.
+ */
+export function intervalRows(intervals, thread) {
+  const byDepth = [];
+  const n = intervals.start.length;
+  for (let i = 0; i < n; i++) {
+    if (intervals.thread[i] !== thread) continue;
+    const d = Math.max(0, intervals.depth[i]);
+    (byDepth[d] ||= []).push(i);
+  }
+  return byDepth.map((list = []) => {
+    list.sort((a, b) => intervals.start[a] - intervals.start[b] || a - b);
+    const idx = Int32Array.from(list);
+    const start = new Float64Array(idx.length);
+    const end = new Float64Array(idx.length);
+    idx.forEach((i, k) => {
+      start[k] = intervals.start[i];
+      end[k] = intervals.end[i];
+    });
+    return { start, end, idx };
+  });
+}
+
+/** First index k of a row with end[k] > t (binary search over the sorted ends), or the row length. */
+export function firstEndingAfter(row, t) {
+  let lo = 0;
+  let hi = row.end.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (row.end[mid] > t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The interval (index into the IntervalTable) of a depth row covering time t, or -1. */
+export function intervalAt(row, t) {
+  if (!row) return -1;
+  const k = firstEndingAfter(row, t);
+  return k < row.end.length && row.start[k] <= t ? row.idx[k] : -1;
+}
+
+/**
+ * The boxes of one depth row visible in [t0, t1) at `width` columns: intervals thinner than a column
+ * that fall in a column already drawn are skipped. Returns [{i, x0, x1}] (x in columns).
+ */
+export function intervalBoxes(row, t0, t1, width) {
+  const out = [];
+  if (!row) return out;
+  const dt = (t1 - t0) / width;
+  let lastCol = -Infinity;
+  for (let k = firstEndingAfter(row, t0); k < row.start.length && row.start[k] < t1; k++) {
+    const x0 = (row.start[k] - t0) / dt;
+    const x1 = (row.end[k] - t0) / dt;
+    if (x1 - x0 < 1 && Math.floor(x0) <= lastCol) continue;
+    lastCol = Math.floor(Math.max(x1 - 1, x0));
+    out.push({ i: row.idx[k], x0: Math.max(x0, -1), x1: Math.min(Math.max(x1, x0 + 1), width + 1) });
+  }
+  return out;
+}
+
+/** Marker indices of one lane sorted by time, with their times, for binary search while drawing. */
+export function sortMarkers(list, time) {
+  const idx = Int32Array.from(list).sort((a, b) => time[a] - time[b] || a - b);
+  const times = new Float64Array(idx.length);
+  idx.forEach((k, j) => {
+    times[j] = time[k];
+  });
+  return { idx, times };
+}

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useDark } from '../../lib/theme.js';
 import { useElementSize } from '../../lib/element-size.js';
 import { colorFor, shortName } from '../flame-graph/flame-draw.js';
-import { ancestorAt, laneBoxes, sampleAt, typicalGap } from './chart-model.js';
+import { ancestorAt, intervalAt, intervalBoxes, intervalRows, laneBoxes, lastAtOrBefore, sampleAt, sortMarkers, typicalGap } from './chart-model.js';
 import { fallbackLabel } from '../../lib/records.js';
 import { formatInt } from '../../lib/format.js';
 import './flame-chart.css';
@@ -16,6 +16,13 @@ const RULER_H = 20;
 const HEAD_H = 18; // lane title + markers
 const ROW_H = 16;
 const MARKER_COLORS = { 1: '#8a5cc8', 10: '#8a5cc8', 3: '#2f9e44', 4: '#c92a2a', 2: '#e8590c', 13: '#e8590c', 5: '#f08c00', 6: '#f08c00', 14: '#1971c2', 15: '#1971c2' };
+// core markers: colour by kind name (perf record names, jitdump and XRay kinds)
+const KIND_COLORS = {
+  MMAP: '#8a5cc8', MMAP2: '#8a5cc8', COMM: '#2f9e44', FORK: '#37b24d', EXIT: '#c92a2a', LOST: '#e8590c', LOST_SAMPLES: '#e8590c',
+  THROTTLE: '#f08c00', UNTHROTTLE: '#f08c00', SWITCH: '#1971c2', SWITCH_CPU_WIDE: '#1971c2', KSYMBOL: '#862e9c', BPF_EVENT: '#862e9c',
+  'code load': '#0c8599', 'code move': '#66a80f', 'custom event': '#d6336c', 'typed event': '#ae3ec9', 'wall time': '#868e96',
+};
+const markerColor = (markers, k, types, rows) => (markers.kindNames ? KIND_COLORS[markers.kindNames[markers.kind[k]]] : MARKER_COLORS[types[rows[k]]]) || '#888';
 
 function fmtTime(ns) {
   const a = Math.abs(ns);
@@ -49,6 +56,13 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
         hi = Math.max(hi, l.times[l.times.length - 1]);
       }
     }
+    const iv = doc.intervals;
+    if (iv && !byCpu) {
+      for (let i = 0; i < iv.start.length; i++) {
+        if (iv.start[i] < lo) lo = iv.start[i];
+        if (iv.end[i] > hi) hi = iv.end[i];
+      }
+    }
     const noTime = !(hi > lo);
     const ls = lanes.map((l) => {
       const times = noTime ? Float64Array.from(l.samples) : l.times;
@@ -62,9 +76,16 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
     return { lanes: ls, t0: lo, t1: hi + maxGap, noTime };
   }, [doc, lanes]);
 
+  // exact calls per lane and depth (XRay); sample lanes draw the analysis' call nodes instead
+  const laneRows = useMemo(
+    () => geo.lanes.map((l) => (doc.intervals && !byCpu && l.thread >= 0 ? intervalRows(doc.intervals, l.thread) : null)),
+    [geo, doc, byCpu],
+  );
+
   // per-lane depth (of the current analysis)
   const laneDepth = useMemo(() => {
-    return geo.lanes.map((l) => {
+    return geo.lanes.map((l, li) => {
+      if (laneRows[li] && laneRows[li].length) return laneRows[li].length;
       let d = 0;
       for (let k = 0; k < l.samples.length; k++) {
         const n = sampleNode[l.samples[k]];
@@ -72,7 +93,7 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
       }
       return d;
     });
-  }, [geo, analysis]);
+  }, [geo, analysis, laneRows]);
 
   const laneTop = useMemo(() => {
     const tops = [];
@@ -86,7 +107,7 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
   }, [geo, laneDepth]);
 
   const markersByLane = useMemo(() => {
-    if (byCpu) return geo.lanes.map(() => []); // markers carry a thread, not a CPU: shown in the thread lanes
+    if (byCpu) return geo.lanes.map(() => ({ idx: new Int32Array(0), times: new Float64Array(0) })); // markers carry a thread: shown in the thread lanes
     const byThread = new Map();
     geo.lanes.forEach((l, i) => byThread.set(l.thread, i));
     const out = geo.lanes.map(() => []);
@@ -95,7 +116,9 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
       if (li === undefined) li = 0; // no thread (or a thread without samples): the first lane
       if (out[li]) out[li].push(k);
     }
-    return out;
+    // sorted by time (no time: drawn at the start) so a draw visits only the markers in view
+    const eff = Float64Array.from(markers.time, (t) => (Number.isNaN(t) || t === 0 ? geo.t0 : t));
+    return out.map((list) => sortMarkers(list, eff));
   }, [geo, markers, byCpu]);
 
   const [view, setView] = useState({ t0: geo.t0, t1: geo.t1 });
@@ -145,14 +168,19 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
       ctx.fillRect(0, top, size.w, HEAD_H);
       ctx.fillStyle = fg;
       const title = byCpu ? `CPU ${lane.thread}` : th ? `${String(th.name ?? '')} ${th.pid}/${th.tid}` : 'no thread';
-      ctx.fillText(`${title} · ${formatInt(lane.samples.length)} samples (all events, before filters)`, 6, top + HEAD_H / 2);
-      // markers in the title row
-      for (const k of markersByLane[li]) {
-        const t = Number.isNaN(markers.time[k]) || markers.time[k] === 0 ? geo.t0 : markers.time[k];
-        const x = geo.noTime ? 2 : xOf(t);
-        if (x < -4 || x > size.w + 4) continue;
-        const type = doc.records.types[markers.rows[k]];
-        ctx.fillStyle = MARKER_COLORS[type] || '#888';
+      const rows = laneRows[li];
+      ctx.fillText(rows ? `${title} · ${formatInt(lane.samples.length)} calls (exact enter/exit times)` : `${title} · ${formatInt(lane.samples.length)} samples (all events, before filters)`, 6, top + HEAD_H / 2);
+      // markers in the title row (only those in view: sorted by time)
+      const ml = markersByLane[li];
+      const pad = ((view.t1 - view.t0) / Math.max(1, size.w)) * 5;
+      let lastMx = -Infinity;
+      for (let j = geo.noTime ? 0 : Math.max(0, lastAtOrBefore(ml.times, view.t0 - pad)); j < ml.idx.length; j++) {
+        const k = ml.idx[j];
+        const x = geo.noTime ? 2 : xOf(ml.times[j]);
+        if (x > size.w + 4) break;
+        if (x < -4 || x - lastMx < 1) continue;
+        lastMx = x;
+        ctx.fillStyle = markerColor(markers, k, doc.records.types, markers.rows);
         ctx.beginPath();
         ctx.moveTo(x, top + 3);
         ctx.lineTo(x + 4, top + HEAD_H / 2);
@@ -161,31 +189,38 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
         ctx.closePath();
         ctx.fill();
       }
-      // stacks
-      const boxes = laneBoxes(lane, sampleNode, tree, view.t0, view.t1, cols, lane.gap);
+      // stacks: exact calls (tracers) or the samples' call nodes (samplers)
       const scale = size.w / cols;
+      let boxes;
+      if (rows) {
+        boxes = [];
+        const iv = doc.intervals;
+        rows.forEach((row, d) => {
+          for (const b of intervalBoxes(row, view.t0, view.t1, cols)) boxes.push({ depth: d + 1, node: -1, fn: iv.func[b.i], x0: b.x0, x1: b.x1 });
+        });
+      } else boxes = laneBoxes(lane, sampleNode, tree, view.t0, view.t1, cols, lane.gap);
       for (const b of boxes) {
         const y = top + HEAD_H + (b.depth - 1) * ROW_H;
         if (y + ROW_H < RULER_H || y > size.h) continue;
         const x0 = b.x0 * scale;
         const w = (b.x1 - b.x0) * scale;
-        const fn = tree.func[b.node];
+        const fn = rows ? b.fn : tree.func[b.node];
         const hit = searching && matches[fn] === 1;
         ctx.globalAlpha = searching && !hit ? 0.3 : 1;
         let col = colors.get(fn);
         if (col === undefined) {
-          col = colorFor(name(b.node), dark, false);
+          col = colorFor(String(analysis.names[fn] ?? '[unknown]'), dark, false);
           colors.set(fn, col);
         }
         ctx.fillStyle = hit ? (dark ? 'hsl(200 80% 45%)' : 'hsl(200 85% 62%)') : col;
         ctx.fillRect(x0, y, Math.max(1, w - (w > 3 ? 1 : 0)), ROW_H - 1);
         ctx.globalAlpha = 1;
-        if (b.node === hoverNode) {
+        if (b.node >= 0 && b.node === hoverNode) {
           ctx.strokeStyle = fg;
           ctx.lineWidth = 1;
           ctx.strokeRect(x0 + 0.5, y + 0.5, Math.max(1, w - 1), ROW_H - 2);
         }
-        if (b.node === selectedNode) {
+        if (b.node >= 0 && b.node === selectedNode) {
           ctx.strokeStyle = fg;
           ctx.lineWidth = 2;
           ctx.setLineDash([4, 2]);
@@ -193,7 +228,7 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
           ctx.setLineDash([]);
         }
         if (w > 30) {
-          const nm = name(b.node);
+          const nm = String(analysis.names[fn] ?? '[unknown]');
           ctx.save();
           ctx.beginPath();
           ctx.rect(x0, y, w - 1, ROW_H);
@@ -244,7 +279,7 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
     const ms = performance.now() - t0p;
     canvas.dataset.drawMs = ms.toFixed(2); // read by the benchmark (e2e/bench.spec.js)
     if (benchRef) benchRef.current = ms;
-  }, [geo, laneTop, laneDepth, view, size, scrollTop, dark, analysis, matches, markedSample, selectedNode, drag, range, markersByLane, hoverNode]);
+  }, [geo, laneTop, laneDepth, laneRows, view, size, scrollTop, dark, analysis, matches, markedSample, selectedNode, drag, range, markersByLane, hoverNode]);
 
   useLayoutEffect(() => draw(), [draw]);
 
@@ -279,18 +314,24 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
     if (rel < HEAD_H) {
       let best = -1;
       let bd = 6;
-      for (const k of markersByLane[li]) {
-        const t = Number.isNaN(markers.time[k]) || markers.time[k] === 0 ? geo.t0 : markers.time[k];
-        const mx = geo.noTime ? 2 : xOf(t);
+      const ml = markersByLane[li];
+      const pad = ((view.t1 - view.t0) / Math.max(1, size.w)) * 6;
+      for (let j = geo.noTime ? 0 : Math.max(0, lastAtOrBefore(ml.times, tOf(x) - pad)); j < ml.idx.length; j++) {
+        const mx = geo.noTime ? 2 : xOf(ml.times[j]);
+        if (mx > x + 6) break;
         const d = Math.abs(mx - x);
         if (d < bd) {
           bd = d;
-          best = k;
+          best = ml.idx[j];
         }
       }
       return best >= 0 ? { kind: 'marker', k: best, x } : { kind: 'none', x };
     }
     const depth = Math.floor((rel - HEAD_H) / ROW_H) + 1;
+    if (laneRows[li]) {
+      const i = intervalAt(laneRows[li][depth - 1], tOf(x));
+      return i >= 0 ? { kind: 'interval', i, x } : { kind: 'none', x };
+    }
     const k = sampleAt(lane, tOf(x), lane.gap);
     if (k < 0) return { kind: 'none', x };
     const s = lane.samples[k];
@@ -303,18 +344,29 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
   const showTip = (h, e) => {
     const tip = tipRef.current;
     if (!tip) return;
-    if (!h || (h.kind !== 'frame' && h.kind !== 'marker')) {
+    if (!h || (h.kind !== 'frame' && h.kind !== 'marker' && h.kind !== 'interval')) {
       tip.hidden = true;
       return;
     }
-    if (h.kind === 'frame') {
-      tip.querySelector('.fc-name').textContent = name(h.node);
+    if (h.kind === 'interval') {
+      const iv = doc.intervals;
+      const fn = iv.func[h.i];
+      const src = doc.funcSources?.[fn];
+      tip.querySelector('.fc-name').textContent = String(analysis.names[fn] ?? '[unknown]') + (src ? `  (${src})` : '');
+      tip.querySelector('.fc-sub').textContent = `${fmtTime(iv.end[h.i] - iv.start[h.i])} from ${fmtTime(iv.start[h.i] - geo.t0)} · depth ${iv.depth[h.i]} · click for its entry record's bytes`;
+    } else if (h.kind === 'frame') {
+      const src = doc.funcSources?.[tree.func[h.node]];
+      tip.querySelector('.fc-name').textContent = name(h.node) + (src ? `  (${src})` : '');
       const t = doc.profile.sampleTimes[h.sample];
       tip.querySelector('.fc-sub').textContent = `sample #${h.sample}${geo.noTime ? '' : ` at ${fmtTime(t - geo.t0)}`} · ${formatInt(tree.total[h.node])} samples in this call node`;
     } else {
       const row = markers.rows[h.k];
       const t = markers.time[h.k];
-      tip.querySelector('.fc-name').textContent = doc.labels.get(row) ?? fallbackLabel(doc.records.kinds[row], doc.records.types[row]);
+      const kindName = markers.kindNames ? markers.kindNames[markers.kind[h.k]] : '';
+      const label = markers.kindNames ? String(doc.strings?.[markers.label[h.k]] ?? '') : '';
+      tip.querySelector('.fc-name').textContent = markers.kindNames
+        ? `${kindName}${label ? ': ' + label : ''}`
+        : doc.labels.get(row) ?? fallbackLabel(doc.records.kinds[row], doc.records.types[row]);
       tip.querySelector('.fc-sub').textContent = `record ${row} at 0x${doc.records.offsets[row].toString(16)}${Number.isNaN(t) || t === 0 ? ' · no time (shown at the start)' : ` · ${fmtTime(t - geo.t0)}`} · click for its bytes`;
     }
     tip.hidden = false;
@@ -349,7 +401,7 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
     setHover(h);
     const hn = h.kind === 'frame' ? h.node : -1;
     if (onHoverNode && hn !== hoverNode) onHoverNode(hn);
-    canvasRef.current.style.cursor = h.kind === 'frame' || h.kind === 'marker' ? 'pointer' : h.kind === 'ruler' ? 'col-resize' : 'grab';
+    canvasRef.current.style.cursor = h.kind === 'frame' || h.kind === 'marker' || h.kind === 'interval' ? 'pointer' : h.kind === 'ruler' ? 'col-resize' : 'grab';
     showTip(h, e);
   };
   const onUp = () => {
@@ -366,6 +418,7 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
       const h = d.hit;
       if (h.kind === 'frame') onSelectNode?.(h.node, h.sample);
       else if (h.kind === 'marker') onSelectRecord?.(markers.rows[h.k]);
+      else if (h.kind === 'interval' && doc.intervals.record[h.i] >= 0) onSelectRecord?.(doc.intervals.record[h.i]);
     }
   };
   const onWheel = (e) => {

@@ -20,7 +20,7 @@ export function Summary({ doc }) {
     ['Size', s.size != null ? `${formatBytes(s.size)}` : formatBytes(doc.size), s.size != null ? `${formatInt(s.size)} bytes` : ''],
     ['Records', formatInt(s.records)],
     ['Samples', formatInt(s.samples)],
-    ['Time span', hasTime ? formatDuration(t1 - t0) : '–', hasTime ? `${formatTimestamp(t0)} – ${formatTimestamp(t1)}` : ''],
+    ['Time span', hasTime ? formatDuration(doc.timing ? doc.timing.end - doc.timing.start : t1 - t0) : '–', hasTime ? `${formatTimestamp(t0)} – ${formatTimestamp(t1)}` : ''],
   ];
   return (
     <dl class="summary" aria-label="Summary">

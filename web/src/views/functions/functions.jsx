@@ -1,0 +1,113 @@
+// Functions tab: one row per function. Tracers (XRay) get `llvm-xray account`'s columns
+// (count, min, median, 90th and 99th percentile, max, sum of call durations, computed in the
+// core); samplers get self and total weight per function of the current analysis (filters
+// and transforms applied), like speedscope's sandwich table. Click a header to sort; click a
+// row to select the function (double-click opens its sandwich).
+import { useMemo, useState } from 'preact/hooks';
+import { formatInt, formatPercent } from '../../lib/format.js';
+import { functionRows, functionTotals, sortRows } from './function-table.js';
+import './functions.css';
+
+const MAX_ROWS = 3000;
+
+function fmtSec(s) {
+  const v = Number(s);
+  if (!Number.isFinite(v)) return '';
+  if (v >= 1) return `${v.toFixed(3)} s`;
+  if (v >= 1e-3) return `${(v * 1e3).toFixed(3)} ms`;
+  if (v >= 1e-6) return `${(v * 1e6).toFixed(3)} µs`;
+  return `${(v * 1e9).toFixed(0)} ns`;
+}
+
+const ACCOUNT_COLS = [
+  ['function', 'Function', null],
+  ['funcid', 'Id', (v) => String(v)],
+  ['count', 'Calls', formatInt],
+  ['min', 'Min', fmtSec],
+  ['median', 'Median', fmtSec],
+  ['p90', '90%', fmtSec],
+  ['p99', '99%', fmtSec],
+  ['max', 'Max', fmtSec],
+  ['sum', 'Sum', fmtSec],
+];
+
+export function Functions({ doc, analysis, onPick, onSandwich, selectedFunc = -1 }) {
+  const account = Array.isArray(doc.account) ? doc.account : [];
+  const tracer = account.length > 0;
+  const [sort, setSort] = useState({ key: tracer ? 'sum' : 'self', desc: true });
+  const nameIndex = useMemo(() => {
+    const m = new Map();
+    analysis.names.forEach((n, i) => {
+      if (!m.has(String(n))) m.set(String(n), i);
+    });
+    return m;
+  }, [analysis.names]);
+
+  const rows = useMemo(() => {
+    if (tracer) return sortRows(account.map((r) => ({ ...r, name: String(r.function) })), sort.key === 'function' ? 'name' : sort.key, sort.desc);
+    return functionRows(functionTotals(analysis.tree, analysis.names.length), analysis.names, sort.key, sort.desc);
+  }, [doc, analysis, sort]);
+
+  const rootTotal = analysis.tree.total.length ? analysis.tree.total[0] : 0;
+  const matches = analysis.matches;
+  const head = (key, label) => (
+    <th
+      key={key}
+      scope="col"
+      class={`fn-${key}`}
+      aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}
+      onClick={() => setSort((s) => ({ key, desc: s.key === key ? !s.desc : key !== 'function' && key !== 'name' }))}
+    >
+      {label}
+      {sort.key === key ? (sort.desc ? ' ▾' : ' ▴') : ''}
+    </th>
+  );
+  const funcOf = (r) => (tracer ? nameIndex.get(r.name) ?? -1 : r.func);
+  return (
+    <div class="functions" data-testid="functions">
+      <div class="fn-note muted">
+        {tracer
+          ? `${formatInt(rows.length)} functions · call durations per function, as llvm-xray account computes them (times from the file's TSC and its cycle frequency)`
+          : `${formatInt(rows.length)} functions · self and total weight of the samples that pass the filters and transforms`}
+        {rows.length > MAX_ROWS ? ` · showing the first ${formatInt(MAX_ROWS)}` : ''}
+      </div>
+      <div class="fn-scroll">
+        <table class="fn-table" aria-label={tracer ? 'Function accounting' : 'Functions'}>
+          <thead>
+            <tr>{tracer ? ACCOUNT_COLS.map(([k, l]) => head(k, l)) : [head('self', 'Self'), head('total', 'Total'), head('name', 'Function')]}</tr>
+          </thead>
+          <tbody>
+            {rows.slice(0, MAX_ROWS).map((r, i) => {
+              const f = funcOf(r);
+              const cls = `${f >= 0 && f === selectedFunc ? 'sel' : ''}${f >= 0 && matches && matches[f] === 1 ? ' match' : ''}`;
+              return (
+                <tr key={i} class={cls} onClick={() => f >= 0 && onPick?.(f)} onDblClick={() => f >= 0 && onSandwich?.(f)} title={r.name}>
+                  {tracer ? (
+                    ACCOUNT_COLS.map(([k, , fmt]) => (
+                      <td key={k} class={`fn-${k}`}>
+                        {fmt ? fmt(r[k]) : r.name}
+                      </td>
+                    ))
+                  ) : (
+                    <>
+                      <td class="fn-self">
+                        {formatInt(r.self)} <span class="muted">{formatPercent(r.self, rootTotal)}</span>
+                      </td>
+                      <td class="fn-total">
+                        {formatInt(r.total)} <span class="muted">{formatPercent(r.total, rootTotal)}</span>
+                      </td>
+                      <td class="fn-function">
+                        {r.name}
+                        {doc.funcSources?.[r.func] ? <span class="muted"> {doc.funcSources[r.func]}</span> : null}
+                      </td>
+                    </>
+                  )}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
