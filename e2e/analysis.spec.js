@@ -193,6 +193,39 @@ test.describe('analysis views', () => {
     errs.check();
   });
 
+  test('record tree narrows to one record kind or a label search; composition dashboard', async ({ page }) => {
+    const errs = watchErrors(page);
+    await openPipe(page);
+    const kind = page.getByLabel('Record kind');
+    // groups with their counts: the bundled pipe file has 305 SAMPLE records
+    await expect(kind.locator('option', { hasText: 'SAMPLE (305)' })).toHaveCount(1);
+    await kind.selectOption({ label: 'SAMPLE (305)' });
+    await expect(page.getByTestId('record-count')).toHaveText(/^305 of 340 rows$/);
+    const tree = page.getByRole('tree', { name: 'Record tree' });
+    await expect(tree.getByRole('treeitem').first()).toContainText('SAMPLE');
+    await tree.getByRole('treeitem').first().click();
+    await expect(page.getByTestId('hex-selection')).toContainText('SAMPLE');
+    // label search (in the worker), combined with the kind: none of the SAMPLE rows is a COMM
+    await page.getByLabel('Search records').fill('comm');
+    await expect(page.getByTestId('record-count')).toHaveText(/^0 of 340 rows$/);
+    await kind.selectOption('all');
+    await expect.poll(async () => num((await page.getByTestId('record-count').textContent()).split(' of ')[0])).toBeGreaterThan(0);
+    await expect(tree.getByRole('treeitem').first()).toContainText(/COMM/i);
+    await shot(page, '22-record-search');
+    await page.getByLabel('Search records').fill('');
+    await expect(page.getByTestId('record-count')).toHaveText(/^340 rows$/);
+    // composition: bytes per record kind, clickable through to the first record of the kind
+    await page.getByLabel('Search records').press('Escape'); // leaves the box: number keys switch views again
+    await page.keyboard.press('6');
+    const recs = page.getByTestId('cmp-records');
+    await expect(recs).toContainText('SAMPLE');
+    await expect(page.getByTestId('cmp-events')).toContainText(/\d/);
+    await recs.locator('li', { hasText: 'SAMPLE' }).first().click();
+    await expect(page.getByTestId('hex-selection')).toContainText('SAMPLE');
+    await shot(page, '23-composition');
+    errs.check();
+  });
+
   test('keyboard map and number keys', async ({ page }) => {
     const errs = watchErrors(page);
     await openPipe(page);

@@ -103,6 +103,11 @@ export class DecoderClient {
     return this.request('labels', { rows });
   }
 
+  /** Rows whose label contains the text (case-insensitive), matches /regex/flags, or starts at a 0x offset. @returns {Promise<{rows: Int32Array}>} */
+  searchRecords(query) {
+    return this.request('searchRecords', { query });
+  }
+
   /** @returns {Promise<{row: number}>} */
   recordAt(offset) {
     return this.request('recordAt', { offset });

@@ -403,6 +403,34 @@ function collectMarkers(s, records, threads) {
   return { rows: Int32Array.from(rows), time: Float64Array.from(time), thread: Int32Array.from(lane), more };
 }
 
+/** Labels of every row, made once per open file on the first record search. */
+let allLabels = null;
+let allLabelsSession = null;
+
+/** Rows matching a record search: label substring (case-insensitive), /regex/flags, or exact 0x offset. */
+function searchRecords(s, query) {
+  if (allLabelsSession !== s) {
+    const n = s.recordCount();
+    allLabels = new Array(n);
+    for (let r = 0; r < n; r++) allLabels[r] = String(s.recordLabel(r));
+    allLabelsSession = s;
+  }
+  let test;
+  const re = /^\/(.+)\/([a-z]*)$/.exec(query);
+  if (re) {
+    const rx = new RegExp(re[1], re[2].replace(/[gy]/g, ''));
+    test = (label) => rx.test(label);
+  } else {
+    const q = query.toLowerCase();
+    test = (label) => label.toLowerCase().includes(q);
+  }
+  const off = /^0x[0-9a-f]+$/i.test(query) ? Number(query) : -1;
+  const offsets = off >= 0 ? s.recordOffsets() : null;
+  const out = [];
+  for (let r = 0; r < allLabels.length; r++) if (test(allLabels[r]) || (offsets && offsets[r] === off)) out.push(r);
+  return Int32Array.from(out);
+}
+
 /** Aggregation of the filtered, transformed samples (+ flame layout and search matches). */
 function runAnalysis(opts) {
   const t0 = performance.now();
@@ -452,6 +480,12 @@ self.onmessage = async (e) => {
         const rows = msg.rows || [];
         const labels = rows.map((r) => s.recordLabel(r));
         self.postMessage({ type: 'labels', id: msg.id, rows, labels });
+        break;
+      }
+      case 'searchRecords': {
+        const s = requireSession();
+        const rows = searchRecords(s, String(msg.query || ''));
+        self.postMessage({ type: 'searchRecords', id: msg.id, rows }, [rows.buffer]);
         break;
       }
       case 'recordAt': {

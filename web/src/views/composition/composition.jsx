@@ -57,7 +57,7 @@ export function Composition({ doc, onSelectRecord }) {
       if (!firstRow.has(key)) firstRow.set(key, r);
     }
     const pick = (g) => firstRow.get(g.kind * 4294967296 + g.type);
-    const records = comp.filter((g) => g.kind !== 7).map((g) => ({ label: g.label, value: g.bytes, note: `${formatInt(g.count)} × ${g.nested ? ' (decompressed)' : ''}`, pick: pick(g) }));
+    const records = comp.filter((g) => g.kind !== 7).map((g) => ({ label: g.label, value: g.bytes, note: `${formatInt(g.count)}×${g.nested ? ' (decompressed)' : ''}`, pick: pick(g) }));
     const features = comp.filter((g) => g.kind === 7).map((g) => ({ label: g.label.replace(/^feature /, ''), value: g.bytes, pick: pick(g) }));
     const loss = comp.filter((g) => LOSS.test(g.label)).map((g) => ({ label: g.label, value: g.count, pick: pick(g) }));
     const events = (doc.events || []).map((e, i) => ({ label: String(e.name ?? `event ${i}`), value: Number(e.samples) || 0 })).sort((a, b) => b.value - a.value);

@@ -15,6 +15,52 @@ const ROW_H = 22;
  *   onSelect: (sel: any, opts?: {reveal?: boolean}) => void}} props
  */
 export function RecordTree({ doc, client, selection, revealNonce, onSelect }) {
+  // narrowing: one record kind (a group of the composition) and/or a text search over labels;
+  // when either is set the tree becomes a flat list of the matching rows, in file order
+  const [group, setGroup] = useState('all');
+  const [query, setQuery] = useState('');
+  const [found, setFound] = useState(/** @type {{query:string, rows:Int32Array|null, error?:string}|null} */ (null));
+  useEffect(() => {
+    setGroup('all');
+    setQuery('');
+    setFound(null);
+  }, [doc]);
+  useEffect(() => {
+    const q = query.trim();
+    if (!q) {
+      setFound(null);
+      return undefined;
+    }
+    let stale = false;
+    const t = setTimeout(() => {
+      client
+        .searchRecords(q)
+        .then((res) => !stale && setFound({ query: q, rows: res.rows }))
+        .catch((err) => !stale && !err?.cancelled && setFound({ query: q, rows: new Int32Array(0), error: err.message || String(err) }));
+    }, 200);
+    return () => {
+      stale = true;
+      clearTimeout(t);
+    };
+  }, [query, doc]);
+  const filtered = useMemo(() => {
+    if (group === 'all' && !found) return null;
+    const { kinds, types } = doc.records;
+    let rows = found ? found.rows : null;
+    if (group !== 'all') {
+      const [k, ty] = group.split(':').map(Number);
+      const keep = (r) => kinds[r] === k && types[r] === ty;
+      if (rows) rows = rows.filter(keep);
+      else {
+        let c = 0;
+        for (let r = 0; r < kinds.length; r++) if (keep(r)) c++;
+        rows = new Int32Array(c);
+        c = 0;
+        for (let r = 0; r < kinds.length; r++) if (keep(r)) rows[c++] = r;
+      }
+    }
+    return rows;
+  }, [doc, group, found]);
   const [expanded, setExpanded] = useState(() => new Set());
   const [expandedFields, setExpandedFields] = useState(() => new Set());
   const [version, setVersion] = useState(0); // bumps when labels/fields arrive
@@ -31,18 +77,21 @@ export function RecordTree({ doc, client, selection, revealNonce, onSelect }) {
     for (const r of open) ensureFields(r);
   }, [doc]);
 
-  const flat = useMemo(
+  const tree = useMemo(
     () => buildFlat(doc, expanded, doc.fieldsCache, expandedFields),
     [doc, expanded, expandedFields, version],
   );
+  const flat = filtered ? { count: filtered.length, rows: filtered } : tree;
+  const itemOf = (i) => (filtered ? (i >= 0 && i < filtered.length ? { type: 'row', row: filtered[i], depth: 0 } : null) : itemAt(doc, flat, i));
   const v = useVirtual(flat.count, ROW_H);
 
   const selIndex = useMemo(() => {
     if (!selection) return -1;
+    if (filtered) return selection.type === 'record' || selection.type === 'field' ? sortedIndex(filtered, selection.row) : -1;
     if (selection.type === 'record') return indexOfRow(doc, flat, selection.row);
     if (selection.type === 'field') return indexOfField(flat, selection.row, selection.path);
     return -1;
-  }, [doc, flat, selection]);
+  }, [doc, flat, selection, filtered]);
 
   const ensureFields = (row) => {
     const c = doc.fieldsCache.get(row);
@@ -123,7 +172,7 @@ export function RecordTree({ doc, client, selection, revealNonce, onSelect }) {
   // labels for the visible rows
   const visibleItems = [];
   for (let i = v.first; i < v.last; i++) {
-    const it = itemAt(doc, flat, i);
+    const it = itemOf(i);
     if (it) visibleItems.push([i, it]);
   }
   useEffect(() => {
@@ -145,7 +194,7 @@ export function RecordTree({ doc, client, selection, revealNonce, onSelect }) {
   });
 
   const selectIndex = (i) => {
-    const it = itemAt(doc, flat, i);
+    const it = itemOf(i);
     if (!it) return;
     v.scrollToIndex(i);
     selectItem(it);
@@ -156,6 +205,7 @@ export function RecordTree({ doc, client, selection, revealNonce, onSelect }) {
   };
 
   const isExpandable = (it) => {
+    if (filtered) return false;
     if (it.type === 'row') {
       if (childCount(doc, it.row) > 0) return true;
       const c = doc.fieldsCache.get(it.row);
@@ -185,7 +235,7 @@ export function RecordTree({ doc, client, selection, revealNonce, onSelect }) {
 
   const onKeyDown = (e) => {
     const cur = selIndex >= 0 ? selIndex : -1;
-    const it = cur >= 0 ? itemAt(doc, flat, cur) : null;
+    const it = cur >= 0 ? itemOf(cur) : null;
     const page = Math.max(1, Math.floor(v.viewport / ROW_H) - 1);
     switch (e.key) {
       case 'ArrowDown':
@@ -230,12 +280,34 @@ export function RecordTree({ doc, client, selection, revealNonce, onSelect }) {
   };
 
   const rowCount = doc.records.parents.length;
+  const groups = doc.composition || [];
   return (
     <div class="record-tree">
       <div class="pane-title">
         <span>Records</span>
-        <span class="muted">{formatInt(rowCount)} rows</span>
+        <span class="muted" data-testid="record-count">
+          {filtered ? `${formatInt(filtered.length)} of ${formatInt(rowCount)} rows` : `${formatInt(rowCount)} rows`}
+        </span>
+        <span class="rt-tools">
+          <select aria-label="Record kind" value={group} onChange={(e) => setGroup(e.currentTarget.value)}>
+            <option value="all">all kinds ({formatInt(rowCount)})</option>
+            {groups.map((g) => (
+              <option key={`${g.kind}:${g.type}`} value={`${g.kind}:${g.type}`}>
+                {g.label} ({formatInt(g.count)})
+              </option>
+            ))}
+          </select>
+          <input
+            type="search"
+            aria-label="Search records"
+            placeholder="search labels"
+            value={query}
+            onInput={(e) => setQuery(e.currentTarget.value)}
+            onKeyDown={(e) => e.key === 'Escape' && setQuery('')}
+          />
+        </span>
       </div>
+      {found?.error ? <p class="rt-empty muted">search failed: {found.error}</p> : null}
       <div
         class="rt-scroll"
         ref={v.ref}
@@ -246,7 +318,7 @@ export function RecordTree({ doc, client, selection, revealNonce, onSelect }) {
         onKeyDown={onKeyDown}
         aria-activedescendant={selIndex >= v.first && selIndex < v.last ? `rt-item-${selIndex}` : undefined}
       >
-        {flat.count === 0 ? <p class="rt-empty muted">No records were decoded from this file.</p> : null}
+        {flat.count === 0 ? <p class="rt-empty muted">{filtered ? 'No record matches.' : 'No records were decoded from this file.'}</p> : null}
         <div class="rt-spacer" style={{ height: `${v.height}px` }}>
           <div class="rt-rows" style={{ transform: `translateY(${v.top}px)` }}>
             {visibleItems.map(([i, it]) => (
@@ -358,6 +430,19 @@ function TreeRow({ i, it, doc, selected, expandable, expanded, onClick, onToggle
       <span class="rt-size">{formatInt(sizes[row])}</span>
     </div>
   );
+}
+
+/** Position of `row` in ascending `rows`, or -1. */
+function sortedIndex(rows, row) {
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid] === row) return mid;
+    if (rows[mid] < row) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /** Expand the top-level containers that are small enough to be useful right away. */
