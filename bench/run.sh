@@ -67,3 +67,23 @@ for (const x of r) {
   const n = x.native, w = x.wasm;
   console.log(`| ${n.file.split("/").pop()} | ${f(n.bytes / 1048576, 0)} | ${n.records} | ${n.samples} | ${f(n.decode_s, 3)} s | ${f(n.decode_MBps, 0)} | ${f(n.decode_records_per_s / 1e6, 2)} M | ${f(n.memcpy_MBps, 0)} | ${f(n.peak_rss_MB, 0)} (file ${f(n.bytes / 1048576, 0)}) | ${f(w.decode_s, 3)} s | ${f(w.decode_s / n.decode_s, 2)}× | ${w.wasm_heap_MB} | ${f(x.perf_report_s, 2)} s | ${f(x.perf_report_s / n.decode_s, 1)}× | ${f(x.perf_script_s, 2)} s | ${f(x.perf_script_s / n.decode_s, 1)}× |`);
 }' "$B/results.json"
+
+# Re-aggregation (the call the worker makes after each filter / range / transform change):
+# CallTreeBuilder::Build over a synthetic profile of BENCH_AGG_SAMPLES samples, native and WASM.
+AGG=${BENCH_AGG_SAMPLES:-5000000}
+log "re-aggregation of $AGG samples (bench/analysis/analysis_bench.cc): native"
+AGG_SRC=("$ROOT/core/analysis/call_tree.cc" "$ROOT/core/model/profile.cc" "$ROOT/bench/analysis/analysis_bench.cc")
+g++ -O2 -DNDEBUG -std=c++20 -I"$ROOT" "${AGG_SRC[@]}" -o "$B/analysis_bench"
+agg_native=$("$B/analysis_bench" "$AGG" "$RUNS")
+log "re-aggregation: WASM (em++ -O2, node)"
+NODE_PATH=/usr/share/nodejs em++ -O2 -DNDEBUG -std=c++20 -I"$ROOT" "${AGG_SRC[@]}" -sALLOW_MEMORY_GROWTH=1 \
+  -sMAXIMUM_MEMORY=4GB -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -o "$B/analysis_bench.cjs"
+agg_wasm=$(node "$B/analysis_bench.cjs" "$AGG" "$RUNS")
+echo "{\"native\":$agg_native,\"wasm\":$agg_wasm}" > "$B/aggregation.json"
+node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+console.log(`\n| re-aggregation of ${r.native.samples} samples (${r.native.stacks} stacks) | native ms | WASM ms | target |`);
+console.log(`|---|---|---|---|`);
+for (const k of ["all", "range_half", "one_thread", "merge_function", "inverted"])
+  console.log(`| ${k} | ${r.native[k].median_ms} | ${r.wasm[k].median_ms} | ${k === "range_half" ? (r.wasm[k].median_ms < 200 ? "< 200 ms: met" : "< 200 ms: MISSED by " + (r.wasm[k].median_ms - 200).toFixed(0) + " ms") : ""} |`);
+' "$B/aggregation.json"

@@ -5,11 +5,14 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/analysis/call_tree.h"
 #include "core/api/session.h"
 
 using emscripten::val;
@@ -53,6 +56,31 @@ val CopyTimes(const std::vector<uint64_t>& v, uint64_t origin) {
   std::vector<double> d(v.size());
   for (size_t i = 0; i < v.size(); ++i) d[i] = v[i] == 0 ? 0.0 : static_cast<double>(v[i] - origin);
   return Copy("Float64Array", d);
+}
+
+std::vector<int32_t> IntArray(const val& v) {
+  std::vector<int32_t> out;
+  if (v.isUndefined() || v.isNull()) return out;
+  const size_t n = v["length"].as<size_t>();
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i) out.push_back(v[i].as<int32_t>());
+  return out;
+}
+
+bool Has(const val& obj, const char* key) {
+  if (obj.isUndefined() || obj.isNull()) return false;
+  val v = obj[key];
+  return !v.isUndefined() && !v.isNull();
+}
+
+std::string JsonQuote(const std::string& s) {
+  std::string o = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') { o += '\\'; o += static_cast<char>(c); }
+    else if (c < 0x20) { char b[8]; snprintf(b, sizeof b, "\\u%04x", c); o += b; }
+    else o += static_cast<char>(c);
+  }
+  return o + "\"";
 }
 
 class JsSession {
@@ -131,6 +159,89 @@ class JsSession {
   val intervalEnds() const { return CopyTimes(p().intervals.end, Origin()); }
   val intervalDepths() const { return Copy("Int32Array", p().intervals.depth); }
   val intervalRecords() const { return Copy("Int32Array", p().intervals.record); }
+  // ---- aggregation in the core (core/analysis/call_tree.h) ----
+  // opts: {filter:{event, threads:[], cpus:[], t0, t1}, transforms:[{type, func, path, lib}], invert,
+  //        sandwich:{mode:'callers'|'callees', func}}; t0/t1 in the units of sampleTimes() (before any page scaling).
+  val analyze(val opts) {
+    profscope::AnalysisOptions o;
+    val f = Has(opts, "filter") ? opts["filter"] : val::object();
+    if (Has(f, "event")) o.event = f["event"].as<int32_t>();
+    if (Has(f, "threads")) o.threads = IntArray(f["threads"]);
+    if (Has(f, "cpus")) o.cpus = IntArray(f["cpus"]);
+    const uint64_t origin = Origin();
+    if (Has(f, "t0")) {
+      double t = std::ceil(f["t0"].as<double>());
+      o.has_t0 = true;
+      o.t0 = origin + (t > 0 ? static_cast<uint64_t>(t) : 0);
+    }
+    if (Has(f, "t1")) {
+      double t = std::floor(f["t1"].as<double>());
+      o.has_t1 = true;
+      o.t1 = t < 0 ? 0 : origin + static_cast<uint64_t>(t);
+      if (t < 0 && origin > 0) o.t1 = origin - 1;
+    }
+    if (Has(opts, "transforms")) {
+      val ts = opts["transforms"];
+      const size_t n = ts["length"].as<size_t>();
+      for (size_t i = 0; i < n; ++i) {
+        val t = ts[i];
+        std::string type = Has(t, "type") ? t["type"].as<std::string>() : "";
+        profscope::AnalysisTransform x;
+        if (type == "focus-subtree") x.type = profscope::AnalysisTransform::kFocusSubtree;
+        else if (type == "focus-function") x.type = profscope::AnalysisTransform::kFocusFunction;
+        else if (type == "merge-function") x.type = profscope::AnalysisTransform::kMergeFunction;
+        else if (type == "drop-function") x.type = profscope::AnalysisTransform::kDropFunction;
+        else if (type == "collapse-recursion") x.type = profscope::AnalysisTransform::kCollapseRecursion;
+        else if (type == "collapse-library") x.type = profscope::AnalysisTransform::kCollapseLibrary;
+        else continue;
+        if (Has(t, "func")) x.func = t["func"].as<int32_t>();
+        if (Has(t, "path")) x.path = IntArray(t["path"]);
+        if (Has(t, "lib")) x.lib = t["lib"].as<std::string>();
+        o.transforms.push_back(std::move(x));
+      }
+    }
+    o.invert = Has(opts, "invert") && opts["invert"].as<bool>();
+    if (Has(opts, "sandwich")) {
+      val sw = opts["sandwich"];
+      std::string mode = Has(sw, "mode") ? sw["mode"].as<std::string>() : "";
+      o.sandwich = mode == "callers" ? profscope::AnalysisOptions::kCallers
+                   : mode == "callees" ? profscope::AnalysisOptions::kCallees
+                                       : profscope::AnalysisOptions::kNoSandwich;
+      o.sandwich_func = Has(sw, "func") ? sw["func"].as<int32_t>() : -1;
+    }
+    profscope::CallTree t = Analyzer().Build(o);
+    val out = val::object();
+    out.set("parent", Copy("Int32Array", t.parent));
+    out.set("func", Copy("Int32Array", t.func));
+    out.set("depth", Copy("Int32Array", t.depth));
+    out.set("self", Copy("Float64Array", t.self));
+    out.set("total", Copy("Float64Array", t.total));
+    out.set("sampleNode", Copy("Int32Array", t.sample_node));
+    out.set("count", static_cast<double>(t.size()));
+    out.set("samples", static_cast<double>(t.samples));
+    return out;
+  }
+  // func row -> canonical func (functions merged by name)
+  val analysisCanon() {
+    profscope::CallTreeBuilder& b = Analyzer();
+    std::vector<int32_t> c(p().funcs.name.size());
+    for (size_t i = 0; i < c.size(); ++i) c[i] = b.Canon(static_cast<int32_t>(i));
+    return Copy("Int32Array", c);
+  }
+  // canonical func -> string id (-1 for names made by the analysis: see analysisNamesJson)
+  val analysisNameIds() { return Copy("Int32Array", Analyzer().name_ids()); }
+  // JSON object {index: name} of the canonical names without a string id ("[unknown]", "[lib] PATH")
+  std::string analysisExtraNamesJson() {
+    profscope::CallTreeBuilder& b = Analyzer();
+    std::string out = "{";
+    for (size_t i = 0; i < b.name_ids().size(); ++i) {
+      if (b.name_ids()[i] >= 0) continue;
+      if (out.size() > 1) out += ',';
+      out += "\"" + std::to_string(i) + "\":" + JsonQuote(b.names()[i]);
+    }
+    return out + "}";
+  }
+
   val markerTimes() const { return CopyTimes(p().markers.time, Origin()); }
   val markerKinds() const { return Copy("Int32Array", p().markers.kind); }
   val markerThreads() const { return Copy("Int32Array", p().markers.thread); }
@@ -141,6 +252,11 @@ class JsSession {
   val frameSourceStrings() const { return Copy("Int32Array", p().frame_sources.source); }
 
  private:
+  profscope::CallTreeBuilder& Analyzer() {
+    if (!analyzer_) analyzer_ = std::make_unique<profscope::CallTreeBuilder>(p());
+    return *analyzer_;
+  }
+  std::unique_ptr<profscope::CallTreeBuilder> analyzer_;
   // 0 when every time fits a double exactly; else one below the smallest non-zero time.
   uint64_t Origin() const {
     const profscope::Profile& pr = p();
@@ -195,6 +311,10 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("intervalRecords", &JsSession::intervalRecords)
       .function("markerTimes", &JsSession::markerTimes)
       .function("timeOrigin", &JsSession::timeOrigin)
+      .function("analyze", &JsSession::analyze)
+      .function("analysisCanon", &JsSession::analysisCanon)
+      .function("analysisNameIds", &JsSession::analysisNameIds)
+      .function("analysisExtraNamesJson", &JsSession::analysisExtraNamesJson)
       .function("markerKinds", &JsSession::markerKinds)
       .function("markerThreads", &JsSession::markerThreads)
       .function("markerCpus", &JsSession::markerCpus)

@@ -112,6 +112,23 @@ export interface Session {
   /** JSON array of {name, samples, attr: {type, config, sample_type, ...}}. */
   eventsJson(): string;
 
+  // ---- aggregation in the core (core/analysis/call_tree.h): what the worker runs after each change ----
+  /**
+   * Call-node tree of the samples passing `filter` (times in sampleTimes() units), after `transforms`
+   * ({type: 'focus-subtree'|'focus-function'|'merge-function'|'drop-function'|'collapse-recursion'|'collapse-library',
+   * func?, path?, lib?}, funcs are canonical ids), inverted, or one half of a sandwich of a function.
+   * Node 0 is the root; parents come before children; self/total count samples.
+   */
+  analyze(opts: {
+    filter?: { event?: number; threads?: number[]; cpus?: number[]; t0?: number; t1?: number };
+    transforms?: { type: string; func?: number; path?: number[]; lib?: string }[];
+    invert?: boolean;
+    sandwich?: { mode: 'callers' | 'callees'; func: number };
+  }): { parent: Int32Array; func: Int32Array; depth: Int32Array; self: Float64Array; total: Float64Array; sampleNode: Int32Array; count: number; samples: number };
+  analysisCanon(): Int32Array;          // func row -> canonical func (merged by name)
+  analysisNameIds(): Int32Array;        // canonical func -> string id, -1 for names made by the analysis
+  analysisExtraNamesJson(): string;     // {"index": "name"} for those ("[unknown]", "[lib] PATH")
+
   delete(): void;
 }
 

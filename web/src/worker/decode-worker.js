@@ -190,6 +190,7 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
   const own = {};
   for (const k of Object.keys(profile)) own[k] = profile[k].slice();
   actx = prepare(own, strings, mappings);
+  useCoreAnalysis(s, actx, strings, timing.scale);
   const lanes = buildLanes(own, threads.length);
   // per-CPU lanes when the file has CPUs (sample_type CPU)
   let maxCpu = -1;
@@ -431,10 +432,49 @@ function searchRecords(s, query) {
   return Int32Array.from(out);
 }
 
+/**
+ * Aggregation runs in the core (CallTreeBuilder through session.analyze) when the module has it:
+ * the worker's ctx then takes the core's canonical functions and names, so ids agree everywhere.
+ * The JavaScript analyze() stays as the reference the node tests compare with.
+ */
+function useCoreAnalysis(s, ctx, strings, scale) {
+  if (typeof s.analyze !== 'function') return;
+  const ids = s.analysisNameIds();
+  const extra = parseJson(s.analysisExtraNamesJson(), {});
+  const names = new Array(ids.length);
+  for (let i = 0; i < ids.length; i++) names[i] = ids[i] >= 0 ? String(strings[ids[i]] ?? '') : String(extra[i] ?? '[unknown]');
+  ctx.names = names;
+  ctx.canon = s.analysisCanon();
+  ctx.nCanon = names.length;
+  const unknown = names.lastIndexOf('[unknown]');
+  ctx.unknownFunc = () => unknown;
+  ctx.core = { session: s, scale, nNames: names.length };
+}
+
+/** The core's call tree for opts (times back to the module's units); names may grow ([lib] pseudo functions). */
+function coreAnalyze(ctx, opts) {
+  const { session: s, scale } = ctx.core;
+  const f = opts.filter || {};
+  const filter = { event: f.event ?? -1, threads: f.threads || [], cpus: f.cpus || [] };
+  if (f.t0 != null) filter.t0 = f.t0 / scale;
+  if (f.t1 != null) filter.t1 = f.t1 / scale;
+  const o = { filter, transforms: opts.transforms || [], invert: !!opts.invert };
+  if (opts.sandwich) o.sandwich = opts.sandwich;
+  const tree = s.analyze(o);
+  // pseudo functions of collapse-library transforms are appended to the core's names
+  const ids = s.analysisNameIds();
+  if (ids.length > ctx.names.length) {
+    const extra = parseJson(s.analysisExtraNamesJson(), {});
+    for (let i = ctx.names.length; i < ids.length; i++) ctx.names.push(String(extra[i] ?? ''));
+    ctx.nCanon = ctx.names.length;
+  }
+  return tree;
+}
+
 /** Aggregation of the filtered, transformed samples (+ flame layout and search matches). */
 function runAnalysis(opts) {
   const t0 = performance.now();
-  const tree = analyze(actx, opts);
+  const tree = actx.core ? coreAnalyze(actx, opts) : analyze(actx, opts);
   lastTree = tree;
   lastOpts = opts;
   const layout = layoutFlame(tree, actx.names, opts.filter?.event ?? 0);
@@ -502,7 +542,10 @@ self.onmessage = async (e) => {
       }
       case 'sandwich': {
         requireAnalysis();
-        const sw = sandwich(actx, msg.opts || lastOpts || {}, msg.func);
+        const so = msg.opts || lastOpts || {};
+        const sw = actx.core
+          ? { callers: coreAnalyze(actx, { ...so, sandwich: { mode: 'callers', func: msg.func } }), callees: coreAnalyze(actx, { ...so, sandwich: { mode: 'callees', func: msg.func } }) }
+          : sandwich(actx, so, msg.func);
         const pack = (t) => ({ parent: t.parent, func: t.func, depth: t.depth, self: t.self, total: t.total, count: t.count });
         const out = { type: 'sandwich', id: msg.id, func: msg.func, sandwich: { callers: pack(sw.callers), callees: pack(sw.callees) }, names: actx.names.slice() };
         self.postMessage(out, transferables(out));

@@ -1,0 +1,92 @@
+// Aggregation of a profile's samples into a call-node tree, for the views:
+// filters (event, threads, CPUs, time range), transforms (focus, merge, drop,
+// collapse recursion / library), inversion, and the two halves of a sandwich.
+// Runs in the core so that narrowing a selection re-aggregates millions of
+// samples in native/WASM code, not in JavaScript.
+//
+// Functions are merged by name first ("canonical functions": the same name in
+// two mappings or two processes is one function to a reader), as the Firefox
+// Profiler's call tree does.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/model/profile.h"
+
+namespace profscope {
+
+struct AnalysisTransform {
+  enum Type { kFocusSubtree, kFocusFunction, kMergeFunction, kDropFunction, kCollapseRecursion, kCollapseLibrary };
+  Type type = kMergeFunction;
+  int32_t func = kNone;             // canonical function (all but focus-subtree and collapse-library)
+  std::vector<int32_t> path;        // focus-subtree: canonical funcs root -> node
+  std::string lib;                  // collapse-library: the mapping path
+};
+
+struct AnalysisOptions {
+  int32_t event = -1;               // -1 = every event
+  std::vector<int32_t> threads;     // thread rows; empty = all
+  std::vector<int32_t> cpus;        // empty = all
+  bool has_t0 = false, has_t1 = false;
+  uint64_t t0 = 0, t1 = 0;          // inclusive, in the samples' clock
+  std::vector<AnalysisTransform> transforms;
+  bool invert = false;
+  // Sandwich halves: callees of `sandwich_func` (paths from its first
+  // occurrence) or callers (paths up to its last occurrence, inverted).
+  enum Sandwich { kNoSandwich, kCallees, kCallers };
+  Sandwich sandwich = kNoSandwich;
+  int32_t sandwich_func = kNone;
+};
+
+// Call nodes: node 0 is the root (func kNone); parents come before children.
+struct CallTree {
+  std::vector<int32_t> parent, func, depth;
+  std::vector<double> self, total;  // samples (each sample counts 1)
+  std::vector<int32_t> sample_node; // sample -> node, -1 when filtered out or dropped
+  uint64_t samples = 0;             // samples counted
+  size_t size() const { return parent.size(); }
+};
+
+class CallTreeBuilder {
+ public:
+  explicit CallTreeBuilder(const Profile& p);
+
+  // Canonical function names (merged by name), then one "[lib] PATH" pseudo
+  // function per library a collapse-library transform has used.
+  const std::vector<std::string>& names() const { return names_; }
+  // The string id of each canonical name; kNone for names made here ("[unknown]" when the
+  // file has none, "[lib] PATH").
+  const std::vector<int32_t>& name_ids() const { return name_ids_; }
+  // Canonical function of a func row.
+  int32_t Canon(int32_t func) const { return func >= 0 && static_cast<size_t>(func) < canon_.size() ? canon_[static_cast<size_t>(func)] : unknown_; }
+  int32_t Unknown() const { return unknown_; }
+
+  CallTree Build(const AnalysisOptions& opts);
+
+ private:
+  bool Passes(size_t i, const AnalysisOptions& o, const std::vector<uint8_t>& threads, const std::vector<uint8_t>& cpus) const;
+  void StackPath(int32_t stack, std::vector<int32_t>& out) const;  // root -> leaf canonical funcs
+  bool Transform(std::vector<int32_t>& path, const AnalysisOptions& o);
+  int32_t LibFunc(int32_t lib);
+  // Without transforms, inversion or sandwich a stack's call node depends on the stack only:
+  // the full tree of every stack is built once, and each such Build counts samples into it
+  // and keeps the nodes they reach (no hashing per Build).
+  void EnsurePlain();
+  CallTree BuildPlain(const AnalysisOptions& o, const std::vector<uint8_t>& threads, const std::vector<uint8_t>& cpus);
+  bool plain_ready_ = false;
+  std::vector<int32_t> plain_node_;        // stack -> node of plain_
+  std::vector<int32_t> plain_parent_, plain_func_, plain_depth_;
+
+  const Profile& p_;
+  std::vector<int32_t> canon_;       // func row -> canonical func
+  std::vector<std::string> names_;
+  std::vector<int32_t> name_ids_;
+  std::vector<int32_t> canon_lib_;   // canonical func -> library id or -1
+  std::vector<std::string> libs_;
+  std::vector<int32_t> lib_func_;    // library id -> pseudo canonical func or -1
+  int32_t unknown_ = kNone;          // canonical func "[unknown]" (frames without a func)
+};
+
+}  // namespace profscope

@@ -1,0 +1,169 @@
+// CallTreeBuilder: filters, transforms, inversion and sandwich halves on a
+// small hand-made profile; folded output compared as text.
+#include "core/analysis/call_tree.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace profscope {
+namespace {
+
+// Samples (thread, cpu, time, root-first names):
+//   0: t0 c0 t=10  main;a;b
+//   1: t0 c1 t=20  main;a;b
+//   2: t1 c0 t=30  main;a;a;a   (recursion)
+//   3: t1 c1 t=40  main;libx;liby;c   (libx, liby in lib.so)
+//   4: t0 c0 t=50  main           (in another mapping: same name merges)
+//   5: t1 c0 t=60  (empty stack)
+struct Fixture {
+  Profile p;
+  Fixture() {
+    p.threads.tid = {1, 2};
+    p.threads.pid = {1, 1};
+    p.threads.name = {kNone, kNone};
+    p.threads.start = {0, 0};
+    p.threads.end = {0, 0};
+    p.threads.samples = {0, 0};
+    auto map = [&](const char* path) {
+      p.mappings.pid.push_back(1);
+      p.mappings.start.push_back(0);
+      p.mappings.end.push_back(0);
+      p.mappings.pgoff.push_back(0);
+      p.mappings.path.push_back(p.strings.Intern(path));
+      p.mappings.build_id.push_back(kNone);
+      p.mappings.time.push_back(0);
+      p.mappings.record.push_back(kNone);
+      return static_cast<int32_t>(p.mappings.size() - 1);
+    };
+    int32_t exe = map("/bin/app");
+    int32_t exe2 = map("/bin/app2");
+    int32_t lib = map("/lib/lib.so");
+    StackBuilder b(p);
+    auto fr = [&](const char* name, int32_t m) {
+      int32_t f = b.Func(p.strings.Intern(name), m);
+      return b.Frame(0x1000u + static_cast<uint64_t>(p.frames.address.size()), f, m);
+    };
+    auto stack = [&](std::initializer_list<int32_t> frames) {
+      int32_t s = kNone;
+      for (int32_t f : frames) s = b.Stack(s, f);
+      return s;
+    };
+    int32_t main = fr("main", exe), a = fr("a", exe), bb = fr("b", exe), c = fr("c", exe);
+    int32_t libx = fr("libx", lib), liby = fr("liby", lib), main2 = fr("main", exe2);
+    add(0, 0, 10, stack({main, a, bb}));
+    add(0, 1, 20, stack({main, a, bb}));
+    add(1, 0, 30, stack({main, a, a, a}));
+    add(1, 1, 40, stack({main, libx, liby, c}));
+    add(0, 0, 50, stack({main2}));
+    add(1, 0, 60, kNone);
+  }
+  void add(int32_t th, int32_t cpu, uint64_t t, int32_t st) {
+    p.samples.time.push_back(t);
+    p.samples.thread.push_back(th);
+    p.samples.cpu.push_back(cpu);
+    p.samples.event.push_back(0);
+    p.samples.weight.push_back(1);
+    p.samples.stack.push_back(st);
+    p.samples.record.push_back(kNone);
+  }
+};
+
+// "a;b 2" lines (root-first, self counts), sorted.
+std::string Folded(const CallTreeBuilder& b, const CallTree& t) {
+  std::map<std::string, double> m;
+  for (size_t n = 1; n < t.size(); ++n) {
+    if (t.self[n] == 0) continue;
+    std::string path;
+    for (int32_t x = static_cast<int32_t>(n); x > 0; x = t.parent[static_cast<size_t>(x)])
+      path = b.names()[static_cast<size_t>(t.func[static_cast<size_t>(x)])] + (path.empty() ? "" : ";" + path);
+    m[path] += t.self[n];
+  }
+  std::string out;
+  for (auto& [k, v] : m) out += k + " " + std::to_string(static_cast<int>(v)) + "\n";
+  if (t.self.size() && t.self[0] > 0) out += "<root> " + std::to_string(static_cast<int>(t.self[0])) + "\n";
+  return out;
+}
+
+int32_t FuncNamed(const CallTreeBuilder& b, const std::string& name) {
+  for (size_t i = 0; i < b.names().size(); ++i)
+    if (b.names()[i] == name) return static_cast<int32_t>(i);
+  return kNone;
+}
+
+TEST(CallTree, PlainMergesFunctionsByNameAndCountsEverySample) {
+  Fixture f;
+  CallTreeBuilder b(f.p);
+  CallTree t = b.Build({});
+  EXPECT_EQ(t.samples, 6u);
+  EXPECT_EQ(Folded(b, t), "main 1\nmain;a;a;a 1\nmain;a;b 2\nmain;libx;liby;c 1\n<root> 1\n");
+  EXPECT_EQ(t.total[0], 6);
+  EXPECT_EQ(t.sample_node[5], 0);  // the empty stack is the root
+  for (size_t n = 1; n < t.size(); ++n) EXPECT_LT(t.parent[n], static_cast<int32_t>(n));
+}
+
+TEST(CallTree, FiltersByThreadCpuAndTimeRange) {
+  Fixture f;
+  CallTreeBuilder b(f.p);
+  AnalysisOptions o;
+  o.threads = {1};
+  EXPECT_EQ(Folded(b, b.Build(o)), "main;a;a;a 1\nmain;libx;liby;c 1\n<root> 1\n");
+  o = {};
+  o.cpus = {1};
+  EXPECT_EQ(Folded(b, b.Build(o)), "main;a;b 1\nmain;libx;liby;c 1\n");
+  o = {};
+  o.has_t0 = o.has_t1 = true;
+  o.t0 = 20;
+  o.t1 = 40;  // inclusive
+  CallTree t = b.Build(o);
+  EXPECT_EQ(t.samples, 3u);
+  EXPECT_EQ(t.sample_node[0], -1);
+  EXPECT_EQ(o.event, -1);
+}
+
+TEST(CallTree, TransformsApplyInOrder) {
+  Fixture f;
+  CallTreeBuilder b(f.p);
+  int32_t a = FuncNamed(b, "a"), main = FuncNamed(b, "main");
+  AnalysisOptions o;
+  o.transforms.push_back({AnalysisTransform::kMergeFunction, a, {}, ""});
+  EXPECT_EQ(Folded(b, b.Build(o)), "main 2\nmain;b 2\nmain;libx;liby;c 1\n<root> 1\n");
+  o.transforms = {{AnalysisTransform::kDropFunction, a, {}, ""}};
+  EXPECT_EQ(Folded(b, b.Build(o)), "main 1\nmain;libx;liby;c 1\n<root> 1\n");
+  o.transforms = {{AnalysisTransform::kCollapseRecursion, a, {}, ""}};
+  EXPECT_EQ(Folded(b, b.Build(o)), "main 1\nmain;a 1\nmain;a;b 2\nmain;libx;liby;c 1\n<root> 1\n");
+  o.transforms = {{AnalysisTransform::kFocusFunction, a, {}, ""}};
+  EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a 1\na;b 2\n");
+  o.transforms = {{AnalysisTransform::kFocusSubtree, kNone, {main, a}, ""}};
+  EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a 1\na;b 2\n");
+  o.transforms = {{AnalysisTransform::kCollapseLibrary, kNone, {}, "/lib/lib.so"}};
+  EXPECT_EQ(Folded(b, b.Build(o)), "main 1\nmain;[lib] /lib/lib.so;c 1\nmain;a;a;a 1\nmain;a;b 2\n<root> 1\n");
+}
+
+TEST(CallTree, InvertAndSandwichHalves) {
+  Fixture f;
+  CallTreeBuilder b(f.p);
+  AnalysisOptions o;
+  o.invert = true;
+  EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a;main 1\nb;a;main 2\nc;liby;libx;main 1\nmain 1\n<root> 1\n");
+  o = {};
+  o.sandwich = AnalysisOptions::kCallees;
+  o.sandwich_func = FuncNamed(b, "a");
+  EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a 1\na;b 2\n");
+  o.sandwich = AnalysisOptions::kCallers;
+  o.invert = false;  // callers are always inverted
+  EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a;main 1\na;main 2\n");
+}
+
+TEST(CallTree, EmptyProfile) {
+  Profile p;
+  CallTreeBuilder b(p);
+  CallTree t = b.Build({});
+  EXPECT_EQ(t.size(), 1u);
+  EXPECT_EQ(t.samples, 0u);
+  EXPECT_EQ(b.names().back(), "[unknown]");
+}
+
+}  // namespace
+}  // namespace profscope
