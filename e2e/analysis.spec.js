@@ -21,7 +21,7 @@ test.describe('analysis views', () => {
     await expect(page.getByTestId('chart-status')).toContainText(/1 lane · \d+ markers/);
     const box = await canvas.boundingBox();
     // the marker row of the lane (under the 20 px ruler); time-0 markers sit at the left edge
-    await page.mouse.move(box.x + 1, box.y + 29);
+    await page.mouse.move(box.x + 1, box.y + 20 + 15 + 9); // ruler, lane title, middle of the marker row
     await expect(panel.getByRole('tooltip')).toContainText(/record \d+ at 0x/);
     await page.mouse.down();
     await page.mouse.up();

@@ -33,6 +33,27 @@ test('perf.data + its jit dump: JIT functions are named in the flame graph', asy
   errs.check();
 });
 
+test('a jit dump alone: its code loads on the timeline, each clickable through to its record', async ({ page }) => {
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles(T('jitdump', 'node_perf_prof', 'jit-25578.dump'));
+  await waitDecoded(page, 'jit-25578.dump');
+  await page.getByRole('tab', { name: 'Flame chart' }).click();
+  // jitdump_ref.txt: 2211 CODE_LOAD records, all from one thread
+  await expect(page.getByTestId('chart-status')).toContainText('1 lane · 2,211 markers');
+  const canvas = page.locator('.flame-chart canvas');
+  const box = await canvas.boundingBox();
+  // the first load sits at the left edge of the marker row
+  await page.mouse.move(box.x + 1, box.y + 20 + 15 + 9); // ruler, lane title, middle of the marker row
+  await expect(page.locator('.flame-tip .fc-name')).toContainText(/^code load: /);
+  await page.mouse.down();
+  await page.mouse.up();
+  await expect(page.getByTestId('hex-selection')).toContainText('CODE_LOAD');
+  await shot(page, '34-jitdump-timeline');
+  errs.check();
+});
+
 test('XRay log + its instrumented binary: functions named from xray_instr_map', async ({ page }) => {
   const errs = watchErrors(page);
   await page.goto('./');
@@ -51,13 +72,13 @@ test('XRay log + its instrumented binary: functions named from xray_instr_map', 
   const canvas = page.locator('.flame-chart canvas');
   const box = await canvas.boundingBox();
   // hover the outermost call (depth row 1, just under the lane title) in the middle of the chart
-  await page.mouse.move(box.x + box.width / 2, box.y + 20 + 18 + 8);
+  await page.mouse.move(box.x + box.width / 2, box.y + 20 + 15 + 18 + 8);
   await expect(page.locator('.flame-tip')).toBeVisible();
   await expect(page.locator('.flame-tip .fc-name')).toContainText('run(int, char**)');
   await expect(page.locator('.flame-tip .fc-sub')).toContainText(/µs from/);
   await shot(page, '31-xray-with-binary');
   // clicking it selects its entry record (the bytes of the function-enter record)
-  await page.mouse.click(box.x + box.width / 2, box.y + 20 + 18 + 8);
+  await page.mouse.click(box.x + box.width / 2, box.y + 20 + 15 + 18 + 8);
   await expect(page.getByTestId('hex-selection')).toContainText(/function enter/);
   // Functions: llvm-xray account's table (account.txt: leaf_a is called 5 times)
   await page.getByRole('tab', { name: 'Functions' }).click();

@@ -13,7 +13,9 @@ import { formatInt } from '../../lib/format.js';
 import './flame-chart.css';
 
 const RULER_H = 20;
-const HEAD_H = 18; // lane title + markers
+const TITLE_H = 15; // lane title
+const MARK_H = 18; // markers row
+const HEAD_H = TITLE_H + MARK_H;
 const ROW_H = 16;
 const MARKER_COLORS = { 1: '#8a5cc8', 10: '#8a5cc8', 3: '#2f9e44', 4: '#c92a2a', 2: '#e8590c', 13: '#e8590c', 5: '#f08c00', 6: '#f08c00', 14: '#1971c2', 15: '#1971c2' };
 // core markers: colour by kind name (perf record names, jitdump and XRay kinds)
@@ -50,7 +52,29 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
   const geo = useMemo(() => {
     let lo = Infinity;
     let hi = -Infinity;
-    for (const l of lanes) {
+    // a file without samples (a jit dump alone: its code loads) gets a lane per thread of its markers
+    let all = lanes;
+    if (!byCpu && markers.rows.length && lanes.length === 0) {
+      const have = new Set(lanes.map((l) => l.thread));
+      const extra = new Set();
+      for (let k = 0; k < markers.thread.length; k++) {
+        const th = markers.thread[k];
+        if (!have.has(th)) extra.add(th);
+      }
+      if (extra.size) {
+        all = lanes.concat([...extra].sort((a, b) => a - b).map((thread) => ({ thread, samples: new Int32Array(0), times: new Float64Array(0) })));
+      }
+    }
+    if (!byCpu) {
+      for (let k = 0; k < markers.time.length; k++) {
+        const t = markers.time[k];
+        if (t > 0) {
+          if (t < lo) lo = t;
+          if (t > hi) hi = t;
+        }
+      }
+    }
+    for (const l of all) {
       if (l.times.length) {
         lo = Math.min(lo, l.times[0]);
         hi = Math.max(hi, l.times[l.times.length - 1]);
@@ -64,17 +88,17 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
       }
     }
     const noTime = !(hi > lo);
-    const ls = lanes.map((l) => {
+    const ls = all.map((l) => {
       const times = noTime ? Float64Array.from(l.samples) : l.times;
       return { ...l, times, gap: typicalGap(times) };
     });
     if (noTime) {
       lo = 0;
-      hi = Math.max(1, ...lanes.map((l) => (l.samples.length ? l.samples[l.samples.length - 1] + 1 : 1)));
+      hi = Math.max(1, ...all.map((l) => (l.samples.length ? l.samples[l.samples.length - 1] + 1 : 1)));
     }
     const maxGap = Math.max(...ls.map((l) => l.gap), 1e-9);
-    return { lanes: ls, t0: lo, t1: hi + maxGap, noTime };
-  }, [doc, lanes]);
+    return { lanes: ls, t0: lo, t1: hi + (all.some((l) => l.samples.length) ? maxGap : (hi - lo) * 0.01 || 1), noTime };
+  }, [doc, lanes, byCpu, markers]);
 
   // exact calls per lane and depth (XRay); sample lanes draw the analysis' call nodes instead
   const laneRows = useMemo(
@@ -86,6 +110,7 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
   const laneDepth = useMemo(() => {
     return geo.lanes.map((l, li) => {
       if (laneRows[li] && laneRows[li].length) return laneRows[li].length;
+      if (!l.samples.length) return 3; // marker-only lane: a cumulative count of its markers
       let d = 0;
       for (let k = 0; k < l.samples.length; k++) {
         const n = sampleNode[l.samples[k]];
@@ -109,11 +134,18 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
   const markersByLane = useMemo(() => {
     if (byCpu) return geo.lanes.map(() => ({ idx: new Int32Array(0), times: new Float64Array(0) })); // markers carry a thread: shown in the thread lanes
     const byThread = new Map();
-    geo.lanes.forEach((l, i) => byThread.set(l.thread, i));
+    const byPid = new Map();
+    geo.lanes.forEach((l, i) => {
+      byThread.set(l.thread, i);
+      const pid = l.thread >= 0 ? threads[l.thread]?.pid : undefined;
+      if (pid != null && !byPid.has(pid)) byPid.set(pid, i);
+    });
     const out = geo.lanes.map(() => []);
     for (let k = 0; k < markers.rows.length; k++) {
-      let li = byThread.get(markers.thread[k]);
-      if (li === undefined) li = 0; // no thread (or a thread without samples): the first lane
+      const th = markers.thread[k];
+      let li = byThread.get(th);
+      // a thread without samples: the first lane of its process, else the first lane
+      if (li === undefined) li = (th >= 0 ? byPid.get(threads[th]?.pid) : undefined) ?? 0;
       if (out[li]) out[li].push(k);
     }
     // sorted by time (no time: drawn at the start) so a draw visits only the markers in view
@@ -169,9 +201,14 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
       ctx.fillStyle = fg;
       const title = byCpu ? `CPU ${lane.thread}` : th ? `${String(th.name ?? '')} ${th.pid}/${th.tid}` : 'no thread';
       const rows = laneRows[li];
-      ctx.fillText(rows ? `${title} · ${formatInt(lane.samples.length)} calls (exact enter/exit times)` : `${title} · ${formatInt(lane.samples.length)} samples (all events, before filters)`, 6, top + HEAD_H / 2);
-      // markers in the title row (only those in view: sorted by time)
       const ml = markersByLane[li];
+      const what = rows
+        ? `${formatInt(lane.samples.length)} calls (exact enter/exit times)`
+        : lane.samples.length
+          ? `${formatInt(lane.samples.length)} samples (all events, before filters)`
+          : `${formatInt(ml.idx.length)} markers, no samples`;
+      const laneTitle = `${title} · ${what}`;
+      // markers in the title row (only those in view: sorted by time)
       const pad = ((view.t1 - view.t0) / Math.max(1, size.w)) * 5;
       let lastMx = -Infinity;
       for (let j = geo.noTime ? 0 : Math.max(0, lastAtOrBefore(ml.times, view.t0 - pad)); j < ml.idx.length; j++) {
@@ -182,12 +219,42 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
         lastMx = x;
         ctx.fillStyle = markerColor(markers, k, doc.records.types, markers.rows);
         ctx.beginPath();
-        ctx.moveTo(x, top + 3);
-        ctx.lineTo(x + 4, top + HEAD_H / 2);
-        ctx.lineTo(x, top + HEAD_H - 3);
-        ctx.lineTo(x - 4, top + HEAD_H / 2);
+        const my = top + TITLE_H;
+        ctx.moveTo(x, my + 3);
+        ctx.lineTo(x + 4, my + MARK_H / 2);
+        ctx.lineTo(x, my + MARK_H - 3);
+        ctx.lineTo(x - 4, my + MARK_H / 2);
         ctx.closePath();
         ctx.fill();
+      }
+      // the lane title, on its own line above the markers
+      ctx.fillStyle = fg;
+      ctx.fillText(laneTitle, 6, top + TITLE_H / 2 + 1);
+      // marker-only lane (a jit dump alone): how the markers accumulate over time (the code cache filling)
+      if (!rows && !lane.samples.length && ml.idx.length && !geo.noTime) {
+        const y0 = top + HEAD_H + 3 * ROW_H - 2;
+        const hgt = 3 * ROW_H - 6;
+        const n = ml.idx.length;
+        ctx.strokeStyle = dark ? '#3bc9db' : '#0c8599';
+        ctx.lineWidth = 1.5;
+        ctx.beginPath();
+        let started = false;
+        let lastX = -Infinity;
+        for (let j = 0; j < n; j++) {
+          const x = Math.max(0, Math.min(size.w, xOf(ml.times[j])));
+          if (x - lastX < 0.5 && j < n - 1) continue;
+          lastX = x;
+          const y = y0 - ((j + 1) / n) * hgt;
+          if (!started) {
+            ctx.moveTo(x, y0);
+            started = true;
+          }
+          ctx.lineTo(x, y);
+        }
+        ctx.lineTo(size.w, y0 - hgt);
+        ctx.stroke();
+        ctx.fillStyle = fg;
+        ctx.fillText(`cumulative: ${formatInt(n)} markers`, 6, y0 - hgt + 6);
       }
       // stacks: exact calls (tracers) or the samples' call nodes (samplers)
       const scale = size.w / cols;
@@ -311,6 +378,7 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
     if (li < 0) return { kind: 'none', x };
     const lane = geo.lanes[li];
     const rel = y - laneTop[li];
+    if (rel < TITLE_H) return { kind: 'none', x };
     if (rel < HEAD_H) {
       let best = -1;
       let bd = 6;
