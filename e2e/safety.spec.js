@@ -160,3 +160,64 @@ test('hostile COMM and MMAP2 strings in a real perf.data are shown as text and r
   // records text carries the mmap name too: check it via the worker-produced field JSON path
   expect(csp, csp.join('\n')).toEqual([]);
 });
+
+// A real jit dump (node --perf-prof) whose first CODE_LOAD names its function with markup.
+const HOSTILE_JIT = 'JS:*<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+function hostileJitDump() {
+  const src = fs.readFileSync(path.join(REPO, 'tests', 'data', 'jitdump', 'node_perf_prof', 'jit-25578.dump'));
+  const headerSize = src.readUInt32LE(8);
+  let off = headerSize;
+  const parts = [src.subarray(0, headerSize)];
+  let done = false;
+  while (off + 16 <= src.length) {
+    const id = src.readUInt32LE(off);
+    const size = src.readUInt32LE(off + 4);
+    if (size < 16 || off + size > src.length) break;
+    const rec = src.subarray(off, off + size);
+    if (id === 0 && !done) {
+      // CODE_LOAD: 16-byte header, pid, tid, vma, code_addr, code_size, code_index, name\0, code
+      const nameAt = 16 + 40;
+      const nul = rec.indexOf(0, nameAt);
+      const body = Buffer.concat([rec.subarray(0, nameAt), Buffer.from(HOSTILE_JIT + '\0'), rec.subarray(nul + 1)]);
+      body.writeUInt32LE(body.length, 4);
+      parts.push(body);
+      done = true;
+    } else parts.push(rec);
+    off += size;
+  }
+  parts.push(src.subarray(off));
+  expect(done).toBe(true);
+  const file = path.join(OUT, 'jit-hostile.dump');
+  fs.writeFileSync(file, Buffer.concat(parts));
+  return file;
+}
+
+test('a hostile function name in a real jit dump is shown as text and runs nothing', async ({ page }) => {
+  const file = hostileJitDump();
+  const csp = watchCsp(page);
+  const dialogs = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    d.dismiss();
+  });
+  await page.goto('./');
+  await openFile(page, file);
+  // the record tree finds it by its name, and shows it as literal text
+  await page.getByLabel('Search records').fill('onerror');
+  await expect(page.getByTestId('record-count')).toContainText(/^1 of /);
+  const item = page.getByRole('tree', { name: 'Record tree' }).getByRole('treeitem').first();
+  await expect(item).toContainText(HOSTILE_JIT);
+  await item.click();
+  await expect(page.getByTestId('hex-selection')).toContainText(HOSTILE_JIT);
+  // the timeline draws its marker (the label reaches the page as a string, shown with textContent)
+  await page.getByRole('tab', { name: 'Flame chart' }).click();
+  await expect(page.getByTestId('chart-status')).toContainText('2,211 markers');
+  const state = await page.evaluate(() => ({
+    pwned: window.__pwned ?? null,
+    injectedImgs: document.querySelectorAll('img[src="x"]').length,
+    inlineScripts: [...document.scripts].filter((s) => !s.src).length,
+  }));
+  expect(state).toEqual({ pwned: null, injectedImgs: 0, inlineScripts: 0 });
+  expect(dialogs).toEqual([]);
+  expect(csp, csp.join('\n')).toEqual([]);
+});
