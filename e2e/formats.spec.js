@@ -30,6 +30,9 @@ test('perf.data + its jit dump: JIT functions are named in the flame graph', asy
   // perf inject --jit + perf script name this V8 function "JS:*sortWork /opt/demo/run/perf_inject_jit/jswork.js:9:18"
   await expectMatches(page, 'JS:*sortWork', 1);
   await shot(page, '30-perf-with-jitdump');
+  // DEBUG_INFO of the dump gives JIT functions a source position, shown next to their name
+  await page.getByRole('tab', { name: 'Functions' }).click();
+  await expect(page.locator('td.fn-function .muted').first()).toHaveText(/:\d+$/);
   errs.check();
 });
 

@@ -112,6 +112,11 @@ export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, 
     tip.querySelector('.ft-name').textContent = name;
     tip.querySelector('.ft-samples').textContent = `${formatInt(total)} samples (${formatPercent(total, rootTotal)})`;
     tip.querySelector('.ft-self').textContent = `self ${formatInt(self)} (${formatPercent(self, rootTotal)})`;
+    // source position (jitdump DEBUG_INFO) of the function, when a side file gave one
+    const src = doc?.funcSources?.[layout.func[i]];
+    const srcEl = tip.querySelector('.ft-src');
+    srcEl.textContent = src ? String(src) : '';
+    srcEl.hidden = !src;
     tip.hidden = false;
     const host = scrollRef.current.parentElement.getBoundingClientRect();
     const tw = tip.offsetWidth;
@@ -223,6 +228,7 @@ export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, 
           <div class="ft-name" />
           <div class="ft-samples" />
           <div class="ft-self muted" />
+          <div class="ft-src mono muted" data-testid="flame-tip-source" hidden />
         </div>
         {!layout || rootTotal === 0 ? <div class="flame-empty muted">No samples in this event.</div> : null}
       </div>
