@@ -143,8 +143,37 @@ TEST_P(PerfCorpus, StacksAgreeWithPerfCallchains) {
   std::string evlist = ReadText(dir / "evlist.txt");
   if (evlist.find("REGS_USER") != std::string::npos && evlist.find("STACK_USER") != std::string::npos)
     GTEST_SKIP() << "--call-graph dwarf: perf unwound the user stacks (unwinding comes later)";
-  if (evlist.find("BRANCH_STACK") != std::string::npos && evlist.find("CALLCHAIN") != std::string::npos)
-    GTEST_SKIP() << "--call-graph lbr: perf stitched LBR call stacks into the callchain";
+  // --call-graph lbr: user frames come from the LBR call stack, as perf resolves them. A sample
+  // whose LBR stack is empty gets, from perf, entries[0].to read past the end of the stack (the
+  // next bytes of the file); we keep the recorded user ip instead. Such stacks (one user frame
+  // at the root, kernel frames below it) are compared without their root frame.
+  const bool lbr = evlist.find("BRANCH_STACK") != std::string::npos && evlist.find("CALLCHAIN") != std::string::npos;
+  auto lbr_normalize = [](const std::vector<std::string>& lines) {
+    std::map<std::string, long long> agg;
+    for (const auto& l : lines) {
+      size_t sp = l.rfind(' ');
+      std::string stack = l.substr(0, sp);
+      long long n = std::stoll(l.substr(sp + 1));
+      std::vector<std::string> fr;
+      size_t p = 0;
+      while (true) {
+        size_t q = stack.find(';', p);
+        fr.push_back(stack.substr(p, q == std::string::npos ? std::string::npos : q - p));
+        if (q == std::string::npos) break;
+        p = q + 1;
+      }
+      bool rest_kernel = fr.size() > 1;
+      for (size_t i = 1; i < fr.size(); ++i)
+        if (fr[i].rfind("0xffff", 0) != 0) rest_kernel = false;
+      if (rest_kernel) fr[0] = "?";
+      std::string key;
+      for (size_t i = 0; i < fr.size(); ++i) key += (i ? ";" : "") + fr[i];
+      agg[key] += n;
+    }
+    std::vector<std::string> out;
+    for (auto& [k, v] : agg) out.push_back(k + " " + std::to_string(v));
+    return out;
+  };
   if (fs::exists(dir / "script_addrs.txt.rc")) GTEST_SKIP() << "perf failed on this file";
   std::string log = ReadText(dir / "folded.log");
   std::smatch m;
@@ -182,6 +211,10 @@ TEST_P(PerfCorpus, StacksAgreeWithPerfCallchains) {
     }
     auto want = Lines(ReadText(e.path()));
     auto got = Lines(s.StacksText(true, event));
+    if (lbr) {
+      want = lbr_normalize(want);
+      got = lbr_normalize(got);
+    }
     std::sort(want.begin(), want.end());
     std::sort(got.begin(), got.end());
     EXPECT_EQ(want, got) << f;

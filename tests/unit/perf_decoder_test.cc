@@ -1029,6 +1029,32 @@ TEST_P(PerfDecoderModes, KernelFramesResolveAgainstKernelMaps) {
   EXPECT_EQ(d.s().StacksText(false, ""), "/bin/app+0x30;/weird/user/map+0x20;[kernel.kallsyms]+0x10 1\n");
 }
 
+// --call-graph lbr (branch_sample_type CALL_STACK): the user part of the stack comes from the
+// LBR call stack as perf resolves it: the callchain up to PERF_CONTEXT_USER, then the first
+// entry's target, then each entry's call site. Without CALL_STACK the callchain is used as is.
+TEST_P(PerfDecoderModes, LbrCallStackGivesTheUserFrames) {
+  for (bool call_stack : {true, false}) {
+    Builder b = MakeBuilder();
+    PerfEventAttr a = MakeAttr(kTypeHardware, 0, kSampleIp | kSampleTid | kSampleTime | kSampleCallchain | kSampleBranchStack,
+                               kFlagExcludeGuest);
+    a.branch_sample_type = call_stack ? kBranchCallStack : 0;
+    b.Attr(a, {1});
+    b.Mmap(-1, kKernelStart, 0x100000, 0, "[kernel.kallsyms]");
+    b.Mmap(100, 0x400000, 0x1000, 0, "/bin/app");
+    S s;
+    s.ip = kKernelStart + 0x10; s.pid = 100; s.tid = 100; s.time = 10;
+    s.callchain = {kContextKernel, kKernelStart + 0x10, kContextUser, 0x400999};
+    // entries: {from, to, flags}, innermost call first
+    s.branches = {{0x400120, 0x400500, 0}, {0x400010, 0x400100, 0}};
+    b.Sample(a, s);
+    Decoded d(b.Build());
+    ASSERT_TRUE(d.ok()) << d.Diags();
+    EXPECT_TRUE(d.Clean()) << d.Diags();
+    EXPECT_EQ(d.s().StacksText(true, ""), call_stack ? "0x400010;0x400120;0x400500;0xffffffff81000010 1\n"
+                                                     : "0x400999;0xffffffff81000010 1\n");
+  }
+}
+
 // A later mapping replaces the part of an earlier one it covers.
 TEST_P(PerfDecoderModes, LaterMappingReplacesEarlierOne) {
   Builder b = MakeBuilder();

@@ -694,8 +694,18 @@ void PerfDecoder::ProcessSample(ByteReader rec, int32_t row, DecodeResult& out) 
   std::vector<uint8_t>& kernel_flags = frame_kernel_;
   kernel_flags.clear();
   if ((st & kSampleCallchain) && !s.callchain.empty()) {
+    // --call-graph lbr: the user part comes from the LBR call stack, as perf resolves it
+    // (resolve_lbr_callchain_sample, callee order): the callchain up to PERF_CONTEXT_USER,
+    // then the first entry's target (the current function), then every entry's call site.
+    size_t end = s.callchain.size();
+    const bool lbr = !s.lbr_from.empty();
+    if (lbr) {
+      for (size_t i = 0; i < s.callchain.size(); ++i)
+        if (s.callchain[i] == kContextUser) { end = i; break; }
+    }
     bool kernel = kernel_mode;
-    for (uint64_t v : s.callchain) {
+    for (size_t i = 0; i < end; ++i) {
+      uint64_t v = s.callchain[i];
       if (v >= kContextMax) {
         kernel = v == kContextKernel || v == kContextGuestKernel;
         continue;

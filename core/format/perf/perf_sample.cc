@@ -74,6 +74,7 @@ bool ParseSample(ByteReader r, const PerfEventAttr& attr, SampleData* s, FieldLi
   const uint64_t st = attr.sample_type;
   s->sample_type = st;
   s->callchain.clear();
+  s->lbr_from.clear();
   Walker w{r, fields};
   auto fail = [&](const char* what) {
     if (diags) {
@@ -168,12 +169,17 @@ bool ParseSample(ByteReader r, const PerfEventAttr& attr, SampleData* s, FieldLi
     if (hw_idx) hw = r.U64();
     if (!r.ok() || nr > r.remaining() / 24) return fail("BRANCH_STACK");
     s->branch_nr = nr;
+    const bool call_stack = attr.branch_sample_type & kBranchCallStack;
     Field* f = nullptr;
     if (fields) f = &fields->Add("branch_stack", at, (hw_idx ? 16 : 8) + 24 * nr,
                                  std::to_string(nr) + " entries" + (hw_idx ? ", hw_idx " + std::to_string(hw) : ""));
     for (uint64_t i = 0; i < nr; ++i) {
       uint64_t eat = r.abs_pos();
       uint64_t from = r.U64(), to = r.U64(), flags = r.U64();
+      if (call_stack) {
+        if (i == 0) s->lbr_to0 = to;
+        s->lbr_from.push_back(from);
+      }
       if (f) f->children.push_back(Field{"[" + std::to_string(i) + "]", eat, 24,
                                          Hex(from) + " -> " + Hex(to) + " flags " + Hex(flags), {}});
     }

@@ -23,6 +23,10 @@ struct SampleData {
   uint32_t raw_size = 0;
   uint64_t raw_offset = 0;       // absolute
   uint64_t branch_nr = 0;
+  // LBR call stack (branch_sample_type CALL_STACK, perf record --call-graph lbr): the
+  // entries' from addresses (call sites, innermost first) and the first entry's to.
+  std::vector<uint64_t> lbr_from;
+  uint64_t lbr_to0 = 0;
   uint64_t stack_user_size = 0;
   std::vector<uint64_t> callchain;  // as stored, including context markers
   uint64_t callchain_offset = 0;    // absolute offset of callchain[0]
