@@ -713,6 +713,14 @@ void PerfDecoder::ProcessSample(ByteReader rec, int32_t row, DecodeResult& out) 
       frame_addrs_.push_back(v);
       kernel_flags.push_back(kernel);
     }
+    if (lbr && end < s.callchain.size()) {
+      frame_addrs_.push_back(s.lbr_to0);
+      kernel_flags.push_back(0);
+      for (uint64_t from : s.lbr_from) {
+        frame_addrs_.push_back(from);
+        kernel_flags.push_back(0);
+      }
+    }
   } else if (st & kSampleIp) {
     frame_addrs_.push_back(s.ip);
     kernel_flags.push_back(kernel_mode);
