@@ -235,6 +235,7 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
     timing,
     defaultEvent,
     analysis,
+    heapBytes: (m.HEAP8 ?? m.HEAPU8)?.buffer.byteLength ?? 0, // WASM linear memory after decoding (bench)
   };
   self.postMessage(msg, transferables(msg));
 }
@@ -337,7 +338,7 @@ function collectIntervals(s, ctx, scale) {
 
 /**
  * Bytes and counts per record kind and per feature section, for the composition dashboard:
- * [{label, kind, type, count, bytes, nested}] sorted by bytes (nested = inside a decompressed
+ * [{label, kind, type, count, bytes, nested, first}] sorted by bytes (first = the group's first row) (nested = inside a decompressed
  * COMPRESSED stream, so not file bytes). One label per (kind, type), from its first row.
  */
 function compose(s, records) {
@@ -354,7 +355,7 @@ function compose(s, records) {
       let label = String(s.recordLabel(r));
       const first = label.split(' ')[0];
       if ((k === 5 || k === 9) && /^[A-Z][A-Z0-9_]+$/.test(first)) label = first;
-      g = { label, kind: k, type: types[r], count: 0, bytes: 0, nested: k === 9 };
+      g = { label, kind: k, type: types[r], count: 0, bytes: 0, nested: k === 9, first: r };
       groups.set(key, g);
     }
     g.count++;

@@ -50,13 +50,7 @@ const LOSS = /^(LOST|LOST_SAMPLES|THROTTLE|UNTHROTTLE|AUXTRACE_ERROR)$/;
 export function Composition({ doc, onSelectRecord }) {
   const comp = doc.composition || [];
   const data = useMemo(() => {
-    const firstRow = new Map();
-    const { kinds, types } = doc.records;
-    for (let r = 0; r < kinds.length; r++) {
-      const key = kinds[r] * 4294967296 + types[r];
-      if (!firstRow.has(key)) firstRow.set(key, r);
-    }
-    const pick = (g) => firstRow.get(g.kind * 4294967296 + g.type);
+    const pick = (g) => g.first; // counted in the worker, with the group's first row
     const records = comp.filter((g) => g.kind !== 7).map((g) => ({ label: g.label, value: g.bytes, note: `${formatInt(g.count)}×${g.nested ? ' (decompressed)' : ''}`, pick: pick(g) }));
     const features = comp.filter((g) => g.kind === 7).map((g) => ({ label: g.label.replace(/^feature /, ''), value: g.bytes, pick: pick(g) }));
     const loss = comp.filter((g) => LOSS.test(g.label)).map((g) => ({ label: g.label, value: g.count, pick: pick(g) }));
