@@ -39,6 +39,9 @@ int Usage() {
                "       profscope events FILE\n"
                "side files (any command, repeatable): --binary ELF, --jitdump jit-PID.dump,\n"
                "  --instr-map BINARY_OR_YAML\n"
+               "decoder options (any command, repeatable): --option KEY=VALUE; gperftools:\n"
+               "  pc_minus_one, drop_duplicate_leaf, strip_signal_frames (=1 turns on pprof's\n"
+               "  adjustment); a key the decoder does not know gives a diagnostic (see info)\n"
                "FILE may be a perf record --threads directory (its data and data.N files),\n"
                "or several files of one recording given in order (data data.0 data.1 ...).\n");
   return 2;
@@ -51,6 +54,7 @@ int main(int argc, char** argv) {
   std::string cmd = argv[1];
   if (cmd != "info" && cmd != "records" && cmd != "stacks" && cmd != "events") return Usage();
   std::vector<std::string> side_paths;
+  std::vector<std::pair<std::string, std::string>> options;
   std::vector<std::string> paths;
   bool addresses = false;
   std::string event;
@@ -60,6 +64,12 @@ int main(int argc, char** argv) {
     else if (cmd == "stacks" && a == "--event" && i + 1 < argc) event = argv[++i];
     else if (cmd == "stacks" && a.rfind("--event=", 0) == 0) event = a.substr(8);
     else if ((a == "--binary" || a == "--jitdump" || a == "--instr-map") && i + 1 < argc) side_paths.push_back(argv[++i]);
+    else if ((a == "--option" && i + 1 < argc) || a.rfind("--option=", 0) == 0) {
+      std::string kv = a == "--option" ? argv[++i] : a.substr(9);
+      size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) return Usage();
+      options.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
     else if (!a.empty() && a[0] == '-' && a != "-") return Usage();
     else paths.push_back(a);
   }
@@ -108,6 +118,7 @@ int main(int argc, char** argv) {
     side_sources.push_back(std::make_unique<FileSource>(f));
     session.AddSideFile(*side_sources.back(), sp);
   }
+  for (const auto& [k, v] : options) session.SetOption(k, v);
   bool ok = session.Decode();
   std::string out;
   if (cmd == "info") out = session.InfoJson();

@@ -2,12 +2,13 @@
 // The WASM build of the profscope command line: same commands, same stdout
 // bytes and same exit codes as the native build/native/profscope.
 //
-//   node wasm/cli.mjs info|records|stacks FILE [--addresses] [--event NAME]
+//   node wasm/cli.mjs info|records|stacks|events FILE [--addresses] [--event NAME]
+//                     [--option KEY=VALUE]...
 //
 // Exit codes: 0 decoded, 1 nothing decodable (info still prints its JSON),
 // 2 usage error.
 import fs from 'node:fs';
-import { expandInputs, fatalMessages, openSession, runCommand } from './load-node.mjs';
+import { expandInputs, fatalMessages, fileReader, loadProfscope, runCommand } from './load-node.mjs';
 
 const USAGE = `usage: profscope info FILE
        profscope records FILE
@@ -15,6 +16,9 @@ const USAGE = `usage: profscope info FILE
        profscope events FILE
 side files (any command, repeatable): --binary ELF, --jitdump jit-PID.dump,
   --instr-map BINARY_OR_YAML
+decoder options (any command, repeatable): --option KEY=VALUE; gperftools:
+  pc_minus_one, drop_duplicate_leaf, strip_signal_frames (=1 turns on pprof's
+  adjustment); a key the decoder does not know gives a diagnostic (see info)
 FILE may be a perf record --threads directory (its data and data.N files),
 or several files of one recording given in order (data data.0 data.1 ...).
 `;
@@ -25,18 +29,25 @@ function usage() {
 }
 
 // Same grammar as cli/main.cc: COMMAND first; --addresses / --event NAME /
-// --event=NAME only for stacks; any other option or a second FILE is a usage error.
+// --event=NAME only for stacks; --option KEY=VALUE / --option=KEY=VALUE for any
+// command; any other option is a usage error.
 function parseArgs(argv) {
   if (argv.length < 2) return null;
   const command = argv[0];
   if (!['info', 'records', 'stacks', 'events'].includes(command)) return null;
-  const opts = { command, files: [], side: [], addresses: false, event: '' };
+  const opts = { command, files: [], side: [], options: [], addresses: false, event: '' };
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i];
     if (command === 'stacks' && a === '--addresses') opts.addresses = true;
     else if (command === 'stacks' && a === '--event' && i + 1 < argv.length) opts.event = argv[++i];
     else if (command === 'stacks' && a.startsWith('--event=')) opts.event = a.slice('--event='.length);
     else if (['--binary', '--jitdump', '--instr-map'].includes(a) && i + 1 < argv.length) opts.side.push(argv[++i]);
+    else if ((a === '--option' && i + 1 < argv.length) || a.startsWith('--option=')) {
+      const kv = a === '--option' ? argv[++i] : a.slice('--option='.length);
+      const eq = kv.indexOf('=');
+      if (eq <= 0) return null;
+      opts.options.push([kv.slice(0, eq), kv.slice(eq + 1)]);
+    }
     else if (a.startsWith('-') && a !== '-') return null;
     else opts.files.push(a);
   }
@@ -59,10 +70,49 @@ function writeOut(text) {
   }
 }
 
+// load-node.mjs's openSession, plus session.setOption(KEY, VALUE) for each
+// --option before decoding (as cli/main.cc calls Session::SetOption).
+async function openSessionWithOptions(files, { side = [], options = [] } = {}) {
+  const mod = await loadProfscope();
+  const inputs = expandInputs(files);
+  const readers = [];
+  let session;
+  try {
+    for (const inp of inputs) readers.push(fileReader(inp.path));
+    session = new mod.Session(readers[0].read, readers[0].size, inputs[0].name);
+    for (let i = 1; i < inputs.length; i++) session.addDataFile(readers[i].read, readers[i].size, inputs[i].name);
+    for (const sp of side) {
+      const r = fileReader(sp);
+      readers.push(r);
+      session.addSideFile(r.read, r.size, sp);
+    }
+    for (const [k, v] of options) session.setOption(k, v);
+  } catch (e) {
+    if (session) session.delete();
+    for (const r of readers) r.close();
+    throw e;
+  }
+  const close = () => {
+    try {
+      session.delete();
+    } finally {
+      for (const r of readers) r.close();
+    }
+  };
+  let ok;
+  try {
+    ok = Boolean(session.decode(() => {}));
+  } catch (e) {
+    close();
+    throw e;
+  }
+  return { session, ok, close };
+}
+
 async function main(argv) {
   const opts = parseArgs(argv);
   if (!opts) return usage();
-  const { command, files, side, addresses, event } = opts;
+  const { command, files, side, options, addresses, event } = opts;
   const inputs = expandInputs(files);
   for (const { path: file } of [...inputs, ...side.map((p) => ({ path: p }))]) {
     try {
@@ -73,7 +123,7 @@ async function main(argv) {
     }
   }
 
-  const { session, ok, close } = await openSession(files, { side });
+  const { session, ok, close } = await openSessionWithOptions(files, { side, options });
   try {
     const { stdout, status } = runCommand(session, ok, command, { addresses, event });
     writeOut(stdout);

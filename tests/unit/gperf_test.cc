@@ -120,4 +120,37 @@ TEST(Gperf, HugeCountsAreCapped) {
   EXPECT_TRUE(capped);
 }
 
+// drop_duplicate_leaf: the profiler may store the leaf twice (from the signal
+// context and from unwinding); Go pprof drops the second copy. Alone, with
+// pc_minus_one (the duplicate is compared before the -1) and all three on.
+TEST(Gperf, DropDuplicateLeafOption) {
+  std::vector<uint8_t> b;
+  auto W = [&](uint64_t v) { for (int i = 0; i < 8; ++i) b.push_back(static_cast<uint8_t>(v >> (i * 8))); };
+  for (uint64_t v : {0, 3, 0, 10000, 0}) W(v);
+  W(2); W(3); W(0x401010); W(0x401010); W(0x402020);  // leaf stored twice
+  W(1); W(2); W(0x401020); W(0x402020);               // no duplicate
+  W(0); W(1); W(0);
+  auto raw = Open(b);
+  ASSERT_TRUE(raw->ok);
+  EXPECT_EQ(raw->s->StacksText(true, ""), "0x402020;0x401010;0x401010 2\n0x402020;0x401020 1\n");
+  auto off = Open(b, {{"drop_duplicate_leaf", "0"}});
+  EXPECT_EQ(off->s->StacksText(true, ""), raw->s->StacksText(true, ""));
+  auto drop = Open(b, {{"drop_duplicate_leaf", "1"}});
+  EXPECT_EQ(drop->s->StacksText(true, ""), "0x402020;0x401010 2\n0x402020;0x401020 1\n");
+  auto both = Open(b, {{"drop_duplicate_leaf", "true"}, {"pc_minus_one", "on"}});
+  EXPECT_EQ(both->s->StacksText(true, ""), "0x40201f;0x401010 2\n0x40201f;0x401020 1\n");
+  // All three: 0x40201f is the second frame of every record, so it goes too.
+  auto all = Open(b, {{"pc_minus_one", "1"}, {"drop_duplicate_leaf", "1"}, {"strip_signal_frames", "1"}});
+  EXPECT_EQ(all->s->StacksText(true, ""), "0x401010 2\n0x401020 1\n");
+}
+
+TEST(Gperf, UnknownOptionIsADiagnostic) {
+  auto o = Open(Profile(8, false), {{"no_such_option", "1"}});
+  ASSERT_TRUE(o->ok);
+  bool seen = false;
+  for (const auto& d : o->s->result().diags.items()) seen |= d.message.find("no_such_option") != std::string::npos;
+  EXPECT_TRUE(seen);
+  EXPECT_EQ(o->s->StacksText(true, ""), Open(Profile(8, false))->s->StacksText(true, ""));
+}
+
 }  // namespace

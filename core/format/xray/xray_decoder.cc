@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <unordered_map>
@@ -39,6 +40,19 @@ const char* ActionName(uint8_t action) {
 namespace {
 
 std::string Num(uint64_t v) { return std::to_string(v); }
+
+// A marker label's view of an event payload: its size and the first 48
+// bytes, printable ASCII as is and anything else as '.'.
+std::string PayloadPreview(const uint8_t* p, size_t have, uint64_t size) {
+  constexpr size_t kPreview = 48;
+  std::string out = Num(size) + (size == 1 ? " byte" : " bytes");
+  size_t take = std::min(have, kPreview);
+  if (take == 0) return out;
+  out += ": ";
+  for (size_t i = 0; i < take; ++i) out += p[i] >= 0x20 && p[i] < 0x7f ? static_cast<char>(p[i]) : '.';
+  if (size > take) out += "...";
+  return out;
+}
 
 bool HeaderOk(uint16_t version, uint16_t type) {
   if (type == kNaiveLog) return version >= 1 && version <= 3;
@@ -190,6 +204,16 @@ void XRayDecoder::DecodeFdr(Window& w, size_t n, DecodeResult& out) {
   uint32_t tid = 0, pid = 0;
   uint16_t cpu = 0;
   uint64_t base_tsc = 0;
+  std::unordered_map<uint32_t, uint16_t> thread_cpu;  // last NewCPUId per thread (for "cpu" markers)
+  size_t wall_pending = SIZE_MAX;  // a WallTimeMarker waiting for the buffer's first TSC
+  int32_t block = kNone;           // the current BlockIndexer block
+  auto cur_block = [&]() {
+    if (block == kNone) {
+      block = static_cast<int32_t>(blocks_.size());
+      blocks_.emplace_back();
+    }
+    return &blocks_[static_cast<size_t>(block)];
+  };
   while (off < n) {
     if (version_ >= 3 && buffer_left == 0) {
       // Find the next BufferExtents record, skipping what lies between buffers.
@@ -240,23 +264,48 @@ void XRayDecoder::DecodeFdr(Window& w, size_t n, DecodeResult& out) {
         case kNewBuffer:
           tid = static_cast<uint32_t>(r.I32());
           if (version_ == 2) pid = tid;
+          block = kNone;
+          cur_block()->tid = static_cast<int32_t>(tid);
           ignoring = false;
           buffer_start = off;
           fn_open = false;
+          wall_pending = SIZE_MAX;
           break;
         case kEndOfBuffer:
           ignoring = true;
           fn_open = false;
           break;
-        case kNewCPUId:
+        case kNewCPUId: {
           cpu = r.U16();
           base_tsc = r.U64();
+          if (ignoring) break;
+          if (wall_pending < markers_.size()) {
+            markers_[wall_pending].tsc = base_tsc;
+            markers_[wall_pending].cpu = cpu;
+          }
+          wall_pending = SIZE_MAX;
+          auto it = thread_cpu.find(tid);
+          if (it == thread_cpu.end() || it->second != cpu) {
+            thread_cpu[tid] = cpu;
+            markers_.push_back(XRayMarker{base_tsc, tid, pid, cpu, kNewCPUId, "cpu " + Num(cpu), row});
+          }
           break;
+        }
         case kTSCWrap:
           base_tsc = r.U64();
           break;
-        case kWalltimeMarker:
+        case kWalltimeMarker: {
+          uint64_t sec = r.U64();
+          uint32_t micros = r.U32();
+          cur_block()->seconds = sec;
+          cur_block()->micros = micros;
+          if (ignoring) break;
+          char buf[48];
+          std::snprintf(buf, sizeof buf, "%llu.%06u", static_cast<unsigned long long>(sec), micros);
+          wall_pending = markers_.size();
+          markers_.push_back(XRayMarker{base_tsc, tid, pid, cpu, kWalltimeMarker, buf, row});
           break;
+        }
         case kCallArgument: {
           uint64_t arg = r.U64();
           if (fn_open && !events_.empty()) {
@@ -274,13 +323,22 @@ void XRayDecoder::DecodeFdr(Window& w, size_t n, DecodeResult& out) {
           break;
         case kPid:
           pid = static_cast<uint32_t>(r.I32());
+          cur_block()->pid = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(pid)));
           break;
         case kCustomEventMarker:
         case kTypedEventMarker: {
           int32_t size = r.I32();
+          uint64_t tsc = 0;
+          int32_t ev_cpu = cpu;
+          uint16_t ev_type = 0;
           if (kind == kTypedEventMarker || version_ >= 5) {
             int32_t delta = r.I32();
             if (!ignoring) base_tsc += static_cast<uint32_t>(delta);
+            tsc = base_tsc;
+            if (kind == kTypedEventMarker) ev_type = r.U16();
+          } else {
+            tsc = r.U64();  // versions 1-4: the full TSC; version 4 adds the CPU
+            if (version_ >= 4) ev_cpu = r.U16();
           }
           fn_open = false;
           if (size <= 0) {
@@ -290,14 +348,22 @@ void XRayDecoder::DecodeFdr(Window& w, size_t n, DecodeResult& out) {
           }
           uint64_t psize = static_cast<uint32_t>(size);
           uint64_t have = n - (off + kMetadataSize);
+          int32_t payload_row;
           if (psize > have) {
-            out.records.Add(off + kMetadataSize, have, kTypeEventPayload, RecordKind::kPayload, row);
+            payload_row = out.records.Add(off + kMetadataSize, have, kTypeEventPayload, RecordKind::kPayload, row);
             out.diags.Error(DiagCode::kMissingPayload, off + kMetadataSize, have,
                             "event payload of " + Num(psize) + " bytes, but only " + Num(have) + " are left");
             used += have;
           } else {
-            out.records.Add(off + kMetadataSize, psize, kTypeEventPayload, RecordKind::kPayload, row);
+            payload_row = out.records.Add(off + kMetadataSize, psize, kTypeEventPayload, RecordKind::kPayload, row);
             used += psize;
+          }
+          if (!ignoring) {
+            size_t peek = static_cast<size_t>(std::min<uint64_t>(std::min<uint64_t>(psize, have), 48));
+            const uint8_t* pp = peek ? w.Get(off + kMetadataSize, peek) : nullptr;
+            std::string label = PayloadPreview(pp, pp ? peek : 0, psize);
+            if (kind == kTypedEventMarker) label = "type " + Num(ev_type) + ", " + label;
+            markers_.push_back(XRayMarker{tsc, tid, pid, ev_cpu, kind, label, payload_row});
           }
           break;
         }
@@ -352,8 +418,14 @@ void XRayDecoder::DecodeFdr(Window& w, size_t n, DecodeResult& out) {
         e.func = func;
         e.tsc = base_tsc;
         e.row = row;
+        e.block = cur_block() - blocks_.data();
         events_.push_back(std::move(e));
         fn_open = true;
+        if (wall_pending < markers_.size()) {
+          markers_[wall_pending].tsc = base_tsc;
+          markers_[wall_pending].cpu = cpu;
+        }
+        wall_pending = SIZE_MAX;
       }
     }
     off += kFunctionRecordSize;
@@ -469,19 +541,20 @@ void XRayDecoder::BuildProfile(DecodeResult& out) {
   Profile& p = out.profile;
   StackBuilder sb(p);
   std::unordered_map<uint32_t, int32_t> thread_row;
-  auto thread_of = [&](const XRayEvent& e) {
-    auto it = thread_row.find(e.tid);
+  auto thread_of_tid = [&](uint32_t tid, uint32_t pid, uint64_t tsc) {
+    auto it = thread_row.find(tid);
     if (it != thread_row.end()) return it->second;
     int32_t row = static_cast<int32_t>(p.threads.size());
-    p.threads.tid.push_back(static_cast<int32_t>(e.tid));
-    p.threads.pid.push_back(static_cast<int32_t>(e.pid));
+    p.threads.tid.push_back(static_cast<int32_t>(tid));
+    p.threads.pid.push_back(static_cast<int32_t>(pid));
     p.threads.name.push_back(kNone);
-    p.threads.start.push_back(e.tsc);
-    p.threads.end.push_back(e.tsc);
+    p.threads.start.push_back(tsc);
+    p.threads.end.push_back(tsc);
     p.threads.samples.push_back(0);
-    thread_row[e.tid] = row;
+    thread_row[tid] = row;
     return row;
   };
+  auto thread_of = [&](const XRayEvent& e) { return thread_of_tid(e.tid, e.pid, e.tsc); };
   p.events.name.push_back(p.strings.Intern("calls"));
   p.events.samples.push_back(0);
   // Frames: one per thread root ("thread_TID") and one per function id.
@@ -585,6 +658,18 @@ void XRayDecoder::BuildProfile(DecodeResult& out) {
     out.diags.Add(DiagCode::kStackRepaired, Severity::kInfo, 0, 0,
                   Num(open) + " call(s) never exited before the log ended; their intervals end at the thread's last record");
   (void)repaired;
+  // Markers, in time order (stable: file order among equal times).
+  std::vector<size_t> morder(markers_.size());
+  for (size_t i = 0; i < morder.size(); ++i) morder[i] = i;
+  std::stable_sort(morder.begin(), morder.end(), [&](size_t a, size_t b) { return markers_[a].tsc < markers_[b].tsc; });
+  for (size_t idx : morder) {
+    const XRayMarker& m = markers_[idx];
+    const char* kind = m.kind == kCustomEventMarker ? "custom event"
+                       : m.kind == kTypedEventMarker ? "typed event"
+                       : m.kind == kWalltimeMarker   ? "wall time"
+                                                     : "cpu";
+    p.markers.Add(m.tsc, p.strings.Intern(kind), thread_of_tid(m.tid, m.pid, m.tsc), m.cpu, p.strings.Intern(m.label), m.row);
+  }
   if (!events_.empty()) {
     uint64_t lo = events_[order.front()].tsc, hi = events_[order.back()].tsc;
     out.time_start = lo;
@@ -594,14 +679,104 @@ void XRayDecoder::BuildProfile(DecodeResult& out) {
   out.facts.emplace_back("time unit", freq_ ? "TSC ticks (" + Num(freq_) + " per second)" : "TSC ticks");
 }
 
+std::vector<size_t> XRayDecoder::LlvmOrder() const {
+  std::vector<size_t> order;
+  order.reserve(events_.size());
+  if (type_ != kFdrLog || blocks_.empty()) {
+    for (size_t i = 0; i < events_.size(); ++i) order.push_back(i);
+    return order;
+  }
+  // LLVM's loader keeps FDR blocks in a DenseMap<pair<uint64_t pid, int32_t
+  // tid>, blocks> and expands it in bucket order: the same hash (each half
+  // times 37, then mixed), power-of-two tables of at least 64 buckets,
+  // quadratic probing, growth at 3/4 full re-inserting in bucket order.
+  auto hash = [](uint64_t pid, int32_t tid) {
+    uint64_t key = static_cast<uint64_t>(static_cast<uint32_t>(pid * 37ULL)) << 32 |
+                   static_cast<uint32_t>(static_cast<uint32_t>(tid) * 37U);
+    key += ~(key << 32);
+    key ^= (key >> 22);
+    key += ~(key << 13);
+    key ^= (key >> 8);
+    key += (key << 3);
+    key ^= (key >> 15);
+    key += ~(key << 27);
+    key ^= (key >> 31);
+    return static_cast<uint32_t>(key);
+  };
+  std::vector<std::pair<uint64_t, int32_t>> keys;            // in first-flush order
+  std::map<std::pair<uint64_t, int32_t>, std::vector<size_t>> key_blocks;
+  for (size_t b = 0; b < blocks_.size(); ++b) {
+    auto k = std::make_pair(blocks_[b].pid, blocks_[b].tid);
+    auto& v = key_blocks[k];
+    if (v.empty()) keys.push_back(k);
+    v.push_back(b);
+  }
+  std::vector<int32_t> table(64, -1);  // key index per bucket
+  auto place = [&](std::vector<int32_t>& t, int32_t ki) {
+    size_t mask = t.size() - 1;
+    size_t at = hash(keys[static_cast<size_t>(ki)].first, keys[static_cast<size_t>(ki)].second) & mask;
+    for (size_t probe = 1; t[at] >= 0; ++probe) at = (at + probe) & mask;
+    t[at] = ki;
+  };
+  size_t entries = 0;
+  for (size_t ki = 0; ki < keys.size(); ++ki) {
+    if ((entries + 1) * 4 >= table.size() * 3) {
+      std::vector<int32_t> bigger(table.size() * 2, -1);
+      for (int32_t k : table)
+        if (k >= 0) place(bigger, k);
+      table.swap(bigger);
+    }
+    place(table, static_cast<int32_t>(ki));
+    ++entries;
+  }
+  // Each key's blocks sorted by wall time with LLVM's comparator (seconds and
+  // micros both smaller), by insertion as libstdc++'s std::sort does for up to
+  // 16 elements. (That comparator is no strict weak order, so for longer runs
+  // std::sort's result is its implementation's accident: there, and to stay
+  // O(n log n), blocks are stably sorted by (seconds, micros) instead.)
+  auto before = [&](size_t a, size_t b) {
+    return blocks_[a].seconds < blocks_[b].seconds && blocks_[a].micros < blocks_[b].micros;
+  };
+  std::vector<std::vector<size_t>> block_events(blocks_.size());
+  for (size_t i = 0; i < events_.size(); ++i)
+    if (events_[i].block >= 0) block_events[static_cast<size_t>(events_[i].block)].push_back(i);
+  for (int32_t ki : table) {
+    if (ki < 0) continue;
+    std::vector<size_t> bl = key_blocks[keys[static_cast<size_t>(ki)]];
+    if (bl.size() > 16)
+      std::stable_sort(bl.begin(), bl.end(), [&](size_t a, size_t b) {
+        return std::make_pair(blocks_[a].seconds, blocks_[a].micros) < std::make_pair(blocks_[b].seconds, blocks_[b].micros);
+      });
+    for (size_t i = 1; bl.size() <= 16 && i < bl.size(); ++i) {
+      size_t v = bl[i];
+      if (before(v, bl[0])) {
+        std::move_backward(bl.begin(), bl.begin() + static_cast<long>(i), bl.begin() + static_cast<long>(i) + 1);
+        bl[0] = v;
+        continue;
+      }
+      size_t j = i;
+      while (j > 0 && before(v, bl[j - 1])) {
+        bl[j] = bl[j - 1];
+        --j;
+      }
+      bl[j] = v;
+    }
+    for (size_t b : bl)
+      for (size_t e : block_events[b]) order.push_back(e);
+  }
+  return order;
+}
+
 void XRayDecoder::BuildAccount() {
-  // `llvm-xray account` (no sorting of the input, no sibling-call deduction,
-  // records it cannot place are skipped as with -keep-going).
+  // `llvm-xray account`: records in the order its loader gives them (no
+  // sorting, no sibling-call deduction); records it cannot place are skipped
+  // as with -keep-going.
   std::map<int32_t, std::vector<uint64_t>> lat;
   std::unordered_map<uint32_t, std::vector<std::pair<int32_t, uint64_t>>> stacks;
   uint64_t first = 0;
   bool have_first = false;
-  for (const auto& e : events_) {
+  for (size_t idx : LlvmOrder()) {
+    const XRayEvent& e = events_[idx];
     if (!have_first) { first = e.tsc; have_first = true; }
     if (e.tsc < first) continue;
     auto& s = stacks[e.tid];

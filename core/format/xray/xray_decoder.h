@@ -8,7 +8,21 @@
 // (side files), pairs enters and exits per thread into intervals and builds
 // the call stacks like `llvm-xray stack`: one sample per accounted exit on
 // the stack node (root = "thread_TID"), so the folded stacks' values are
-// llvm-xray's `-aggregation-type=count`.
+// llvm-xray's `-aggregation-type=count`. The `llvm-xray account` table takes
+// the records in the order LLVM's loader yields them (FDR: per (pid, tid) in
+// its DenseMap's bucket order, each thread's blocks by wall time), because
+// account drops every record older than the first one it sees.
+//
+// Markers (Profile::markers, TSC clock like the intervals): one per
+// CustomEventMarker ("custom event", label "N bytes: preview"), per
+// TypedEventMarker ("typed event", label "type T, N bytes: preview"), per
+// WallTimeMarker ("wall time", label "SECONDS.MICROS", at the TSC of the
+// buffer's following NewCPUId or function record) and per NewCPUId that
+// changes a thread's CPU ("cpu", label "cpu N"). A marker's record is the row
+// holding its payload bytes (the event payload row, a child of the metadata
+// row) or, without payload, the metadata record itself. Basic mode has no
+// event records (compiler-rt's basic logging writes only function and
+// argument records), so basic logs have no markers.
 #pragma once
 
 #include <map>
@@ -23,6 +37,17 @@ namespace profscope::xray {
 // True when the 32-byte header looks like an XRay log.
 bool Sniff(const uint8_t* head, size_t n);
 
+// A marker found while decoding; its thread row is known only in Finish.
+struct XRayMarker {
+  uint64_t tsc = 0;
+  uint32_t tid = 0;
+  uint32_t pid = 0;
+  int32_t cpu = kNone;
+  uint8_t kind = 0;  // MetadataKind
+  std::string label;
+  int32_t row = kNone;
+};
+
 struct XRayEvent {
   uint32_t tid = 0;
   uint32_t pid = 0;
@@ -32,6 +57,7 @@ struct XRayEvent {
   uint64_t tsc = 0;
   std::vector<uint64_t> args;
   int32_t row = kNone;  // function record row
+  int32_t block = kNone;  // FDR: index into the decoder's blocks (LLVM's BlockIndexer blocks)
 };
 
 // One line of `llvm-xray account`.
@@ -55,6 +81,7 @@ class XRayDecoder : public Decoder {
   std::string AccountJson(const DecodeResult& res) const override;
 
   const std::vector<XRayEvent>& events() const { return events_; }
+  const std::vector<XRayMarker>& markers() const { return markers_; }
   const std::vector<AccountRow>& account() const { return account_; }
   // `llvm-xray account` text (same layout, for comparisons).
   std::string AccountText() const;
@@ -73,6 +100,19 @@ class XRayDecoder : public Decoder {
   uint16_t version_ = 0, type_ = 0;
   uint64_t freq_ = 0;
   std::vector<XRayEvent> events_;
+  std::vector<XRayMarker> markers_;
+  // FDR blocks as LLVM's BlockIndexer cuts them (a NewBuffer starts one): the
+  // (pid, tid) key and wall time llvm-xray orders a log's records by.
+  struct Block {
+    uint64_t pid = 0;
+    int32_t tid = 0;
+    uint64_t seconds = 0;
+    uint32_t micros = 0;
+  };
+  std::vector<Block> blocks_;
+  // Event indices in the order llvm-xray's loader gives them (basic: file
+  // order; FDR: per (pid, tid) in its hash map's order, blocks by wall time).
+  std::vector<size_t> LlvmOrder() const;
   std::map<int32_t, std::string> names_;     // from a side file
   std::map<int32_t, uint64_t> addresses_;    // function id -> address (side file)
   std::vector<AccountRow> account_;
