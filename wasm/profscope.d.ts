@@ -101,7 +101,7 @@ export interface Session {
   markerThreads(): Int32Array;     // marker -> thread row (-1 = process-wide/unknown)
   markerCpus(): Int32Array;        // -1 when unknown
   markerLabels(): Int32Array;      // marker -> string id of a one-line description
-  markerRecords(): Int32Array;     // marker -> record row
+  markerRecords(): Int32Array;     // marker -> record row (-1: a jit side file's load/move on a perf timeline)
   // Source positions (jitdump DEBUG_INFO): sparse pairs frame -> string id "file:line".
   frameSourceFrames(): Int32Array;
   frameSourceStrings(): Int32Array;

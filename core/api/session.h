@@ -32,6 +32,9 @@ class Session {
   // The CLI's outputs (byte-identical natively and in WASM).
   std::string InfoJson() const;
   std::string RecordsText() const;
+  // Folded stacks, one line per distinct stack: "root;..;leaf count". For
+  // simpleperf files, simpleperf's stackcollapse.py form instead (see
+  // DecodeResult::stacks_thread_root): "thread;caller;..;callee period".
   std::string StacksText(bool addresses, const std::string& event) const;
   std::string EventsText() const;
   // Sample-less entries over time (jitdump: [{time, kind:"load"|"move", name, addr, size, index, record}]).
@@ -58,6 +61,7 @@ class Session {
   int32_t RecordAt(uint64_t offset) const;
 
  private:
+  std::string ThreadRootStacksText(bool addresses, int32_t event) const;
   ByteSource& src_;
   std::string name_;
   Window window_;

@@ -32,6 +32,11 @@ struct DecodeResult {
   // Further members a decoder adds to `profscope info`'s JSON object, as
   // JSON text starting with ',' (",\"header\":{...}"); empty for most formats.
   std::string info_extra;
+  // `profscope stacks` in simpleperf's stackcollapse.py form: each stack
+  // starts with the thread's name at the sample's time, the sample's own
+  // frame left out, weighted by period, one event (the first sample's unless
+  // one is named). Set by the perf decoder for simpleperf files.
+  bool stacks_thread_root = false;
 };
 
 // A file dropped or named next to the profile that is not part of the

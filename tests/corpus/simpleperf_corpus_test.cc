@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -81,53 +82,24 @@ std::vector<RefRecord> RefRecords(const std::string& text, std::map<std::string,
   return out;
 }
 
-// Folded stacks the way simpleperf's stackcollapse.py writes them: the
-// thread name at the sample's time (with "-pid" or "-pid/tid"), then the callchain root first
-// WITHOUT the sample's own frame (report_lib's GetCallChainOfCurrentSample
-// starts at the caller), weighted by the sample period; one event only.
-std::map<std::string, uint64_t> Folded(const Session& s, int32_t event, bool pid, bool tid) {
-  const auto& p = s.result().profile;
+// A golden's lines as a stack -> weight map. `strip` removes stackcollapse's
+// "_[k]" / "_[j]" annotations (--kernel / --jit) and the "-pid" / "-pid/tid"
+// of the thread root (--pid / --tid), which `profscope stacks` does not print.
+std::map<std::string, uint64_t> Parse(const std::string& text, bool strip) {
   std::map<std::string, uint64_t> out;
-  for (size_t i = 0; i < p.samples.size(); ++i) {
-    if (p.samples.event[i] != event) continue;
-    size_t th = static_cast<size_t>(p.samples.thread[i]);
-    // The thread's name when the sample was taken (COMM records over time).
-    int32_t name = p.threads.name[th];
-    uint64_t best = 0;
-    bool found = false;
-    for (size_t k = 0; k < p.thread_names.thread.size(); ++k) {
-      if (p.thread_names.thread[k] != static_cast<int32_t>(th) || p.thread_names.time[k] > p.samples.time[i]) continue;
-      if (!found || p.thread_names.time[k] >= best) { best = p.thread_names.time[k]; name = p.thread_names.name[k]; found = true; }
-    }
-    std::string root = name >= 0 ? p.strings.Get(name) : "";
-    if (tid) root += "-" + std::to_string(p.threads.pid[th]) + "/" + std::to_string(p.threads.tid[th]);
-    else if (pid) root += "-" + std::to_string(p.threads.pid[th]);
-    std::vector<std::string> names;
-    int32_t st = p.samples.stack[i];
-    if (st >= 0) st = p.stacks.prefix[static_cast<size_t>(st)];  // drop the sample's own frame
-    for (; st >= 0; st = p.stacks.prefix[static_cast<size_t>(st)]) {
-      int32_t f = p.stacks.frame[static_cast<size_t>(st)];
-      names.push_back(p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[static_cast<size_t>(f)])]));
-    }
-    std::string line = root;
-    for (size_t k = names.size(); k-- > 0;) line += ";" + names[k];
-    out[line] += static_cast<uint64_t>(p.samples.weight[i]);
-  }
-  return out;
-}
-
-// A golden's lines; `strip` removes stackcollapse's "_[k]" / "_[j]" annotations.
-std::map<std::string, uint64_t> Golden(const fs::path& p) {
-  std::map<std::string, uint64_t> out;
-  std::istringstream in(ReadText(p));
+  std::istringstream in(text);
   std::string line;
+  static const std::regex pid(R"(^([^;]*)-\d+(/\d+)?(?=;|$))");
   while (std::getline(in, line)) {
     size_t sp = line.rfind(' ');
     if (sp == std::string::npos) continue;
     std::string stack = line.substr(0, sp);
-    for (const char* a : {"_[k]", "_[j]"}) {
-      size_t at;
-      while ((at = stack.find(a)) != std::string::npos) stack.erase(at, 4);
+    if (strip) {
+      for (const char* a : {"_[k]", "_[j]"}) {
+        size_t at;
+        while ((at = stack.find(a)) != std::string::npos) stack.erase(at, 4);
+      }
+      stack = std::regex_replace(stack, pid, "$1");
     }
     out[stack] += std::stoull(line.substr(sp + 1));
   }
@@ -135,7 +107,7 @@ std::map<std::string, uint64_t> Golden(const fs::path& p) {
 }
 
 // Without --addrs stackcollapse.py says "unknown" where profscope (like
-// simpleperf's ShowIpForUnknownSymbol) says "dso[+vaddr]".
+// simpleperf's ShowIpForUnknownSymbol, i.e. stackcollapse.py --addrs) says "dso[+vaddr]".
 std::map<std::string, uint64_t> UnknownAsWord(const std::map<std::string, uint64_t>& in) {
   static const std::regex addr(R"([^;]*\[\+[0-9a-f]+\](?=;|$))");
   std::map<std::string, uint64_t> out;
@@ -222,37 +194,91 @@ TEST(SimpleperfCorpus, MetaInfoAndTracepoints) {
   EXPECT_TRUE(found) << d->s->InfoJson();
 }
 
-void CheckGolden(const std::string& c, const std::string& golden, int32_t event, bool pid, bool tid, bool addrs) {
+// `profscope stacks FILE [--event NAME]` (Session::StacksText, what both
+// CLIs print) against a stackcollapse.py golden. `exact`: byte for byte (the
+// golden's options are what profscope prints: --addrs, no annotations, no
+// pid/tid); else compared after dropping what the golden's options add.
+void CheckGolden(const std::string& c, const std::string& golden, const std::string& event, bool exact) {
   SCOPED_TRACE(c + "/" + golden);
   auto d = Open(c);
   ASSERT_TRUE(d->ok);
-  auto ours = Folded(*d->s, event, pid, tid);
-  if (!addrs) ours = UnknownAsWord(ours);
-  auto want = Golden(kData / c / golden);
-  if (std::getenv("SIMPLEPERF_DUMP")) std::fprintf(stderr, "--- ours\n%s--- golden\n%s", Dump(ours).c_str(), Dump(want).c_str());
-  EXPECT_EQ(Dump(ours), Dump(want));
+  std::string ours = d->s->StacksText(false, event);
+  std::string want = ReadText(kData / c / golden);
+  if (std::getenv("SIMPLEPERF_DUMP")) std::fprintf(stderr, "--- ours\n%s--- golden\n%s", ours.c_str(), want.c_str());
+  if (exact) {
+    EXPECT_EQ(ours, want);
+  } else {
+    EXPECT_EQ(Dump(UnknownAsWord(Parse(ours, false))), Dump(Parse(want, true)));
+  }
+}
+
+// The name profscope gives the attr at `index` (for --event).
+std::string EventName(const std::string& c, size_t index) {
+  auto d = Open(c);
+  const auto& p = d->s->result().profile;
+  return index < p.events.size() ? p.strings.Get(p.events.name[index]) : std::string();
 }
 
 TEST(SimpleperfCorpus, StackcollapseJit) {
-  CheckGolden("perf_with_jit_symbol", "upstream_stackcollapse_jit.foldedstack", 0, false, false, false);
+  CheckGolden("perf_with_jit_symbol", "upstream_stackcollapse_jit.foldedstack", "", false);
 }
 TEST(SimpleperfCorpus, StackcollapseKernel) {
-  CheckGolden("perf_with_jit_symbol", "upstream_stackcollapse_kernel.foldedstack", 0, false, false, false);
+  CheckGolden("perf_with_jit_symbol", "upstream_stackcollapse_kernel.foldedstack", "", false);
 }
 TEST(SimpleperfCorpus, StackcollapsePid) {
-  CheckGolden("perf_with_jit_symbol", "upstream_stackcollapse_jit_pid.foldedstack", 0, true, false, false);
+  CheckGolden("perf_with_jit_symbol", "upstream_stackcollapse_jit_pid.foldedstack", "", false);
 }
 TEST(SimpleperfCorpus, StackcollapseTid) {
-  CheckGolden("perf_with_jit_symbol", "upstream_stackcollapse_jit_tid.foldedstack", 0, false, true, false);
+  CheckGolden("perf_with_jit_symbol", "upstream_stackcollapse_jit_tid.foldedstack", "", false);
 }
 TEST(SimpleperfCorpus, StackcollapseAddrs) {
-  CheckGolden("perf_with_jit_symbol", "upstream_stackcollapse_addrs.foldedstack", 0, false, false, true);
+  CheckGolden("perf_with_jit_symbol", "upstream_stackcollapse_addrs.foldedstack", "", true);
 }
 TEST(SimpleperfCorpus, StackcollapseFirstEvent) {
-  CheckGolden("perf_with_two_event_types", "upstream_stackcollapse_first_event.foldedstack", 0, false, false, false);
+  // No --event: like stackcollapse.py, only the first sample's event.
+  CheckGolden("perf_with_two_event_types", "upstream_stackcollapse_first_event.foldedstack", "", true);
 }
 TEST(SimpleperfCorpus, StackcollapseCpuClock) {
-  CheckGolden("perf_with_two_event_types", "upstream_stackcollapse_cpu_clock.foldedstack", 1, false, false, false);
+  CheckGolden("perf_with_two_event_types", "upstream_stackcollapse_cpu_clock.foldedstack",
+              EventName("perf_with_two_event_types", 1), true);
+}
+
+// Linux perf files keep perf's folded form (no thread root, sample counts).
+TEST(SimpleperfCorpus, LinuxPerfStacksKeepTheirForm) {
+  auto bytes = ReadFile(fs::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "perf" / "default_event" / "perf.data");
+  MemorySource src(bytes.data(), bytes.size());
+  Session s(src, "perf.data");
+  ASSERT_TRUE(s.Decode());
+  EXPECT_FALSE(s.result().stacks_thread_root);
+  std::string out = s.StacksText(false, "");
+  ASSERT_FALSE(out.empty());
+  EXPECT_EQ(out.rfind("/opt/demo/run/default_event/calltree+0x", 0), 0u) << out.substr(0, 200);
+}
+
+// Markers: one per record of a marker type (perfdata_records.txt lists them).
+TEST(SimpleperfCorpus, MarkersMatchTheRecordListing) {
+  const std::set<std::string> kinds = {"MMAP", "MMAP2", "COMM", "EXIT", "FORK", "LOST", "LOST_SAMPLES",
+                                       "THROTTLE", "UNTHROTTLE", "SWITCH", "SWITCH_CPU_WIDE", "KSYMBOL",
+                                       "BPF_EVENT", "NAMESPACES", "CGROUP", "TEXT_POKE", "AUX", "ITRACE_START"};
+  for (const std::string& c : Cases()) {
+    if (c == "invalid_perf") continue;
+    SCOPED_TRACE(c);
+    auto d = Open(c);
+    ASSERT_TRUE(d->ok);
+    std::map<std::string, uint64_t> ref_counts, want, got;
+    RefRecords(ReadText(kData / c / "perfdata_records.txt"), &ref_counts);
+    for (const auto& [k, n] : ref_counts)
+      if (kinds.count(k)) want[k] = n;
+    const auto& p = d->s->result().profile;
+    for (size_t i = 0; i < p.markers.size(); ++i) {
+      int32_t row = p.markers.record[i];
+      // INIT_MAP records (in a feature section) are not in the data section's listing.
+      if (row >= 0 && d->s->result().records.kind[static_cast<size_t>(row)] != static_cast<uint8_t>(profscope::RecordKind::kRecord))
+        continue;
+      ++got[p.strings.Get(p.markers.kind[i])];
+    }
+    EXPECT_EQ(got, want);
+  }
 }
 
 }  // namespace

@@ -144,7 +144,16 @@ Built MakeFile(ByteOrder o) {
     b.U32(5); b.Bytes("abcde"); b.Zeros(3);
     SpRecord(d, kSpTracingData, b.data());
   }
-  SpRecord(d, kSpSplit, std::vector<uint8_t>(16, 0x5a));
+  {
+    // A SIMPLEPERF_DEBUG record written as two SPLIT pieces, joined at SPLIT_END.
+    PerfWriter b(o);
+    b.U64(3500); b.String("split debug");
+    PerfWriter whole(o);
+    SpRecord(whole, kSpDebug, b.data());
+    const std::vector<uint8_t>& w = whole.data();
+    SpRecord(d, kSpSplit, std::vector<uint8_t>(w.begin(), w.begin() + 16));
+    SpRecord(d, kSpSplit, std::vector<uint8_t>(w.begin() + 16, w.end()));
+  }
   SpRecord(d, kSpSplitEnd, {});
   // FILE: libfoo (ELF) and base.vdex (DEX).
   {
@@ -389,7 +398,20 @@ TEST_P(Simpleperf, SamplesNamedFromTheFilesSymbolTables) {
   ASSERT_TRUE(d.ok());
   // Sample 1: the joined callchain (foo_fn called by bar_fn, the latter named
   // from the DSO/SYMBOL records); sample 2: foo_fn called by a dex method.
-  EXPECT_EQ(d.s().StacksText(false, ""), "bar_fn;foo_fn 1\ncom.example.Main.run;foo_fn 1\n");
+  const Profile& p = d.r().profile;
+  std::vector<std::string> stacks;
+  for (size_t i = 0; i < p.samples.size(); ++i) {
+    std::string line;
+    for (int32_t k = p.samples.stack[i]; k >= 0; k = p.stacks.prefix[static_cast<size_t>(k)]) {
+      int32_t f = p.stacks.frame[static_cast<size_t>(k)];
+      line = p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[static_cast<size_t>(f)])]) + (line.empty() ? "" : ";") + line;
+    }
+    stacks.push_back(line);
+  }
+  EXPECT_EQ(stacks, (std::vector<std::string>{"bar_fn;foo_fn", "com.example.Main.run;foo_fn"}));
+  // `profscope stacks` prints them as simpleperf's stackcollapse.py does: the
+  // thread's name first, the sample's own frame left out, period weights.
+  EXPECT_EQ(d.s().StacksText(false, ""), "app;bar_fn 100\napp;com.example.Main.run 100\n");
 }
 
 TEST_P(Simpleperf, MalformedProtobufIsReportedNotFatal) {

@@ -1,6 +1,7 @@
 #include "core/format/jitdump/jitdump_decoder.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <unordered_map>
 
@@ -48,6 +49,17 @@ const char* RecordName(uint32_t id) {
     case kCodeUnwindingInfo: return "UNWINDING_INFO";
     default: return "UNKNOWN";
   }
+}
+
+std::string LoadMarkerLabel(const CodeLoad& l) {
+  return l.name + " (" + Dec(l.code_size) + " bytes)";
+}
+
+std::string MoveMarkerLabel(const std::string& name, const CodeMove& m) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%llx -> %llx", static_cast<unsigned long long>(m.old_code_addr),
+                static_cast<unsigned long long>(m.new_code_addr));
+  return name.empty() ? std::string(b) : name + " " + b;
 }
 
 bool Sniff(const uint8_t* head, size_t n) {
@@ -361,6 +373,7 @@ bool JitdumpDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& prog
   for (size_t i = 0; i < dump_.debug.size(); ++i)
     if (dump_.debug[i].row >= 0) row_debug_[static_cast<size_t>(dump_.debug[i].row)] = static_cast<int32_t>(i);
   if (!dump_.header_ok) return ok;
+  AddMarkers(out.profile);
   const Header& h = dump_.header;
   out.facts.push_back({"jitdump version", Dec(h.version)});
   out.facts.push_back({"pid", Dec(h.pid)});
@@ -391,6 +404,48 @@ bool JitdumpDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& prog
     have = true;
   }
   return ok;
+}
+
+void JitdumpDecoder::AddMarkers(Profile& p) const {
+  // One thread row per tid the records name (the dump has no thread table of its own).
+  std::unordered_map<uint32_t, int32_t> thread_of;
+  ThreadTable& t = p.threads;
+  auto thread = [&](uint32_t pid, uint32_t tid, uint64_t time) {
+    auto it = thread_of.find(tid);
+    if (it != thread_of.end()) {
+      size_t r = static_cast<size_t>(it->second);
+      if (time < t.start[r]) t.start[r] = time;
+      return it->second;
+    }
+    int32_t row = static_cast<int32_t>(t.size());
+    t.tid.push_back(static_cast<int32_t>(tid));
+    t.pid.push_back(static_cast<int32_t>(pid));
+    t.name.push_back(kNone);
+    t.start.push_back(time);
+    t.end.push_back(0);
+    t.samples.push_back(0);
+    thread_of.emplace(tid, row);
+    return row;
+  };
+  const int32_t load_kind = p.strings.Intern("code load");
+  const int32_t move_kind = p.strings.Intern("code move");
+  // Loads and moves in file order; a move is named by the latest load of its code_index.
+  std::unordered_map<uint64_t, size_t> load_of_index;
+  size_t li = 0, mi = 0;
+  while (li < dump_.loads.size() || mi < dump_.moves.size()) {
+    bool load = mi >= dump_.moves.size() || (li < dump_.loads.size() && dump_.loads[li].offset < dump_.moves[mi].offset);
+    if (load) {
+      const CodeLoad& l = dump_.loads[li];
+      load_of_index[l.code_index] = li++;
+      p.markers.Add(l.time, load_kind, thread(l.pid, l.tid, l.time), kNone, p.strings.Intern(LoadMarkerLabel(l)), l.row);
+    } else {
+      const CodeMove& m = dump_.moves[mi++];
+      auto it = load_of_index.find(m.code_index);
+      const std::string empty;
+      const std::string& name = it == load_of_index.end() ? empty : dump_.loads[it->second].name;
+      p.markers.Add(m.time, move_kind, thread(m.pid, m.tid, m.time), kNone, p.strings.Intern(MoveMarkerLabel(name, m)), m.row);
+    }
+  }
 }
 
 bool JitdumpDecoder::IsListedRecord(const DecodeResult& res, int32_t row) const {

@@ -27,6 +27,9 @@ class JitdumpDecoder : public Decoder {
   const Dump& dump() const { return dump_; }
 
  private:
+  // Timeline markers ("code load", "code move") on thread rows made from the records' tids.
+  void AddMarkers(Profile& p) const;
+
   Dump dump_;
   std::vector<int32_t> row_load_;   // row -> index into dump_.loads, or -1
   std::vector<int32_t> row_debug_;  // row -> index into dump_.debug, or -1

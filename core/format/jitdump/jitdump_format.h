@@ -94,6 +94,11 @@ struct Dump {
   bool garbled_header = false; // implausible header values (see ReadDump)
 };
 
+// Timeline marker labels (Profile::markers) of code loads and moves:
+// "name (123 bytes)" and "name 7f00..-> 7f80.." (name of the code's load, may be empty).
+std::string LoadMarkerLabel(const CodeLoad& l);
+std::string MoveMarkerLabel(const std::string& name, const CodeMove& m);
+
 // Walks the whole dump. Adds one row per piece to `rows` when non-null
 // (header: kFileHeader; record: kRecord with type = id; bytes that form no
 // record: kUnparsed), reports damage to `diags`. Returns false only when the

@@ -2,6 +2,8 @@
 #include "core/format/perf/perf_jit.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdio>
 #include <cstring>
 
 #include "core/format/perf/perf_format.h"
@@ -42,6 +44,44 @@ uint64_t TrailingPayload(ByteReader rec, uint32_t type) {
   return 0;
 }
 
+// Records that become timeline markers (Profile::markers).
+bool IsMarkerType(uint32_t t) {
+  switch (t) {
+    case kMmap: case kMmap2: case kComm: case kExit: case kFork: case kLost: case kLostSamples:
+    case kThrottle: case kUnthrottle: case kSwitch: case kSwitchCpuWide: case kKsymbol:
+    case kBpfEvent: case kNamespaces: case kCgroup: case kTextPoke: case kAux: case kItraceStart:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Appending to a reused buffer: no allocation once it has grown.
+void AppendDec(std::string& s, uint64_t v) {
+  char b[24];
+  int n = std::snprintf(b, sizeof b, "%llu", static_cast<unsigned long long>(v));
+  s.append(b, static_cast<size_t>(n));
+}
+void AppendInt(std::string& s, int64_t v) {
+  char b[24];
+  int n = std::snprintf(b, sizeof b, "%lld", static_cast<long long>(v));
+  s.append(b, static_cast<size_t>(n));
+}
+void AppendHex(std::string& s, uint64_t v) {
+  char b[24];
+  int n = std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(v));
+  s.append(b, static_cast<size_t>(n));
+}
+// A NUL-terminated string at the cursor (at most the rest of the reader).
+void AppendCString(std::string& s, ByteReader& r) {
+  const char* p = reinterpret_cast<const char*>(r.cursor());
+  size_t len = r.ok() ? strnlen(p, r.remaining()) : 0;
+  s.append(p, len);
+  r.Skip(len < r.remaining() ? len + 1 : len);
+}
+
+constexpr int32_t kNoTid = INT32_MIN;
+
 }  // namespace
 
 struct PerfDecoder::State {
@@ -51,6 +91,14 @@ struct PerfDecoder::State {
   bool have_time = false;
 };
 
+bool RecordedBySimpleperf(const FeatureContext& f) {
+  if (f.simpleperf.present) return true;
+  if (f.cmdline_argv.empty()) return false;
+  const std::string& a = f.cmdline_argv[0];
+  size_t k = a.find_last_of('/');
+  return a.compare(k == std::string::npos ? 0 : k + 1, 10, "simpleperf") == 0;
+}
+
 bool Sniff(const uint8_t* head, size_t n) {
   if (n < 16) return false;
   uint64_t m;
@@ -58,7 +106,9 @@ bool Sniff(const uint8_t* head, size_t n) {
   return m == kMagic2 || m == kMagic2Swapped;
 }
 
-PerfDecoder::PerfDecoder() : st_(std::make_unique<State>()) {}
+PerfDecoder::PerfDecoder() : st_(std::make_unique<State>()) {
+  for (auto& k : marker_kind_) k = kNone;
+}
 PerfDecoder::~PerfDecoder() {
 #ifdef PROFSCOPE_HAVE_ZSTD
   if (zstd_) ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(zstd_));
@@ -147,6 +197,12 @@ void PerfDecoder::FinishEvents(DecodeResult& out) {
     int32_t e = p.samples.event[i];
     if (e >= 0 && static_cast<size_t>(e) < p.events.size()) ++p.events.samples[static_cast<size_t>(e)];
   }
+}
+
+void PerfDecoder::ReleaseCaches() {
+  frame_cache_.Clear();
+  std::vector<std::vector<ChainEntry>>().swap(thread_chains_);
+  if (stacks_) stacks_->ReleaseIndexes();
 }
 
 bool PerfDecoder::DecodeFileMode(Window& w, DecodeResult& out, const ProgressFn& progress) {
@@ -301,6 +357,7 @@ bool PerfDecoder::DecodeFileMode(Window& w, DecodeResult& out, const ProgressFn&
       std::vector<uint8_t> copy(p, p + s.size);
       FieldList ignored;
       DecodeFeature(s.id, ByteReader(copy.data(), copy.size(), s.off, order_), features_, ignored, out.diags);
+      if (s.id == kSpFeatInitMap) ProcessInitMap(ByteReader(copy.data(), copy.size(), s.off, order_), out);
     }
     ReadRecords(w, out, data_off, data_end, data_row, progress);
   }
@@ -315,7 +372,14 @@ bool PerfDecoder::DecodeFileMode(Window& w, DecodeResult& out, const ProgressFn&
                               Dec(s.size) + ") lies outside the file");
         continue;
       }
-      out.records.Add(s.off, s.size, s.id, RecordKind::kFeature, table_row);
+      int32_t frow = out.records.Add(s.off, s.size, s.id, RecordKind::kFeature, table_row);
+      if (s.id == kSpFeatInitMap) {  // what INIT_MAP's records made points at the feature's row
+        Profile& p = out.profile;
+        for (size_t k = init_map_mappings_[0]; k < init_map_mappings_[1] && k < p.mappings.size(); ++k)
+          if (p.mappings.record[k] == kNone) p.mappings.record[k] = frow;
+        for (size_t k = init_map_markers_[0]; k < init_map_markers_[1] && k < p.markers.size(); ++k)
+          if (p.markers.record[k] == kNone) p.markers.record[k] = frow;
+      }
     }
     if (!data_ok) {
       for (const Sec& s : secs) {
@@ -487,20 +551,37 @@ int32_t PerfDecoder::ThreadRow(DecodeResult& out, int32_t pid, int32_t tid, uint
 }
 
 int32_t PerfDecoder::FindMapping(const DecodeResult& out, int32_t pid, uint64_t addr, bool kernel) const {
-  auto look = [&](int32_t key) -> int32_t {
-    auto it = maps_.find(key);
-    if (it == maps_.end() || it->second.empty()) return kNone;
-    auto m = it->second.upper_bound(addr);
-    if (m == it->second.begin()) return kNone;
-    --m;
-    (void)out;
-    if (addr < m->second.first) return m->second.second;
-    return kNone;
-  };
+  (void)out;
+  SampleMaps sm(maps_, pid);
+  return sm.Find(addr, kernel);
+}
+
+PerfDecoder::SampleMaps::SampleMaps(const std::unordered_map<int32_t, AddrSpace>& maps, int32_t pid) {
+  auto it = maps.find(pid);
+  user_.space = it == maps.end() || it->second.empty() ? nullptr : &it->second;
+  it = maps.find(-1);
+  kernel_.space = it == maps.end() || it->second.empty() ? nullptr : &it->second;
+}
+
+int32_t PerfDecoder::SampleMaps::Look(Space& sp, uint64_t addr) {
+  if (!sp.space) return kNone;
+  // Frames of one sample often fall in the mapping of the frame before.
+  if (sp.row != kNone && addr >= sp.start && addr < sp.end) return sp.row;
+  auto m = sp.space->upper_bound(addr);
+  if (m == sp.space->begin()) return kNone;
+  --m;
+  if (addr >= m->second.first) return kNone;
+  sp.start = m->first;
+  sp.end = m->second.first;
+  sp.row = m->second.second;
+  return sp.row;
+}
+
+int32_t PerfDecoder::SampleMaps::Find(uint64_t addr, bool kernel) {
   int32_t r = kNone;
-  if (!kernel) r = look(pid);
-  if (r == kNone) r = look(-1);
-  if (r == kNone && kernel) r = look(pid);
+  if (!kernel) r = Look(user_, addr);
+  if (r == kNone) r = Look(kernel_, addr);
+  if (r == kNone && kernel) r = Look(user_, addr);
   return r;
 }
 
@@ -512,6 +593,15 @@ void PerfDecoder::ProcessRecord(ByteReader rec, int32_t row, DecodeResult& out, 
   r.U16();
   ByteReader payload = r.Sub(r.remaining());
   Profile& p = out.profile;
+  if (!split_.empty() && type != kSpSplit && type != kSpSplitEnd) {
+    // simpleperf's reader wants the pieces back to back, ended by SPLIT_END.
+    out.diags.Error(DiagCode::kRecordFieldOverrun, rec.base(), rec.size(),
+                    "SIMPLEPERF_SPLIT pieces (" + Dec(split_.size()) + " bytes from the one at " +
+                        Hex(split_first_off_) +
+                        ") are followed by a " + (RecordTypeName(type)[0] ? RecordTypeName(type) : "type " + Dec(type)) +
+                        " record at " + Hex(rec.base()) + " instead of SIMPLEPERF_SPLIT_END; the split record is dropped");
+    split_.clear();
+  }
   auto sample_time = [&](ByteReader pl) -> uint64_t {
     const AttrInfo* a = AttrForRecord(rec, type);
     if (!a) return 0;
@@ -602,11 +692,23 @@ void PerfDecoder::ProcessRecord(ByteReader rec, int32_t row, DecodeResult& out, 
       int32_t pid = payload.I32();
       payload.I32();
       int32_t tid = payload.I32();
-      payload.I32();
+      int32_t ptid = payload.I32();
       uint64_t t = payload.U64();
       if (!payload.ok()) { overrun(RecordTypeName(type)); break; }
       int32_t th = ThreadRow(out, pid, tid, type == kFork ? t : 0);
       if (type == kExit) p.threads.end[static_cast<size_t>(th)] = t;
+      if (type == kFork && ptid != tid && RecordedBySimpleperf(features_)) {
+        // simpleperf's ThreadTree::ForkThread: the child gets its parent's
+        // comm (what stackcollapse.py then prints for its samples).
+        auto parent = thread_rows_.find(ptid);
+        int32_t name = parent == thread_rows_.end() ? kNone : p.threads.name[static_cast<size_t>(parent->second)];
+        if (name != kNone) {
+          p.threads.name[static_cast<size_t>(th)] = name;
+          p.thread_names.thread.push_back(th);
+          p.thread_names.time.push_back(sample_time(payload));
+          p.thread_names.name.push_back(name);
+        }
+      }
       break;
     }
     case kHeaderAttr: {
@@ -644,6 +746,29 @@ void PerfDecoder::ProcessRecord(ByteReader rec, int32_t row, DecodeResult& out, 
     case kCompressed2:
       ProcessCompressed(rec, row, out);
       break;
+    case kTimeConv: {
+      TimeConv tc;
+      tc.time_shift = payload.U64();
+      tc.time_mult = payload.U64();
+      tc.time_zero = payload.U64();
+      if (!payload.ok()) { overrun("TIME_CONV"); break; }
+      tc.extended = rec.size() > 32;  // perf's event_contains(time_conv, time_cycles)
+      if (tc.extended) {
+        tc.time_cycles = payload.U64();
+        tc.time_mask = payload.U64();
+        tc.cap_user_time_zero = payload.U8() != 0;
+        tc.cap_user_time_short = payload.U8() != 0;
+        if (!payload.ok()) overrun("TIME_CONV");
+      }
+      tc.present = true;
+      tc.row = row;
+      time_conv_ = tc;
+      break;
+    }
+    case kSpSplit:
+    case kSpSplitEnd:
+      ProcessSplit(rec, type, row, out);
+      break;
     default:
       if ((type == kHeaderTracingData && rec.size() > 16) || type == kSpTracingData) {
         // simpleperf's tracing data, inside the record: tracepoint formats.
@@ -664,6 +789,363 @@ void PerfDecoder::ProcessRecord(ByteReader rec, int32_t row, DecodeResult& out, 
                           "record at " + Hex(rec.base()) + " has unknown type " + Dec(type) + "; kept as opaque bytes");
       }
       break;
+  }
+  if (type < kMarkerKinds && IsMarkerType(type)) AddMarker(rec, type, misc, row, out);
+}
+
+void PerfDecoder::AddMarker(ByteReader rec, uint32_t type, uint16_t misc, int32_t row, DecodeResult& out) {
+  Profile& p = out.profile;
+  ByteReader pl = rec.Slice(8, rec.size() - 8);
+  // Time, thread and cpu from the sample_id trailer when the attr has one.
+  uint64_t time = 0;
+  int32_t tid = kNoTid, cpu = kNone;
+  const AttrInfo* a = AttrForRecord(rec, type);
+  if (a && a->attr.sample_id_all()) {
+    SampleData sd;
+    if (ParseSampleId(pl, a->attr, &sd, nullptr)) {
+      const uint64_t st = a->attr.sample_type;
+      if (st & kSampleTime) time = sd.time;
+      if (st & kSampleTid) tid = static_cast<int32_t>(sd.tid);
+      if (st & kSampleCpu) cpu = static_cast<int32_t>(sd.cpu);
+    }
+  }
+  std::string& l = label_;
+  l.clear();
+  ByteReader r = pl;
+  switch (type) {
+    case kMmap:
+    case kMmap2: {
+      int32_t pid = r.I32(), t = r.I32();
+      uint64_t start = r.U64(), len = r.U64();
+      r.U64();                            // pgoff
+      if (type == kMmap2) r.Skip(24 + 8);  // maj/min/ino/ino_generation or build id; prot, flags
+      tid = pid == -1 || !r.ok() ? kNoTid : t;  // kernel maps belong to no thread
+      AppendCString(l, r);
+      l += ' ';
+      AppendHex(l, start);
+      l += '-';
+      AppendHex(l, start + len < start ? ~uint64_t{0} : start + len);
+      break;
+    }
+    case kComm: {
+      r.I32();
+      tid = r.I32();
+      if (!r.ok()) tid = kNoTid;
+      l += "comm ";
+      AppendCString(l, r);
+      if (misc & kMiscMmapData) l += " (exec)";  // PERF_RECORD_MISC_COMM_EXEC
+      break;
+    }
+    case kFork:
+    case kExit: {
+      r.I32();
+      r.I32();  // pid, ppid
+      const int32_t child = r.I32();
+      uint32_t ptid = r.U32();
+      uint64_t t = r.U64();
+      tid = r.ok() ? child : kNoTid;
+      if (!time && r.ok()) time = t;  // the record's own time (same clock) without sample_id
+      if (type == kExit) {
+        l += "exit ";
+        AppendInt(l, child);
+      } else {
+        l += "fork ";
+        AppendInt(l, child);
+        l += " (parent ";
+        AppendDec(l, ptid);
+        l += ')';
+      }
+      break;
+    }
+    case kLost: {
+      r.U64();  // id
+      l += "lost ";
+      AppendDec(l, r.U64());
+      l += " events";
+      break;
+    }
+    case kLostSamples:
+      l += "lost ";
+      AppendDec(l, r.U64());
+      l += " samples";
+      break;
+    case kThrottle:
+    case kUnthrottle: {
+      uint64_t t = r.U64();
+      if (!time && r.ok()) time = t;
+      l += type == kThrottle ? "throttle" : "unthrottle";
+      break;
+    }
+    case kSwitch:
+    case kSwitchCpuWide: {
+      bool switch_out = misc & kMiscSwitchOut;
+      l += switch_out ? "switch out" : "switch in";
+      if (type == kSwitchCpuWide) {
+        int32_t np = r.I32(), nt = r.I32();
+        if (r.ok()) {
+          l += switch_out ? " to " : " from ";
+          AppendInt(l, np);
+          l += '/';
+          AppendInt(l, nt);
+        }
+      }
+      if (switch_out && (misc & kMiscSwitchOutPreempt)) l += " (preempt)";
+      break;
+    }
+    case kKsymbol: {
+      uint64_t addr = r.U64();
+      uint32_t len = r.U32();
+      r.U16();  // ksym_type
+      uint16_t flags = r.U16();
+      l += (flags & 1) ? "ksymbol unregister " : "ksymbol ";
+      AppendCString(l, r);
+      l += ' ';
+      AppendHex(l, addr);
+      l += '-';
+      AppendHex(l, addr + len);
+      break;
+    }
+    case kBpfEvent: {
+      uint16_t t = r.U16();
+      r.U16();
+      uint32_t id = r.U32();
+      l += t == 1 ? "bpf prog load" : t == 2 ? "bpf prog unload" : "bpf event";
+      if (t != 1 && t != 2) {
+        l += " type ";
+        AppendDec(l, t);
+      }
+      l += " id ";
+      AppendDec(l, id);
+      break;
+    }
+    case kNamespaces: {
+      int32_t pid = r.I32();
+      tid = r.I32();
+      if (!r.ok()) tid = kNoTid;
+      l += "namespaces ";
+      AppendInt(l, pid);
+      l += '/';
+      AppendInt(l, tid);
+      break;
+    }
+    case kCgroup:
+      r.U64();  // id
+      l += "cgroup ";
+      AppendCString(l, r);
+      break;
+    case kTextPoke: {
+      uint64_t addr = r.U64();
+      uint16_t old_len = r.U16(), new_len = r.U16();
+      l += "text poke ";
+      AppendHex(l, addr);
+      l += " (";
+      AppendDec(l, old_len);
+      l += " -> ";
+      AppendDec(l, new_len);
+      l += " bytes)";
+      break;
+    }
+    case kAux: {
+      uint64_t off = r.U64(), size = r.U64(), flags = r.U64();
+      l += "aux ";
+      AppendDec(l, size);
+      l += " bytes at ";
+      AppendHex(l, off);
+      if (flags & 1) l += " (truncated)";
+      if (flags & 2) l += " (overwrite)";
+      if (flags & 4) l += " (partial)";
+      if (flags & 8) l += " (collision)";
+      break;
+    }
+    case kItraceStart: {
+      int32_t pid = r.I32();
+      tid = r.I32();
+      if (!r.ok()) tid = kNoTid;
+      l += "itrace start ";
+      AppendInt(l, pid);
+      l += '/';
+      AppendInt(l, tid);
+      break;
+    }
+    default:
+      break;
+  }
+  int32_t& kind = marker_kind_[type];
+  if (kind == kNone) kind = p.strings.Intern(RecordTypeName(type));
+  // Labels repeat (SWITCH in/out, THROTTLE, a COMM per thread): the last two
+  // of each type are kept to skip hashing them again (no allocation once the
+  // slots have grown).
+  LabelSlot* c = label_cache_[type];
+  int32_t lid;
+  if (c[0].id != kNone && c[0].text == l) {
+    lid = c[0].id;
+  } else if (c[1].id != kNone && c[1].text == l) {
+    lid = c[1].id;
+    std::swap(c[0], c[1]);
+  } else {
+    lid = p.strings.Intern(l);
+    std::swap(c[0], c[1]);
+    c[0].text.assign(l);
+    c[0].id = lid;
+  }
+  // The thread column holds the tid until FinishMarkers turns it into a row.
+  p.markers.Add(time, kind, tid, cpu, lid, row);
+  ++perf_markers_;
+}
+
+void PerfDecoder::ProcessSplit(ByteReader rec, uint32_t type, int32_t row, DecodeResult& out) {
+  // simpleperf writes a record over 65535 bytes as SPLIT pieces (each: 8-byte
+  // header, then the next part of the record's bytes, its own header first),
+  // then an 8-byte SPLIT_END; its reader joins the parts and reads the result
+  // as one record (record_file_writer.cpp WriteRecord, record_file_reader.cpp
+  // ReadRecord). The pieces stay rows of their own; the joined record is
+  // interpreted with the first piece's row.
+  constexpr size_t kMaxJoined = size_t{1} << 30;
+  features_.simpleperf.present = true;
+  if (type == kSpSplit) {
+    if (split_.empty()) {
+      split_first_row_ = row;
+      split_first_off_ = rec.base();
+    }
+    size_t n = rec.size() - 8;
+    if (split_.size() + n > kMaxJoined) {
+      out.diags.Error(DiagCode::kLimitExceeded, rec.base(), rec.size(),
+                      "SIMPLEPERF_SPLIT pieces add up to more than 1 GiB at " + Hex(rec.base()) + "; the split record is dropped");
+      split_.clear();
+      split_.shrink_to_fit();
+      return;
+    }
+    split_.insert(split_.end(), rec.data() + 8, rec.data() + rec.size());
+    return;
+  }
+  if (split_.empty()) {
+    out.diags.Warning(DiagCode::kRecordFieldOverrun, rec.base(), rec.size(),
+                      "SIMPLEPERF_SPLIT_END at " + Hex(rec.base()) + " ends no SIMPLEPERF_SPLIT pieces; ignored");
+    return;
+  }
+  std::vector<uint8_t> joined;
+  joined.swap(split_);
+  const int32_t first = split_first_row_;
+  const uint64_t base = split_first_off_ + 8;
+  uint64_t size = 0;
+  uint32_t jtype = 0;
+  if (joined.size() >= 8) {
+    ByteReader hr(joined.data(), 8, base, order_);
+    jtype = hr.U32();
+    uint16_t jmisc = hr.U16();
+    size = RecordSizeFromHeader(jtype, jmisc, hr.U16());
+  }
+  if (joined.size() < 8 || size < 8 || size > joined.size() || jtype == kSpSplit || jtype == kSpSplitEnd) {
+    out.diags.Error(DiagCode::kRecordFieldOverrun, base - 8, rec.base() + rec.size() - (base - 8),
+                    "SIMPLEPERF_SPLIT pieces from " + Hex(base - 8) + " join to " + Dec(joined.size()) +
+                        " bytes, which do not hold the record their first header announces (" +
+                        (joined.size() < 8 ? std::string("no header") : "type " + Dec(jtype) + ", size " + Dec(size)) +
+                        "); the split record is not interpreted");
+    return;
+  }
+  if (size < joined.size()) {
+    out.diags.Warning(DiagCode::kRecordFieldOverrun, base - 8, rec.base() + rec.size() - (base - 8),
+                      "SIMPLEPERF_SPLIT pieces from " + Hex(base - 8) + " join to " + Dec(joined.size()) +
+                          " bytes but the record in them is " + Dec(size) + " bytes; the rest is ignored");
+  }
+  ProcessRecord(ByteReader(joined.data(), static_cast<size_t>(size), base, order_), first, out, nullptr);
+}
+
+void PerfDecoder::ProcessInitMap(ByteReader sec, DecodeResult& out) {
+  // simpleperf's INIT_MAP feature: the MMAP/COMM records of the processes
+  // that existed when recording started, read before the data section
+  // (RecordFileReader::ReadInitMapFeature). Damage is reported by the
+  // feature's own decoding (DecodeInitMap); here the records are interpreted.
+  // Their rows are patched to the feature's row once it exists.
+  Profile& p = out.profile;
+  init_map_mappings_[0] = p.mappings.size();
+  init_map_markers_[0] = p.markers.size();
+  while (sec.remaining() >= 8) {
+    size_t at = sec.pos();
+    uint32_t type = sec.PeekU32(at);
+    uint64_t size = RecordSizeFromHeader(type, sec.PeekU16(at + 4), sec.PeekU16(at + 6));
+    if (size < 8 || size > sec.remaining()) break;
+    ProcessRecord(sec.Sub(static_cast<size_t>(size)), kNone, out, nullptr);
+  }
+  if (!split_.empty()) {
+    out.diags.Error(DiagCode::kBadFeature, sec.base(), sec.size(),
+                    "SIMPLEPERF_INIT_MAP ends inside a split record (SIMPLEPERF_SPLIT without SIMPLEPERF_SPLIT_END)");
+    split_.clear();
+  }
+  init_map_mappings_[1] = p.mappings.size();
+  init_map_markers_[1] = p.markers.size();
+}
+
+void PerfDecoder::JoinedSplitFields(Window& w, const DecodeResult& res, int32_t row, FieldList& out) {
+  // The SPLIT pieces right before this SPLIT_END (same container and file),
+  // joined: the record simpleperf reads, its fields placed back on the
+  // pieces' bytes (a field is shown where its first byte is).
+  const RecordTable& t = res.records;
+  size_t i = static_cast<size_t>(row);
+  size_t first = i;
+  while (first > 0 && t.type[first - 1] == kSpSplit && t.kind[first - 1] == t.kind[i] &&
+         t.parent[first - 1] == t.parent[i] && t.file[first - 1] == t.file[i])
+    --first;
+  if (first == i) return;
+  std::vector<uint8_t> joined;
+  std::vector<std::pair<uint64_t, uint64_t>> pieces;  // (offset in joined, file offset of that byte)
+  for (size_t k = first; k < i; ++k) {
+    std::vector<uint8_t> keep;
+    ByteReader pr = RowBytes(w, res, static_cast<int32_t>(k), keep);
+    if (pr.size() < 8 || joined.size() + pr.size() > (size_t{64} << 20)) return;
+    pieces.push_back({joined.size(), pr.base() + 8});
+    joined.insert(joined.end(), pr.data() + 8, pr.data() + pr.size());
+  }
+  if (joined.size() < 8) return;
+  ByteReader hr(joined.data(), 8, 0, order_);
+  uint32_t type = hr.U32();
+  uint16_t misc = hr.U16();
+  uint64_t size = std::min<uint64_t>(RecordSizeFromHeader(type, misc, hr.U16()), joined.size());
+  ByteReader jr(joined.data(), static_cast<size_t>(size), 0, order_);
+  const AttrInfo* a = AttrForRecord(jr, type);
+  FieldList fl;
+  Diagnostics jd;
+  DecodeRecordFields(jr, a ? &a->attr : nullptr, fl, &jd);
+  for (const auto& d : jd.items()) fl.Add("problem", d.offset, d.length, d.message);
+  auto place = [&](uint64_t at) {
+    size_t k = pieces.size();
+    while (k > 1 && pieces[k - 1].first > at) --k;
+    return pieces[k - 1].second + (at - pieces[k - 1].first);
+  };
+  std::vector<Field*> todo;
+  for (Field& f : fl.items()) todo.push_back(&f);
+  while (!todo.empty()) {
+    Field* f = todo.back();
+    todo.pop_back();
+    f->offset = place(f->offset);
+    for (Field& c : f->children) todo.push_back(&c);
+  }
+  const char* n = RecordTypeName(type);
+  Field& top = out.Add("joined", pieces[0].second, size,
+                       (n[0] ? std::string(n) : "type " + Dec(type)) + ", " + Dec(size) + " bytes from " +
+                           Dec(i - first) + " SIMPLEPERF_SPLIT pieces");
+  top.children = std::move(fl.items());
+}
+
+void PerfDecoder::FinishMarkers(DecodeResult& out) {
+  // Thread rows by tid, the lookup samples use, now that every thread is known.
+  // The perf records' markers come first (a jit side file's follow, with rows).
+  MarkerTable& m = out.profile.markers;
+  size_t n = std::min(perf_markers_, m.size());
+  for (size_t i = 0; i < n; ++i) {
+    int32_t tid = m.thread[i];
+    m.thread[i] = kNone;
+    if (tid == kNoTid) continue;
+    auto it = thread_rows_.find(tid);
+    if (it != thread_rows_.end()) m.thread[i] = it->second;
+  }
+  perf_markers_ = 0;
+  if (!split_.empty()) {
+    uint64_t at = split_first_off_;
+    out.diags.Error(DiagCode::kRecordTruncated, at, split_.size(),
+                    "SIMPLEPERF_SPLIT pieces from " + Hex(at) + " (" + Dec(split_.size()) +
+                        " bytes) are not followed by SIMPLEPERF_SPLIT_END before the data ends; the split record is dropped");
+    split_.clear();
   }
 }
 
@@ -769,37 +1251,81 @@ void PerfDecoder::ProcessSample(ByteReader rec, int32_t row, DecodeResult& out) 
   if (!stacks_) stacks_ = std::make_unique<StackBuilder>(p);
   StackBuilder& sb = *stacks_;
   int32_t stack = kNone;
-  for (size_t i = frame_addrs_.size(); i-- > 0;) {
-    uint64_t addr = frame_addrs_[i];
-    int32_t m = FindMapping(out, pid, addr, kernel_flags[i]);
-    uint64_t key_hi = static_cast<uint64_t>(static_cast<uint32_t>(m));
-    auto cached = frame_cache_.find({addr, key_hi});
-    if (cached != frame_cache_.end()) {
-      stack = sb.Stack(stack, cached->second);
-      continue;
-    }
-    std::string name;
-    if (m != kNone) {
-      const MappingTable& mt = p.mappings;
-      uint64_t rel = addr - mt.start[static_cast<size_t>(m)] + mt.pgoff[static_cast<size_t>(m)];
-      const std::string& mpath = p.strings.Get(mt.path[static_cast<size_t>(m)]);
-      uint64_t vaddr = 0;
-      bool known = false;
-      if (!spi.present) {
-        name = mpath + "+" + Hex(rel);
-      } else if (!SimpleperfSymbolize(spi, mpath, mt.start[static_cast<size_t>(m)], mt.pgoff[static_cast<size_t>(m)],
-                                      addr, kernel_flags[i], &name, &vaddr, &known)) {
-        // simpleperf report's name for an address without a symbol: dso[+vaddr_in_file]
-        std::string hex = Hex(vaddr).substr(2);
-        name = SimpleperfDsoDisplayName(mpath) + "[+" + hex + "]";
-      }
+  SampleMaps maps(maps_, pid);  // this process's and the kernel's address spaces, looked up once per sample
+  const size_t nf = frame_addrs_.size();
+  frame_maps_.resize(nf);
+  for (size_t i = 0; i < nf; ++i) frame_maps_[i] = maps.Find(frame_addrs_[i], kernel_flags[i]);
+  // The thread's previous sample, root first: the outer frames it shares with
+  // this one (same address in the same mapping, so the same frame and the same
+  // prefix) give their stack nodes without any lookup.
+  if (thread_chains_.size() <= static_cast<size_t>(th)) thread_chains_.resize(static_cast<size_t>(th) + 1);
+  std::vector<ChainEntry>& chain = thread_chains_[static_cast<size_t>(th)];
+  size_t same = 0;
+  while (same < nf && same < chain.size() && chain[same].address == frame_addrs_[nf - 1 - same] &&
+         chain[same].mapping == frame_maps_[nf - 1 - same])
+    ++same;
+  if (same) stack = chain[same - 1].stack;
+  chain.resize(same);
+  // Start loading the cache slot of every other frame: the lookups below then
+  // overlap their cache misses instead of taking them one by one.
+  for (size_t i = 0; i + same < nf; ++i)
+    frame_cache_.Prefetch(FlatIndex::Mix(frame_addrs_[i], static_cast<uint32_t>(frame_maps_[i])));
+  // A new (address, mapping): its frame and func are new rows (a func is
+  // (name, mapping) and the name holds the offset), except for names that
+  // several addresses share ("[unknown]", simpleperf's symbols): those intern.
+  auto new_frame = [&](size_t i) -> int32_t {
+    const uint64_t addr = frame_addrs_[i];
+    const int32_t m = frame_maps_[i];
+    int32_t func;
+    if (m == kNone) {
+      if (unknown_func_ == kNone) unknown_func_ = sb.Func(p.strings.Intern("[unknown]"), kNone);
+      func = unknown_func_;
     } else {
-      name = "[unknown]";
+      const MappingTable& mt = p.mappings;
+      const size_t mi = static_cast<size_t>(m);
+      uint64_t rel = addr - mt.start[mi] + mt.pgoff[mi];
+      if (!spi.present) {
+        // `path+0xoffset`, formed in a reused buffer (once per distinct (address, mapping))
+        std::string& name = name_buf_;
+        name.assign(p.strings.Get(mt.path[mi]));
+        name += "+0x";
+        char hex[16];
+        size_t k = sizeof hex;
+        uint64_t v = rel;
+        do {
+          hex[--k] = "0123456789abcdef"[v & 15];
+          v >>= 4;
+        } while (v);
+        name.append(hex + k, sizeof hex - k);
+        func = sb.NewFunc(p.strings.Intern(name), m);
+      } else {
+        const std::string& mpath = p.strings.Get(mt.path[mi]);
+        std::string name;
+        uint64_t vaddr = 0;
+        bool known = false;
+        if (!SimpleperfSymbolize(spi, mpath, mt.start[mi], mt.pgoff[mi], addr, kernel_flags[i], &name, &vaddr, &known)) {
+          // simpleperf report's name for an address without a symbol: dso[+vaddr_in_file]
+          std::string hex = Hex(vaddr).substr(2);
+          name = SimpleperfDsoDisplayName(mpath) + "[+" + hex + "]";
+        }
+        func = sb.Func(p.strings.Intern(name), m);
+      }
     }
-    int32_t func = sb.Func(p.strings.Intern(name), m);
-    int32_t frame = sb.Frame(addr, func, m);
-    frame_cache_.emplace(std::make_pair(addr, key_hi), frame);
+    return sb.NewFrame(addr, func, m);
+  };
+  const FrameTable& ft = p.frames;
+  for (size_t i = nf - same; i-- > 0;) {
+    const uint64_t addr = frame_addrs_[i];
+    const int32_t m = frame_maps_[i];
+    bool added = false;
+    const int32_t next = static_cast<int32_t>(ft.address.size());
+    int32_t frame = frame_cache_.FindOrInsert(
+        FlatIndex::Mix(addr, static_cast<uint32_t>(m)),
+        [&](int32_t r) { return ft.address[static_cast<size_t>(r)] == addr && ft.mapping[static_cast<size_t>(r)] == m; },
+        next, &added);
+    if (added) new_frame(i);  // becomes row `next`
     stack = sb.Stack(stack, frame);
+    chain.push_back(ChainEntry{addr, m, stack});
   }
   SampleTable& t = p.samples;
   t.time.push_back(time);
@@ -922,6 +1448,7 @@ void PerfDecoder::ReadNestedRecords(const uint8_t* data, size_t size, int32_t co
 void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) {
   JitJoinInput in;
   for (const auto& a : attrs_) in.clocks.push_back({(a.attr.flags >> 25) & 1, a.attr.clockid});
+  in.time_conv = time_conv_;
   if (!stacks_) stacks_ = std::make_unique<StackBuilder>(out.profile);
   // Program binaries first (symbols of mapped files), then jit dumps (anonymous JIT code).
   std::vector<bool> used(files.size(), false);
@@ -930,7 +1457,7 @@ void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) 
   for (size_t i = 0; i < files.size(); ++i)
     if (!used[i]) rest.push_back(files[i]);
   UseJitDumps(rest, in, *stacks_, out);
-  frame_cache_.clear();  // frames may have been renamed; no sample is added after this
+  frame_cache_.Clear();  // frames may have been renamed; no sample is added after this
 }
 
 bool PerfDecoder::IsListedRecord(const DecodeResult& res, int32_t row) const {
@@ -1091,6 +1618,7 @@ void PerfDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t row, 
     case RecordKind::kNested: {
       const AttrInfo* a = r.size() >= 8 ? AttrForRecord(r, r.PeekU32(0)) : nullptr;
       DecodeRecordFields(r, a ? &a->attr : nullptr, out, &scratch);
+      if (res.records.type[i] == kSpSplitEnd) JoinedSplitFields(w, res, row, out);
       break;
     }
     case RecordKind::kPayload:

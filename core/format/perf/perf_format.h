@@ -39,6 +39,7 @@ const char* RecordTypeName(uint32_t type);
 inline constexpr uint16_t kMiscCpumodeMask = 7;
 inline constexpr uint16_t kMiscMmapData = 1 << 13;       // also COMM_EXEC, SWITCH_OUT
 inline constexpr uint16_t kMiscSwitchOut = 1 << 13;
+inline constexpr uint16_t kMiscSwitchOutPreempt = 1 << 14;  // SWITCH out while runnable
 inline constexpr uint16_t kMiscMmapBuildId = 1 << 14;    // MMAP2 carries a build id
 inline constexpr uint16_t kMiscExactIp = 1 << 14;
 

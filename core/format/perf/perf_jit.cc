@@ -29,7 +29,47 @@ int64_t JitDumpPid(const std::string& base) {
 
 constexpr int32_t kClockMonotonic = 1;
 
+// The dump's code loads and moves as markers on the perf timeline (times
+// already in perf's clock), on the thread of each record's tid when
+// perf.data has that thread. They have no record row in perf.data.
+void AddJitMarkers(const jitdump::Dump& d, Profile& p) {
+  std::unordered_map<int32_t, int32_t> thread_of;  // tid -> first thread row
+  for (size_t t = 0; t < p.threads.size(); ++t) thread_of.emplace(p.threads.tid[t], static_cast<int32_t>(t));
+  auto thread = [&](uint32_t tid) {
+    auto it = thread_of.find(static_cast<int32_t>(tid));
+    return it == thread_of.end() ? kNone : it->second;
+  };
+  const int32_t load_kind = p.strings.Intern("code load");
+  const int32_t move_kind = p.strings.Intern("code move");
+  std::unordered_map<uint64_t, size_t> load_of_index;
+  size_t li = 0, mi = 0;
+  while (li < d.loads.size() || mi < d.moves.size()) {
+    bool load = mi >= d.moves.size() || (li < d.loads.size() && d.loads[li].offset < d.moves[mi].offset);
+    if (load) {
+      const jitdump::CodeLoad& l = d.loads[li];
+      load_of_index[l.code_index] = li++;
+      p.markers.Add(l.time, load_kind, thread(l.tid), kNone, p.strings.Intern(jitdump::LoadMarkerLabel(l)), kNone);
+    } else {
+      const jitdump::CodeMove& m = d.moves[mi++];
+      auto it = load_of_index.find(m.code_index);
+      const std::string empty;
+      const std::string& name = it == load_of_index.end() ? empty : d.loads[it->second].name;
+      p.markers.Add(m.time, move_kind, thread(m.tid), kNone, p.strings.Intern(jitdump::MoveMarkerLabel(name, m)), kNone);
+    }
+  }
+}
+
 }  // namespace
+
+uint64_t TscToPerfTime(uint64_t cyc, const TimeConv& tc) {
+  const uint64_t mult = static_cast<uint32_t>(tc.time_mult);
+  const uint32_t shift = static_cast<uint16_t>(tc.time_shift);
+  if (tc.extended && tc.cap_user_time_short) cyc = tc.time_cycles + ((cyc - tc.time_cycles) & tc.time_mask);
+  if (shift >= 64) return tc.time_zero;  // quot 0; (rem * mult) >> shift is 0 (C leaves it undefined)
+  uint64_t quot = cyc >> shift;
+  uint64_t rem = cyc & ((uint64_t{1} << shift) - 1);
+  return tc.time_zero + quot * mult + ((rem * mult) >> shift);
+}
 
 void JitIndex::Build(const jitdump::Dump& d) {
   funcs_.clear();
@@ -164,13 +204,30 @@ void UseJitDumps(std::vector<SideFile>& files, const JitJoinInput& in, StackBuil
       continue;
     }
     (void)how;
+    const TimeConv& tc = in.time_conv;
     if (d.header.flags & jitdump::kFlagArchTimestamp) {
-      out.diags.Warning(DiagCode::kClockMismatch, 0, 0,
-                        "jit dump " + f.name + " uses architecture timestamps (JITDUMP_FLAGS_ARCH_TIMESTAMP, e.g. TSC); "
-                        "converting them to perf's clock is not supported, so its JIT frames are not named");
-      continue;
-    }
-    if (!clock_ok) {
+      // perf inject --jit converts TSC stamps with the recording's TIME_CONV
+      // (jitdump.c convert_timestamp); the samples' clockid is not checked then.
+      if (!tc.present) {
+        out.diags.Warning(DiagCode::kClockMismatch, 0, 0,
+                          "jit dump " + f.name + " uses architecture timestamps (JITDUMP_FLAGS_ARCH_TIMESTAMP, e.g. TSC) "
+                          "but the perf.data has no TIME_CONV record to convert them to perf's clock (TIME_CONV is "
+                          "missing), so its JIT frames are not named");
+        continue;
+      }
+      if (tc.time_mult == 0 || (tc.extended && !tc.cap_user_time_zero)) {
+        out.diags.Warning(DiagCode::kClockMismatch, 0, 0,
+                          "jit dump " + f.name + " uses architecture timestamps, but the TIME_CONV record " +
+                              (tc.time_mult == 0 ? std::string("has time_mult 0") : std::string("says cap_user_time_zero is 0")) +
+                              ", so they cannot be converted to perf's clock (perf turns every such time into 0); "
+                              "its JIT frames are not named");
+        continue;
+      }
+      for (auto& l : d.loads) l.time = TscToPerfTime(l.time, tc);
+      for (auto& m : d.moves) m.time = TscToPerfTime(m.time, tc);
+      for (auto& g : d.debug) g.time = TscToPerfTime(g.time, tc);
+      out.facts.push_back({"jit timestamps", f.name + ": TSC converted to perf time with TIME_CONV"});
+    } else if (!clock_ok) {
       out.diags.Warning(DiagCode::kClockMismatch, 0, 0,
                         "jit dump " + f.name + " has CLOCK_MONOTONIC timestamps but the samples were not recorded with "
                         "clockid CLOCK_MONOTONIC (perf record -k mono / -k 1), so the times cannot be compared; "
@@ -201,6 +258,7 @@ void UseJitDumps(std::vector<SideFile>& files, const JitJoinInput& in, StackBuil
     }
     by_pid[pid].push_back(uses.size());
     uses.push_back(std::move(u));
+    AddJitMarkers(d, p);
   }
   if (uses.empty()) return;
 

@@ -12,7 +12,13 @@
 // it to the next load), giving the frame a file:line.
 //
 // perf refuses dumps whose clock is not the samples' clock: without
-// ARCH_TIMESTAMP every event must use clockid CLOCK_MONOTONIC (`perf record -k 1`).
+// ARCH_TIMESTAMP every event must use clockid CLOCK_MONOTONIC (`perf record -k 1`);
+// with ARCH_TIMESTAMP (TSC stamps) the dump's times are converted to perf's
+// time with the recording's TIME_CONV record, as perf inject --jit does.
+//
+// The dump's code loads and moves also become timeline markers ("code load",
+// "code move") on the perf.data's timeline, in perf's clock, on the thread
+// of the record's tid; they have no record row in perf.data (record = -1).
 #pragma once
 
 #include <cstdint>
@@ -52,10 +58,29 @@ class JitIndex {
   uint64_t first_time_ = UINT64_MAX;
 };
 
+// PERF_RECORD_TIME_CONV (tools/lib/perf/include/perf/event.h, struct
+// perf_record_time_conv): how perf turns the CPU's timestamp counter (TSC)
+// into its own time. Newer perf writes time_cycles .. cap_user_time_short too
+// (perf's event_contains(): the record is longer than 32 bytes).
+struct TimeConv {
+  bool present = false;
+  bool extended = false;
+  uint64_t time_shift = 0, time_mult = 0, time_zero = 0;
+  uint64_t time_cycles = 0, time_mask = 0;
+  bool cap_user_time_zero = false, cap_user_time_short = false;
+  int32_t row = -1;  // record row of the TIME_CONV record
+};
+
+// perf's tsc_to_perf_time() (tools/perf/util/tsc.c) with the parameters as
+// jitdump.c's convert_timestamp() takes them (time_mult as u32, time_shift as
+// u16; the extended fields only when the record has them).
+uint64_t TscToPerfTime(uint64_t cyc, const TimeConv& tc);
+
 // What the perf decoder knows that the join needs.
 struct JitJoinInput {
   // Per attr: its flags word has use_clockid (bit 25) and its clockid.
   std::vector<std::pair<bool, int32_t>> clocks;
+  TimeConv time_conv;  // for ARCH_TIMESTAMP dumps
 };
 
 // Reads every jitdump side file, ties each to a process, checks the clocks

@@ -435,7 +435,10 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
       tip.querySelector('.fc-name').textContent = markers.kindNames
         ? `${kindName}${label ? ': ' + label : ''}`
         : doc.labels.get(row) ?? fallbackLabel(doc.records.kinds[row], doc.records.types[row]);
-      tip.querySelector('.fc-sub').textContent = `record ${row} at 0x${doc.records.offsets[row].toString(16)}${Number.isNaN(t) || t === 0 ? ' · no time (shown at the start)' : ` · ${fmtTime(t - geo.t0)}`} · click for its bytes`;
+      const when = Number.isNaN(t) || t === 0 ? ' · no time (shown at the start)' : ` · ${fmtTime(t - geo.t0)}`;
+      // a marker from a side file (a jit dump's code load on a perf timeline) has no row in this file
+      tip.querySelector('.fc-sub').textContent =
+        row >= 0 ? `record ${row} at 0x${doc.records.offsets[row].toString(16)}${when} · click for its bytes` : `from a side file${when}`;
     }
     tip.hidden = false;
     const host = scrollRef.current.parentElement.getBoundingClientRect();
@@ -485,7 +488,7 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
     if (!d.moved) {
       const h = d.hit;
       if (h.kind === 'frame') onSelectNode?.(h.node, h.sample);
-      else if (h.kind === 'marker') onSelectRecord?.(markers.rows[h.k]);
+      else if (h.kind === 'marker' && markers.rows[h.k] >= 0) onSelectRecord?.(markers.rows[h.k]);
       else if (h.kind === 'interval' && doc.intervals.record[h.i] >= 0) onSelectRecord?.(doc.intervals.record[h.i]);
     }
   };

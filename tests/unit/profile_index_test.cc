@@ -1,0 +1,81 @@
+// The interning indexes of core/model/profile.h: FlatIndex (grows without
+// rehashing) and StackBuilder's lazily indexed NewFunc/NewFrame rows.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/model/profile.h"
+
+namespace profscope {
+namespace {
+
+TEST(ProfileIndex, StringsInternAcrossGrowth) {
+  StringTable t;
+  for (int i = 0; i < 20000; ++i) EXPECT_EQ(t.Intern("s" + std::to_string(i)), i);
+  for (int i = 0; i < 20000; ++i) EXPECT_EQ(t.Intern("s" + std::to_string(i)), i);
+  EXPECT_EQ(t.size(), 20000u);
+  EXPECT_EQ(t.Intern(""), 20000);
+  EXPECT_EQ(t.Get(123), "s123");
+}
+
+TEST(ProfileIndex, FlatIndexFindsEveryRowAcrossGrowth) {
+  std::vector<uint64_t> keys;
+  FlatIndex idx;
+  for (int i = 0; i < 50000; ++i) {
+    uint64_t k = 0x400000u + 16u * static_cast<uint64_t>(i);
+    bool added = false;
+    EXPECT_EQ(idx.FindOrInsert(FlatIndex::Mix(k, 7), [&](int32_t r) { return keys[static_cast<size_t>(r)] == k; },
+                               static_cast<int32_t>(keys.size()), &added),
+              i);
+    EXPECT_TRUE(added);
+    keys.push_back(k);
+  }
+  EXPECT_EQ(idx.count(), 50000u);
+  for (int i = 0; i < 50000; ++i) {
+    uint64_t k = keys[static_cast<size_t>(i)];
+    bool added = true;
+    EXPECT_EQ(idx.FindOrInsert(FlatIndex::Mix(k, 7), [&](int32_t r) { return keys[static_cast<size_t>(r)] == k; }, -5,
+                               &added),
+              i);
+    EXPECT_FALSE(added);
+  }
+  idx.Clear();
+  EXPECT_EQ(idx.count(), 0u);
+  EXPECT_EQ(idx.bytes(), 0u);
+}
+
+TEST(ProfileIndex, StackBuilderInternsAndIndexesNewRowsLazily) {
+  Profile p;
+  StackBuilder sb(p);
+  int32_t name = p.strings.Intern("a");
+  int32_t f0 = sb.NewFunc(name, 3);
+  int32_t fr0 = sb.NewFrame(0x1000, f0, 3);
+  // Rows added without the index are found by the interning calls afterwards.
+  EXPECT_EQ(sb.Func(name, 3), f0);
+  EXPECT_EQ(sb.Frame(0x1000, f0, 3), fr0);
+  EXPECT_EQ(sb.Func(name, 4), f0 + 1);
+  int32_t s0 = sb.Stack(kNone, fr0);
+  int32_t s1 = sb.Stack(s0, fr0);
+  EXPECT_NE(s0, s1);
+  EXPECT_EQ(sb.Stack(kNone, fr0), s0);
+  EXPECT_EQ(sb.Stack(s0, fr0), s1);
+  // Released indexes are rebuilt from the tables.
+  sb.ReleaseIndexes();
+  EXPECT_EQ(sb.IndexBytes(), 0u);
+  EXPECT_EQ(sb.Stack(s0, fr0), s1);
+  EXPECT_EQ(sb.Func(name, 4), f0 + 1);
+  EXPECT_EQ(sb.Frame(0x1000, f0, 3), fr0);
+  EXPECT_EQ(p.stacks.frame.size(), 2u);
+  EXPECT_EQ(p.funcs.name.size(), 2u);
+  EXPECT_EQ(p.frames.address.size(), 1u);
+  // Many stacks: every (prefix, frame) gets one row.
+  int32_t prev = kNone;
+  for (int i = 0; i < 30000; ++i) prev = sb.Stack(prev, fr0);
+  prev = kNone;
+  for (int i = 0; i < 30000; ++i) prev = sb.Stack(prev, fr0);
+  EXPECT_EQ(p.stacks.frame.size(), 30000u);  // the chain from the root repeats s0, s1, then 29 998 are new
+}
+
+}  // namespace
+}  // namespace profscope
