@@ -440,25 +440,6 @@ export function buildLanes(profile, nThreads, key = 'sampleThreads') {
   return lanes.filter((l) => l.samples.length > 0);
 }
 
-/** Marker record types (perf): MMAP, LOST, COMM, EXIT, THROTTLE, UNTHROTTLE, MMAP2, LOST_SAMPLES, SWITCH, SWITCH_CPU_WIDE. */
-export const MARKER_TYPES = new Set([1, 2, 3, 4, 5, 6, 10, 13, 14, 15]);
-
-/** Time and tid of a record from its fields (time / sample_id.time, tid / sample_id.tid). */
-export function markerFromFields(fields) {
-  let time = null;
-  let tid = null;
-  const walk = (list) => {
-    for (const f of list || []) {
-      const n = String(f.name);
-      if ((n === 'time' || n === 'sample_id.time') && time == null) time = Number(f.value);
-      if ((n === 'tid' || n === 'sample_id.tid') && tid == null) tid = Number(f.value);
-      if (f.children && n !== 'header') walk(f.children);
-    }
-  };
-  walk(fields);
-  return { time: Number.isFinite(time) ? time : null, tid: Number.isFinite(tid) ? tid : null };
-}
-
 /** The callchain slot (or ip field) of a sample record holding `address`, or null. */
 export function callchainSlot(fields, address) {
   // addresses travel as doubles (exact below 2^53; kernel addresses round the same way)

@@ -7,7 +7,6 @@ import {
   callchainSlot,
   frameAddressFor,
   layoutFlame,
-  markerFromFields,
   nodePath,
   prepare,
   samplesOf,
@@ -182,10 +181,6 @@ describe('analysis: lanes, markers, callchain slots', () => {
       [0, [0, 1, 2, 3, 5]],
       [1, [4]],
     ]);
-  });
-  it('marker time and tid from record fields', () => {
-    expect(markerFromFields([{ name: 'pid', value: '5' }, { name: 'tid', value: '7' }, { name: 'sample_id.time', value: '123' }])).toEqual({ time: 123, tid: 7 });
-    expect(markerFromFields([{ name: 'header', value: 'x', children: [{ name: 'time', value: '9' }] }])).toEqual({ time: null, tid: null });
   });
   it('finds the callchain entry holding an address (perf field JSON)', () => {
     const fields = [

@@ -20,8 +20,6 @@ import {
   callchainSlot,
   frameAddressFor,
   layoutFlame,
-  MARKER_TYPES,
-  markerFromFields,
   prepare,
   samplesOf,
   sandwich,
@@ -38,7 +36,6 @@ let session = null;
 let actx = null;
 let lastTree = null;
 let lastOpts = null;
-const MAX_MARKERS = 20000;
 
 function getModule() {
   if (!modulePromise) {
@@ -196,7 +193,7 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
   let maxCpu = -1;
   for (let i = 0; i < own.sampleCpus.length; i++) if (own.sampleCpus[i] > maxCpu) maxCpu = own.sampleCpus[i];
   const cpuLanes = maxCpu >= 0 && maxCpu < 65536 ? buildLanes(own, maxCpu + 1, 'sampleCpus').filter((l) => l.thread >= 0) : [];
-  const markers = coreMarkers(s, strings, timing.scale) ?? collectMarkers(s, records, threads);
+  const markers = coreMarkers(s, strings, timing.scale);
   const intervals = collectIntervals(s, actx, timing.scale);
   const account = parseJson(call(s, 'accountJson', '[]'), []);
   const funcSources = collectFuncSources(s, actx, strings);
@@ -301,11 +298,9 @@ function scaleTimes(arr, scale) {
   return arr;
 }
 
-/** The core's markers (perf MMAP/COMM/..., jitdump code loads, XRay custom events); null when the module has none. */
+/** The core's markers (perf MMAP/COMM/..., jitdump code loads, XRay custom events). */
 function coreMarkers(s, strings, scale) {
-  if (typeof s.markerTimes !== 'function') return null;
   const time = scaleTimes(s.markerTimes(), scale);
-  if (time.length === 0) return null;
   const kindIds = s.markerKinds();
   const labelIds = s.markerLabels();
   const str = (id) => (id >= 0 && id < strings.length ? String(strings[id]) : '');
@@ -378,31 +373,6 @@ function collectFuncSources(s, ctx, strings) {
     if (!(c in out)) out[c] = String(strings[srcs[i]] ?? '');
   }
   return out;
-}
-
-/** Non-sample records that explain a profile (MMAP, COMM, EXIT, LOST, THROTTLE, SWITCH…) with their time. */
-function collectMarkers(s, records, threads) {
-  const { kinds, types } = records;
-  const rows = [];
-  const time = [];
-  const lane = [];
-  const tidRow = new Map();
-  threads.forEach((t, i) => {
-    if (!tidRow.has(Number(t.tid))) tidRow.set(Number(t.tid), i);
-  });
-  let more = 0;
-  for (let r = 0; r < kinds.length; r++) {
-    if (kinds[r] !== 5 || !MARKER_TYPES.has(types[r])) continue;
-    if (rows.length >= MAX_MARKERS) {
-      more++;
-      continue;
-    }
-    const m = markerFromFields(parseJson(s.recordFieldsJson(r), []));
-    rows.push(r);
-    time.push(m.time == null ? NaN : m.time);
-    lane.push(m.tid != null && tidRow.has(m.tid) ? tidRow.get(m.tid) : -1);
-  }
-  return { rows: Int32Array.from(rows), time: Float64Array.from(time), thread: Int32Array.from(lane), more };
 }
 
 /** Labels of every row, made once per open file on the first record search. */
