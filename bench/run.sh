@@ -87,3 +87,16 @@ console.log(`|---|---|---|---|`);
 for (const k of ["all", "range_half", "one_thread", "merge_function", "inverted"])
   console.log(`| ${k} | ${r.native[k].median_ms} | ${r.wasm[k].median_ms} | ${k === "range_half" ? (r.wasm[k].median_ms < 200 ? "< 200 ms: met" : "< 200 ms: MISSED by " + (r.wasm[k].median_ms - 200).toFixed(0) + " ms") : ""} |`);
 ' "$B/aggregation.json"
+
+# Other formats (bench/formats/run.sh): seeded XRay FDR / jitdump / gperftools files
+# (bench/gen/{xraygen,jitgen,gperfgen}.cc), profscope native + WASM decode, and
+# `llvm-xray account` / `llvm-xray stack` and `google-pprof --raw` / `--text` on the
+# same files. Sizes: BENCH_XRAY_MB (64), BENCH_JIT_MB (32), BENCH_GPERF_MB (32).
+bash "$ROOT/bench/formats/run.sh"
+
+# Browser figures (opt-in, BENCH_BROWSER=1): a perf.data of BENCH_BROWSER_MB (100)
+# opened through the page's file input in headless chromium (e2e/bench-browser.spec.js):
+# drop-to-first-hex-paint, drop-to-summary, drop-to-flame-graph, WASM heap.
+if [[ -n "${BENCH_BROWSER:-}" ]]; then
+  bash "$ROOT/bench/browser/run.sh"
+fi

@@ -1,7 +1,8 @@
 // End-to-end tests of the profscope page (web/dist) with the real WASM decoder.
 import { test, expect } from '@playwright/test';
 import fs from 'node:fs';
-import { dataFile, num, openFile, shot, summaryField, waitDecoded, watchErrors } from './helpers.js';
+import path from 'node:path';
+import { REPO, dataFile, num, openFile, shot, summaryField, waitDecoded, watchErrors } from './helpers.js';
 
 const hex = (n) => '0x' + Number(n).toString(16);
 
@@ -232,11 +233,18 @@ test.describe('profscope, long decodes', () => {
     const errs = watchErrors(page);
     await page.goto('./');
     await waitDecoded(page, 'calltree.perf.data');
-    const buffer = bigPipe(1200); // ~47 MB, several seconds to decode
-    await page.getByTestId('file-input').setInputFiles({ name: 'big.perf.data', mimeType: 'application/octet-stream', buffer });
+    // ~140 MB, several seconds to decode (Playwright takes buffers up to 50 MB: written to a file)
+    const big = path.join(REPO, 'test-results', 'big.perf.data');
+    fs.mkdirSync(path.dirname(big), { recursive: true });
+    fs.writeFileSync(big, bigPipe(3600));
+    await page.getByTestId('file-input').setInputFiles(big);
     const progress = page.getByRole('status', { name: 'Decoding progress' });
     await expect(progress).toBeVisible();
     await expect(progress.locator('progress')).toHaveAttribute('value', /[1-9]/);
+    // the bytes are on screen while the file is still decoding (a pipe-mode file starts with PERFILE2)
+    const hexPane = page.getByRole('region', { name: 'Hex view' });
+    await expect(hexPane.locator('.hex-row').first()).toContainText('PERFILE2');
+    await expect(progress).toBeVisible();
     await shot(page, '08-decoding-progress');
     await progress.getByRole('button', { name: 'Cancel' }).click();
     await expect(progress).toHaveCount(0);

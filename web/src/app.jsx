@@ -89,6 +89,14 @@ export function App() {
       setStatus('decoding');
       setError('');
       setProgress({ done: 0, total: file.size });
+      // the bytes are shown at once, read straight from the File; records, shading and views
+      // follow when the worker has decoded
+      const src = new ByteSource(file);
+      setDoc(null);
+      setAnalysis(null);
+      setSelection(null);
+      setCursor(-1);
+      setSource(src);
       try {
         const msg = await client.open(file, name, {
           dataFiles: (extras.dataFiles || []).map((f) => ({ file: f, name: f.name })),
@@ -109,7 +117,7 @@ export function App() {
         setSelNode(-1);
         setFrameSamples(null);
         setSandwich(null);
-        setSource(new ByteSource(file));
+        setSource(src);
         setSelection(null);
         setCursor(-1);
         setDiagSelected(-1);
@@ -667,7 +675,7 @@ export function App() {
           )}
         </section>
         <section class="pane hex-pane" aria-label="Hex view">
-          {doc && source ? (
+          {source ? (
             <HexView
               doc={doc}
               source={source}

@@ -1,0 +1,153 @@
+// Browser figures (printed, not asserted) for a large perf.data opened through the page's file
+// input in headless chromium: drop -> first hex paint (the hex view shows the file's first
+// bytes), drop -> summary (decode finished, summary filled), drop -> flame graph painted, and
+// the WASM heap after decoding (the worker's 'decoded' message carries heapBytes).
+// Opt-in (not run by npm run test):
+//   BENCH_BROWSER_MB=100 PROFSCOPE_BENCH_BROWSER=1 npx playwright test -c e2e/playwright.config.js e2e/bench-browser.spec.js
+// The file is build/bench/browser-<MB>MB-s<SEED>.data, written by build/bench/perfgen (built from
+// bench/gen/perfgen.cc when missing) unless BENCH_BROWSER_FILE names another file.
+// bench/browser/run.sh (BENCH_BROWSER=1 bash bench/run.sh) builds the site and runs this.
+import { test, expect } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO, summaryField, waitDecoded } from './helpers.js';
+
+test.skip(!process.env.PROFSCOPE_BENCH_BROWSER, 'set PROFSCOPE_BENCH_BROWSER=1 to run the browser benchmark');
+
+const MB = Number(process.env.BENCH_BROWSER_MB || 100);
+const SEED = Number(process.env.BENCH_SEED || 42);
+const TIMEOUT = Number(process.env.BENCH_BROWSER_TIMEOUT_S || 1800) * 1000;
+
+function benchFile() {
+  if (process.env.BENCH_BROWSER_FILE) return process.env.BENCH_BROWSER_FILE;
+  const dir = path.join(REPO, 'build', 'bench');
+  const file = path.join(dir, `browser-${MB}MB-s${SEED}.data`);
+  if (fs.existsSync(file)) return file;
+  fs.mkdirSync(dir, { recursive: true });
+  const gen = path.join(dir, 'perfgen');
+  if (!fs.existsSync(gen)) execFileSync('g++', ['-O2', '-std=c++20', path.join(REPO, 'bench', 'gen', 'perfgen.cc'), '-o', gen]);
+  execFileSync(gen, [file, String(MB), String(SEED)], { stdio: ['ignore', 'inherit', 'inherit'] });
+  return file;
+}
+
+test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, async ({ page, browser }) => {
+  test.setTimeout(TIMEOUT + 120_000);
+  const file = benchFile();
+  const name = path.basename(file);
+  const bytes = fs.statSync(file).size;
+
+  // Before the app's scripts: see the worker's messages (the 'decoded' one carries heapBytes)
+  // and time everything from the file input's change event, polling once per animation frame.
+  await page.addInitScript((fileName) => {
+    const b = (window.__bench = { t: {}, heapBytes: null, error: null });
+    const Orig = window.Worker;
+    window.Worker = class extends Orig {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', (e) => {
+          const d = e.data;
+          if (!d || b.t0 == null) return;
+          const now = performance.now() - b.t0;
+          if (d.type === 'progress' && b.t.firstProgress == null) b.t.firstProgress = now;
+          if (d.type === 'decoded') {
+            b.t.decodedMessage = now;
+            b.heapBytes = d.heapBytes ?? null;
+            b.records = d.records?.offsets?.length ?? null;
+            b.samples = d.profile?.sampleStacks?.length ?? null;
+          }
+          if (d.type === 'error') b.error = String(d.message);
+        });
+        this.addEventListener('error', (e) => (b.error = `worker error: ${e.message || e}`));
+      }
+    };
+    document.addEventListener(
+      'change',
+      (e) => {
+        if (e.target?.dataset?.testid !== 'file-input') return;
+        b.t0 = performance.now();
+        const shown = () => (document.querySelector('[data-testid="file-name"]')?.textContent || '').includes(fileName);
+        const tick = () => {
+          const now = performance.now() - b.t0;
+          const busy = document.querySelector('[role="status"][aria-label="Decoding progress"]');
+          // the page swaps to the new file's bytes in the same render that shows its name
+          if (b.t.hex == null && shown()) {
+            const cell = document.querySelector('.hex-pane .hb[data-off="0"]');
+            if (cell && /^[0-9a-f]{2}$/i.test(cell.textContent.trim())) b.t.hex = now;
+          }
+          if (b.t.summary == null && shown() && !busy) {
+            const dd = document.querySelector('.sum-item[data-field="records"] dd');
+            if (dd && dd.textContent.trim() !== '–') b.t.summary = now;
+          }
+          if (b.t.flame == null && b.t.summary != null) {
+            const c = document.querySelector('canvas.flame-canvas');
+            const label = c?.getAttribute('aria-label') || '';
+            if (c && label !== b.oldFlame && /: [1-9][0-9]* samples$/.test(label)) b.t.flame = now;
+          }
+          const alert = document.querySelector('[role="alert"]');
+          if (alert && !b.error) b.error = alert.textContent;
+          if (b.t.hex == null || b.t.summary == null || b.t.flame == null) requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      },
+      true,
+    );
+  }, name);
+
+  let crashed = false;
+  page.on('crash', () => (crashed = true));
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByRole('tab', { name: 'Flame graph' }).click();
+
+  // the sample's flame graph label: the new file's graph is the first canvas with another one
+  const oldFlame = await page.locator('canvas.flame-canvas').getAttribute('aria-label');
+  await page.evaluate((l) => (window.__bench.oldFlame = l), oldFlame);
+  const wall0 = Date.now();
+  await page.getByTestId('file-input').setInputFiles(file);
+  let outcome = 'ok';
+  try {
+    await page.waitForFunction(
+      () => {
+        const b = window.__bench;
+        return b.error || (b.t.hex != null && b.t.summary != null && b.t.flame != null);
+      },
+      null,
+      { timeout: TIMEOUT, polling: 500 },
+    );
+  } catch (e) {
+    outcome = crashed ? 'page crashed (renderer gone, e.g. out of memory)' : `not finished: ${String(e.message).split('\n')[0]}`;
+  }
+  const wall = Date.now() - wall0;
+  const b = crashed ? null : await page.evaluate(() => window.__bench).catch(() => null);
+  if (b?.error) outcome = `error shown: ${b.error}`;
+  let mem = null;
+  if (!crashed) {
+    try {
+      const cdp = await page.context().newCDPSession(page);
+      const m = await cdp.send('Performance.enable').then(() => cdp.send('Performance.getMetrics'));
+      mem = Object.fromEntries(m.metrics.filter((x) => /JSHeap/.test(x.name)).map((x) => [x.name, x.value]));
+    } catch {
+      mem = null;
+    }
+  }
+  const ms = (v) => (v == null ? '–' : `${Math.round(v)} ms`);
+  const mbOf = (v) => (v == null ? '–' : `${(v / 1048576).toFixed(0)} MB`);
+  console.log(
+    [
+      '',
+      `== browser benchmark: ${name} (${(bytes / 1048576).toFixed(0)} MB perf.data, headless chromium ${browser.version()}) ==`,
+      `outcome: ${outcome}`,
+      `drop -> first progress message from the worker: ${ms(b?.t.firstProgress)}`,
+      `drop -> first hex paint (file's first bytes shown): ${ms(b?.t.hex)}`,
+      `drop -> 'decoded' message at the page: ${ms(b?.t.decodedMessage)}`,
+      `drop -> summary filled (decode finished): ${ms(b?.t.summary)}`,
+      `drop -> flame graph painted: ${ms(b?.t.flame)}`,
+      `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
+      `(test wall from setInputFiles: ${wall} ms)`,
+      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, t: b?.t ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem })}`,
+    ].join('\n'),
+  );
+  expect(outcome, 'the browser benchmark did not finish (see the printed outcome)').toBe('ok');
+  await expect(summaryField(page, 'records')).not.toHaveText('–');
+});
