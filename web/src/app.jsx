@@ -829,7 +829,7 @@ export function App() {
         ) : tab === 'functions' ? (
           <section class="tabpanel" role="tabpanel" aria-label="Functions">
             {doc && analysis ? (
-              <Functions doc={doc} analysis={analysis} selectedFunc={selFunc} onPick={pickFunc} onSandwich={openSandwich} />
+              <Functions doc={doc} analysis={analysis} client={client} selectedFunc={selFunc} onPick={pickFunc} onSandwich={openSandwich} />
             ) : (
               <Empty busy={busy} />
             )}

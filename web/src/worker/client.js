@@ -127,6 +127,11 @@ export class DecoderClient {
     return this.request('samplesOf', { node });
   }
 
+  /** Self and total per function of the current analysis (Functions table). @returns {Promise<{self: Float64Array, total: Float64Array}>} */
+  functionTotals() {
+    return this.request('functionTotals', {});
+  }
+
   /** Callchain slot of a call node in one sample: {row, slot:{offset,size,name}|null, fields}. */
   slot(sample, node) {
     return this.request('slot', { sample, node });

@@ -14,6 +14,7 @@ import createProfscope from '@profscope-wasm/profscope_wasm.mjs';
 import wasmUrl from '@profscope-wasm/profscope_wasm.wasm?url';
 import { buildRecordIndex } from './record-index.js';
 import { buildFlames } from './flame-build.js';
+import { functionTotals } from '../views/functions/function-table.js';
 import {
   analyze,
   buildLanes,
@@ -520,6 +521,13 @@ self.onmessage = async (e) => {
         const pack = (t) => ({ parent: t.parent, func: t.func, depth: t.depth, self: t.self, total: t.total, count: t.count });
         const out = { type: 'sandwich', id: msg.id, func: msg.func, sandwich: { callers: pack(sw.callers), callees: pack(sw.callees) }, names: actx.names.slice() };
         self.postMessage(out, transferables(out));
+        break;
+      }
+      case 'functionTotals': {
+        // O(nodes x depth): done here, not on the page, and only when the Functions table asks
+        requireAnalysis();
+        const t = functionTotals(lastTree, actx.names.length);
+        self.postMessage({ type: 'functionTotals', id: msg.id, self: t.self, total: t.total }, [t.self.buffer, t.total.buffer]);
         break;
       }
       case 'samplesOf': {

@@ -3,7 +3,7 @@
 // core); samplers get self and total weight per function of the current analysis (filters
 // and transforms applied), like speedscope's sandwich table. Click a header to sort; click a
 // row to select the function (double-click opens its sandwich).
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatInt, formatPercent } from '../../lib/format.js';
 import { functionRows, functionTotals, sortRows } from './function-table.js';
 import './functions.css';
@@ -31,7 +31,7 @@ const ACCOUNT_COLS = [
   ['sum', 'Sum', fmtSec],
 ];
 
-export function Functions({ doc, analysis, onPick, onSandwich, selectedFunc = -1 }) {
+export function Functions({ doc, analysis, client, onPick, onSandwich, selectedFunc = -1 }) {
   const account = Array.isArray(doc.account) ? doc.account : [];
   const tracer = account.length > 0;
   const [sort, setSort] = useState({ key: tracer ? 'sum' : 'self', desc: true });
@@ -43,10 +43,26 @@ export function Functions({ doc, analysis, onPick, onSandwich, selectedFunc = -1
     return m;
   }, [analysis.names]);
 
+  // samplers: self/total per function, computed in the worker for the current analysis
+  const [totals, setTotals] = useState(/** @type {{analysis:any, self:Float64Array, total:Float64Array}|null} */ (null));
+  useEffect(() => {
+    if (tracer) return undefined;
+    let stale = false;
+    if (client) {
+      client
+        .functionTotals()
+        .then((t) => !stale && setTotals({ analysis, self: t.self, total: t.total }))
+        .catch(() => {});
+    } else setTotals({ analysis, ...functionTotals(analysis.tree, analysis.names.length) });
+    return () => {
+      stale = true;
+    };
+  }, [analysis, tracer]);
   const rows = useMemo(() => {
     if (tracer) return sortRows(account.map((r) => ({ ...r, name: String(r.function) })), sort.key === 'function' ? 'name' : sort.key, sort.desc);
-    return functionRows(functionTotals(analysis.tree, analysis.names.length), analysis.names, sort.key, sort.desc);
-  }, [doc, analysis, sort]);
+    if (!totals || totals.analysis !== analysis) return [];
+    return functionRows(totals, analysis.names, sort.key, sort.desc);
+  }, [doc, analysis, sort, totals]);
 
   const rootTotal = analysis.tree.total.length ? analysis.tree.total[0] : 0;
   const matches = analysis.matches;
