@@ -8,7 +8,7 @@
 // Exit codes: 0 decoded, 1 nothing decodable (info still prints its JSON),
 // 2 usage error.
 import fs from 'node:fs';
-import { expandInputs, fatalMessages, fileReader, loadProfscope, runCommand } from './load-node.mjs';
+import { expandInputs, fatalMessages, openSession, runCommand } from './load-node.mjs';
 
 const USAGE = `usage: profscope info FILE
        profscope records FILE
@@ -70,45 +70,6 @@ function writeOut(text) {
   }
 }
 
-// load-node.mjs's openSession, plus session.setOption(KEY, VALUE) for each
-// --option before decoding (as cli/main.cc calls Session::SetOption).
-async function openSessionWithOptions(files, { side = [], options = [] } = {}) {
-  const mod = await loadProfscope();
-  const inputs = expandInputs(files);
-  const readers = [];
-  let session;
-  try {
-    for (const inp of inputs) readers.push(fileReader(inp.path));
-    session = new mod.Session(readers[0].read, readers[0].size, inputs[0].name);
-    for (let i = 1; i < inputs.length; i++) session.addDataFile(readers[i].read, readers[i].size, inputs[i].name);
-    for (const sp of side) {
-      const r = fileReader(sp);
-      readers.push(r);
-      session.addSideFile(r.read, r.size, sp);
-    }
-    for (const [k, v] of options) session.setOption(k, v);
-  } catch (e) {
-    if (session) session.delete();
-    for (const r of readers) r.close();
-    throw e;
-  }
-  const close = () => {
-    try {
-      session.delete();
-    } finally {
-      for (const r of readers) r.close();
-    }
-  };
-  let ok;
-  try {
-    ok = Boolean(session.decode(() => {}));
-  } catch (e) {
-    close();
-    throw e;
-  }
-  return { session, ok, close };
-}
-
 async function main(argv) {
   const opts = parseArgs(argv);
   if (!opts) return usage();
@@ -123,7 +84,7 @@ async function main(argv) {
     }
   }
 
-  const { session, ok, close } = await openSessionWithOptions(files, { side, options });
+  const { session, ok, close } = await openSession(files, { side, options });
   try {
     const { stdout, status } = runCommand(session, ok, command, { addresses, event });
     writeOut(stdout);

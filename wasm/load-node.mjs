@@ -96,7 +96,7 @@ export function expandInputs(paths) {
  * decode() returned; call close() when done (deletes the session, closes the file;
  * the file stays open until then because a session may read lazily).
  */
-export async function openSession(file, { name, progress, side = [] } = {}) {
+export async function openSession(file, { name, progress, side = [], options = [] } = {}) {
   const mod = await loadProfscope();
   const inputs = Array.isArray(file) ? expandInputs(file) : [{ path: file, name: name ?? String(file) }];
   const readers = [];
@@ -111,6 +111,8 @@ export async function openSession(file, { name, progress, side = [] } = {}) {
       readers.push(r);
       session.addSideFile(r.read, r.size, sp);
     }
+    // decoder options ([KEY, VALUE] pairs, as --option KEY=VALUE), applied by decode()
+    for (const [k, v] of options) session.setOption(k, v);
   } catch (e) {
     if (session) session.delete();
     for (const r of readers) r.close();

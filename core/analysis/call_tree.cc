@@ -30,6 +30,15 @@ class ChildIndex {
   FlatIndex index_;
 };
 
+// A tree holding only its root (node 0: no function, depth 0).
+CallTree RootOnly() {
+  CallTree t;
+  t.parent.push_back(kNone);
+  t.func.push_back(kNone);
+  t.depth.push_back(0);
+  return t;
+}
+
 constexpr int32_t kNotComputed = -3;
 constexpr int32_t kDropped = -2;
 
@@ -189,10 +198,7 @@ bool CallTreeBuilder::Transform(std::vector<int32_t>& p, const AnalysisOptions& 
 void CallTreeBuilder::EnsurePlain() {
   if (plain_ready_) return;
   plain_ready_ = true;
-  CallTree t;
-  t.parent.push_back(kNone);
-  t.func.push_back(kNone);
-  t.depth.push_back(0);
+  CallTree t = RootOnly();
   ChildIndex children(t);
   const StackTable& st = p_.stacks;
   plain_node_.assign(st.frame.size(), 0);
@@ -257,10 +263,7 @@ CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector
 }
 
 CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
-  CallTree t;
-  t.parent.push_back(kNone);
-  t.func.push_back(kNone);
-  t.depth.push_back(0);
+  CallTree t = RootOnly();
   ChildIndex children(t);
 
   const SampleTable& s = p_.samples;
