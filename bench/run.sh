@@ -35,7 +35,7 @@ median_time() {  # median wall seconds of PERF_RUNS runs of "$@"
   for ((i = 0; i < PERF_RUNS; i++)); do
     local t0=$(date +%s.%N)
     "$@" >/dev/null 2>&1 || true
-    ts+=("$(echo "$(date +%s.%N) - $t0" | bc)")
+    ts+=("$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')")  # leading 0: valid JSON
   done
   printf '%s\n' "${ts[@]}" | sort -n | sed -n "$(((PERF_RUNS + 1) / 2))p"
 }
