@@ -152,6 +152,8 @@ class JsSession {
   val sampleEvents() const { return Copy("Int32Array", p().samples.event); }
   val sampleWeights() const { return Copy("Float64Array", p().samples.weight); }
   val sampleStacks() const { return Copy("Int32Array", p().samples.stack); }
+  // samples per row (gperftools counts); empty when every row is one sample
+  val sampleCounts() const { return Copy("Uint32Array", p().samples.count); }
   val sampleRecords() const { return Copy("Int32Array", p().samples.record); }
   val intervalThreads() const { return Copy("Int32Array", p().intervals.thread); }
   val intervalFuncs() const { return Copy("Int32Array", p().intervals.func); }
@@ -345,5 +347,6 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("sampleEvents", &JsSession::sampleEvents)
       .function("sampleWeights", &JsSession::sampleWeights)
       .function("sampleStacks", &JsSession::sampleStacks)
-      .function("sampleRecords", &JsSession::sampleRecords);
+      .function("sampleRecords", &JsSession::sampleRecords)
+      .function("sampleCounts", &JsSession::sampleCounts);
 }

@@ -87,7 +87,8 @@ export interface Session {
   sampleEvents(): Int32Array;      // sample -> event row
   sampleWeights(): Float64Array;   // period when recorded, else 1
   sampleStacks(): Int32Array;      // sample -> stack (-1 for an empty stack)
-  sampleRecords(): Int32Array;     // sample -> record row
+  sampleRecords(): Int32Array;
+  sampleCounts(): Uint32Array;     // samples each row stands for (gperftools counts); empty = 1 each     // sample -> record row
   intervalThreads(): Int32Array;   // interval -> thread row (XRay enter/exit pairs)
   intervalFuncs(): Int32Array;     // interval -> func row
   intervalStarts(): Float64Array;  // interval -> entry TSC (ticks; see summary facts for the frequency)

@@ -229,8 +229,9 @@ CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector
     int32_t st = s.stack[i];
     int32_t n = st >= 0 && static_cast<size_t>(st) < plain_node_.size() ? plain_node_[static_cast<size_t>(st)] : 0;
     t.sample_node[i] = n;
-    cnt[static_cast<size_t>(n)] += 1;
-    ++t.samples;
+    const uint64_t c = s.Count(i);
+    cnt[static_cast<size_t>(n)] += static_cast<double>(c);
+    t.samples += c;
   }
   // keep the nodes samples reached and their ancestors, renumbered in order (parents first)
   std::vector<int32_t> id(nn, -1);
@@ -325,8 +326,9 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
     if (n < 0) continue;
     t.sample_node[i] = n;
     if (self.size() < t.parent.size()) self.resize(t.parent.size() + t.parent.size() / 2, 0.0);
-    self[static_cast<size_t>(n)] += 1;
-    ++t.samples;
+    const uint64_t c = s.Count(i);
+    self[static_cast<size_t>(n)] += static_cast<double>(c);
+    t.samples += c;
   }
   self.resize(t.parent.size(), 0.0);
   t.self = self;

@@ -43,9 +43,9 @@ struct AnalysisOptions {
 // Call nodes: node 0 is the root (func kNone); parents come before children.
 struct CallTree {
   std::vector<int32_t> parent, func, depth;
-  std::vector<double> self, total;  // samples (each sample counts 1)
+  std::vector<double> self, total;  // samples (a row counts SampleTable::Count)
   std::vector<int32_t> sample_node; // sample -> node, -1 when filtered out or dropped
-  uint64_t samples = 0;             // samples counted
+  uint64_t samples = 0;             // samples counted (rows times their counts)
   size_t size() const { return parent.size(); }
 };
 

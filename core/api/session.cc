@@ -152,7 +152,7 @@ std::string Session::InfoJson() const {
   std::string out = "{\"format\":" + Q(res_.format);
   out += ",\"mode\":" + Q(res_.mode) + ",\"byte_order\":" + Q(res_.byte_order);
   out += ",\"size\":" + Num(res_.file_size);
-  out += ",\"records\":" + Num(records) + ",\"samples\":" + Num(res_.profile.samples.size());
+  out += ",\"records\":" + Num(records) + ",\"samples\":" + Num(res_.profile.samples.Total());
   out += ",\"events\":" + EventsJson();
   out += ",\"threads\":[";
   const Profile& p = res_.profile;
@@ -216,7 +216,7 @@ std::string Session::StacksText(bool addresses, const std::string& event) const 
   for (size_t i = 0; i < p.samples.size(); ++i) {
     if (want != kNone && p.samples.event[i] != want) continue;
     int32_t s = p.samples.stack[i];
-    if (s >= 0) ++per_stack[static_cast<size_t>(s)];
+    if (s >= 0) per_stack[static_cast<size_t>(s)] += p.samples.Count(i);
   }
   std::map<std::string, uint64_t> folded;
   std::vector<int32_t> chain;

@@ -134,7 +134,16 @@ struct SampleTable {
   std::vector<double> weight;    // period when recorded, else 1
   std::vector<int32_t> stack;    // stack row or kNone
   std::vector<int32_t> record;   // record-table row
+  // How many samples each row stands for (gperftools records carry a count); empty = 1 each.
+  std::vector<uint32_t> count;
   size_t size() const { return time.size(); }
+  uint64_t Count(size_t i) const { return count.empty() ? 1 : count[i]; }
+  uint64_t Total() const {
+    if (count.empty()) return size();
+    uint64_t n = 0;
+    for (uint32_t c : count) n += c;
+    return n;
+  }
 };
 
 // Mappings of each process over time (MMAP/MMAP2 in file order).

@@ -215,7 +215,7 @@ TEST_P(GperfCorpus, RecordsMatchGperfDump) {
   std::istringstream rin(s.RecordsText());
   for (std::string l; std::getline(rin, l);) got.push_back(l);
   EXPECT_EQ(got, want);
-  EXPECT_EQ(s.result().profile.samples.size(), samples);
+  EXPECT_EQ(s.result().profile.samples.Total(), samples);
 }
 
 INSTANTIATE_TEST_SUITE_P(All, GperfCorpus, ::testing::ValuesIn(Cases()),

@@ -60,6 +60,7 @@ describe.each(CASES)('$name', ({ file, side }) => {
         sampleWeights: s.sampleWeights(),
         sampleStacks: s.sampleStacks(),
         sampleRecords: s.sampleRecords(),
+        sampleCounts: s.sampleCounts(),
       };
       const ctx = prepare(profile, strings, mappings);
       const cnames = coreNames(s, strings);

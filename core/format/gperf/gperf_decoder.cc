@@ -13,7 +13,6 @@ namespace profscope::gperf {
 namespace {
 
 std::string Num(uint64_t v) { return std::to_string(v); }
-constexpr uint64_t kMaxSamples = 2000000;  // expanded sample rows (one per counted sample) we agree to make
 
 bool ParseHeader(const uint8_t* h, size_t n, size_t& word, ByteOrder& order, uint64_t& version, uint64_t& period) {
   // Go pprof's order: 32-bit little, 32-bit big, 64-bit little, 64-bit big.
@@ -219,7 +218,6 @@ void GperfDecoder::Finish(DecodeResult& out) {
     return kNone;
   };
   uint64_t total = 0;
-  bool capped = false;
   std::vector<std::vector<uint64_t>> adjusted;
   for (const auto& s : recs_) {
     std::vector<uint64_t> pcs = s.pcs;
@@ -275,20 +273,19 @@ void GperfDecoder::Finish(DecodeResult& out) {
       int32_t fn = sb.Func(p.strings.Intern(name), mi);
       stack = sb.Stack(stack, sb.Frame(pc, fn, mi));
     }
-    for (uint64_t c = 0; c < s.count; ++c) {
-      if (total >= kMaxSamples) { capped = true; break; }
-      ++total;
-      p.samples.time.push_back(0);
-      p.samples.thread.push_back(0);
-      p.samples.cpu.push_back(kNone);
-      p.samples.event.push_back(0);
-      p.samples.weight.push_back(static_cast<double>(period_));
-      p.samples.stack.push_back(stack);
-      p.samples.record.push_back(s.row);
-    }
+    // one row per sample record, standing for its count of samples (SampleTable::count)
+    if (s.count == 0) continue;
+    uint32_t c = static_cast<uint32_t>(std::min<uint64_t>(s.count, 0xffffffffu));
+    total += c;
+    p.samples.time.push_back(0);
+    p.samples.thread.push_back(0);
+    p.samples.cpu.push_back(kNone);
+    p.samples.event.push_back(0);
+    p.samples.weight.push_back(static_cast<double>(period_) * c);
+    p.samples.stack.push_back(stack);
+    p.samples.record.push_back(s.row);
+    p.samples.count.push_back(c);
   }
-  if (capped)
-    out.diags.Error(DiagCode::kLimitExceeded, 0, 0, "sample counts add up to more than " + Num(kMaxSamples) + "; the rest are not shown");
   p.events.samples[0] = total;
   p.threads.samples[0] = static_cast<uint32_t>(std::min<uint64_t>(total, 0xffffffffu));
   out.facts.emplace_back("sample records", Num(recs_.size()));

@@ -223,6 +223,7 @@ export function analyze(ctx, opts = {}) {
     return n;
   };
   const sampleNode = new Int32Array(nSamples).fill(-1);
+  const counts = p.sampleCounts;
   const selfArr = [];
   let counted = 0;
   for (let i = 0; i < nSamples; i++) {
@@ -230,8 +231,9 @@ export function analyze(ctx, opts = {}) {
     const n = nodeOfStack(p.sampleStacks[i]);
     if (n < 0) continue;
     sampleNode[i] = n;
-    selfArr[n] = (selfArr[n] || 0) + 1;
-    counted++;
+    const c = counts && counts.length ? counts[i] : 1; // gperftools rows stand for several samples
+    selfArr[n] = (selfArr[n] || 0) + c;
+    counted += c;
   }
   const count = parent.length;
   const self = new Float64Array(count);

@@ -174,6 +174,7 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
     sampleWeights: s.sampleWeights(),
     sampleStacks: s.sampleStacks(),
     sampleRecords: s.sampleRecords(),
+    sampleCounts: call(s, 'sampleCounts', new Uint32Array(0)),
   };
   // Times: every getter returns times minus timeOrigin() (XRay TSCs exceed 2^53); tracers
   // count in ticks, which become ns here with the file's cycle frequency.

@@ -112,12 +112,13 @@ export function buildFlames(p, strings, eventCount) {
   const selfBy = [];
   for (let e = 0; e < nEvents; e++) selfBy.push(new Float64Array(nNodes));
   const nSamples = sampleStacks.length;
+  const counts = p.sampleCounts;
   for (let i = 0; i < nSamples; i++) {
     const e = sampleEvents[i];
     if (e < 0 || e >= nEvents) continue;
     const st = sampleStacks[i];
     const node = st >= 0 && st < nStacks ? stackNode[st] : 0;
-    selfBy[e][node] += 1;
+    selfBy[e][node] += counts && counts.length ? counts[i] : 1; // gperftools rows carry a count
   }
 
   const layouts = [];
