@@ -3,6 +3,7 @@
 // compressed), split text into lines.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -43,6 +44,28 @@ inline std::vector<std::string> Lines(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream in(s);
   for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+// The perf corpus (tests/data/perf): a case's input (file-mode perf.data, else pipe.data), and
+// the cases that have one and every file in `needs` (e.g. "report_D.txt"), sorted.
+inline const std::filesystem::path& PerfData() {
+  static const std::filesystem::path d = std::filesystem::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "perf";
+  return d;
+}
+inline std::filesystem::path PerfInput(const std::filesystem::path& dir) {
+  if (std::filesystem::exists(dir / "perf.data")) return dir / "perf.data";
+  return dir / "pipe.data";
+}
+inline std::vector<std::string> PerfCases(const std::vector<std::string>& needs = {}) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(PerfData())) {
+    if (!e.is_directory() || !std::filesystem::exists(PerfInput(e.path()))) continue;
+    bool ok = true;
+    for (const auto& n : needs) ok = ok && std::filesystem::exists(e.path() / n);
+    if (ok) out.push_back(e.path().filename().string());
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

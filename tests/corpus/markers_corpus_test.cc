@@ -27,21 +27,11 @@ using profscope::corpus::Lines;
 using profscope::corpus::ReadFile;
 using profscope::corpus::ReadText;
 
-const fs::path kData = fs::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "perf";
+const fs::path& kData = profscope::corpus::PerfData();
 
-fs::path Input(const fs::path& dir) {
-  if (fs::exists(dir / "perf.data")) return dir / "perf.data";
-  return dir / "pipe.data";
-}
+fs::path Input(const fs::path& dir) { return profscope::corpus::PerfInput(dir); }
 
-std::vector<std::string> Cases() {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(kData))
-    if (e.is_directory() && fs::exists(Input(e.path())) && fs::exists(e.path() / "report_D.txt"))
-      out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<std::string> Cases() { return profscope::corpus::PerfCases({"report_D.txt"}); }
 
 const std::set<std::string> kMarkerKinds = {
     "MMAP", "MMAP2", "COMM", "EXIT", "FORK", "LOST", "LOST_SAMPLES", "THROTTLE", "UNTHROTTLE", "SWITCH",

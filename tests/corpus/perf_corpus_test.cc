@@ -31,22 +31,11 @@ using profscope::corpus::ReadFile;
 using profscope::corpus::ReadText;
 using profscope::corpus::Lines;
 
-const fs::path kData = fs::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "perf";
+const fs::path& kData = profscope::corpus::PerfData();
 
+fs::path Input(const fs::path& dir) { return profscope::corpus::PerfInput(dir); }
 
-
-fs::path Input(const fs::path& dir) {
-  if (fs::exists(dir / "perf.data")) return dir / "perf.data";
-  return dir / "pipe.data";
-}
-
-std::vector<std::string> Cases() {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(kData))
-    if (e.is_directory() && fs::exists(Input(e.path()))) out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<std::string> Cases() { return profscope::corpus::PerfCases(); }
 
 struct Rec {
   uint64_t off, size;
