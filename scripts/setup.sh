@@ -19,8 +19,9 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 t0=$(date +%s)
 
 # ---- 1. apt packages -------------------------------------------------------------
+# clang-14 + libclang-rt-14-dev: the libFuzzer targets (fuzz/run.sh, part of npm run test)
 APT_PACKAGES=(emscripten cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev
-  libzstd-dev libprotozero-dev zstd chromium)
+  libzstd-dev libprotozero-dev zstd chromium clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
