@@ -51,6 +51,17 @@ function allowedOrigins() {
   return set;
 }
 
+// The views below the panes, in number-key order (1-7).
+const TABS = [
+  ['flame', 'Flame graph'],
+  ['chart', 'Flame chart'],
+  ['calltree', 'Call tree'],
+  ['sandwich', 'Sandwich'],
+  ['functions', 'Functions'],
+  ['composition', 'Composition'],
+  ['diag', 'Diagnostics'],
+];
+
 export function App() {
   const client = useMemo(() => new DecoderClient(), []);
   const [status, setStatus] = useState(/** @type {'idle'|'loading'|'decoding'|'ready'|'error'|'cancelled'} */ ('idle'));
@@ -543,7 +554,6 @@ export function App() {
 
   // ---- keyboard map
   useEffect(() => {
-    const TABS = ['flame', 'chart', 'calltree', 'sandwich', 'functions', 'composition', 'diag'];
     const onKey = (e) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       const t = e.target;
@@ -555,7 +565,7 @@ export function App() {
       const k = e.key;
       if (k === '?') setShowKeys((v) => !v);
       else if (k === 'Escape' && showKeys) setShowKeys(false);
-      else if (/^[1-7]$/.test(k)) setTab(TABS[Number(k) - 1]);
+      else if (/^[1-7]$/.test(k)) setTab(TABS[Number(k) - 1][0]);
       else if (k === '/') searchRef.current?.focus();
       else if (k === 'Backspace') onBackRef.current?.();
       else if ((k === 'j' || k === 'k') && doc) {
@@ -696,27 +706,12 @@ export function App() {
 
       <section class="bottom">
         <div class="tabs" role="tablist" aria-label="Views">
-          <button type="button" role="tab" aria-selected={tab === 'flame' ? 'true' : 'false'} onClick={() => setTab('flame')} title="1">
-            Flame graph
-          </button>
-          <button type="button" role="tab" aria-selected={tab === 'chart' ? 'true' : 'false'} onClick={() => setTab('chart')} title="2">
-            Flame chart
-          </button>
-          <button type="button" role="tab" aria-selected={tab === 'calltree' ? 'true' : 'false'} onClick={() => setTab('calltree')} title="3">
-            Call tree
-          </button>
-          <button type="button" role="tab" aria-selected={tab === 'sandwich' ? 'true' : 'false'} onClick={() => setTab('sandwich')} title="4">
-            Sandwich
-          </button>
-          <button type="button" role="tab" aria-selected={tab === 'functions' ? 'true' : 'false'} onClick={() => setTab('functions')} title="5">
-            Functions
-          </button>
-          <button type="button" role="tab" aria-selected={tab === 'composition' ? 'true' : 'false'} onClick={() => setTab('composition')} title="6">
-            Composition
-          </button>
-          <button type="button" role="tab" aria-selected={tab === 'diag' ? 'true' : 'false'} onClick={() => setTab('diag')} title="7">
-            Diagnostics{doc ? <span class={`count${diagCount ? ' warn' : ''}`}>{diagCount}</span> : null}
-          </button>
+          {TABS.map(([id, label], i) => (
+            <button type="button" role="tab" key={id} aria-selected={tab === id ? 'true' : 'false'} onClick={() => setTab(id)} title={String(i + 1)}>
+              {label}
+              {id === 'diag' && doc ? <span class={`count${diagCount ? ' warn' : ''}`}>{diagCount}</span> : null}
+            </button>
+          ))}
         </div>
         {doc && doc.summary?.format === 'gperftools' && tab !== 'diag' ? (
           <DecoderOptions

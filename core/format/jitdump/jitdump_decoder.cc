@@ -427,23 +427,29 @@ void JitdumpDecoder::AddMarkers(Profile& p) const {
     thread_of.emplace(tid, row);
     return row;
   };
+  AddCodeMarkers(dump_, p, thread, true);
+}
+
+void AddCodeMarkers(const Dump& d, Profile& p, const std::function<int32_t(uint32_t, uint32_t, uint64_t)>& thread,
+                    bool own_rows) {
   const int32_t load_kind = p.strings.Intern("code load");
   const int32_t move_kind = p.strings.Intern("code move");
-  // Loads and moves in file order; a move is named by the latest load of its code_index.
   std::unordered_map<uint64_t, size_t> load_of_index;
   size_t li = 0, mi = 0;
-  while (li < dump_.loads.size() || mi < dump_.moves.size()) {
-    bool load = mi >= dump_.moves.size() || (li < dump_.loads.size() && dump_.loads[li].offset < dump_.moves[mi].offset);
+  while (li < d.loads.size() || mi < d.moves.size()) {
+    bool load = mi >= d.moves.size() || (li < d.loads.size() && d.loads[li].offset < d.moves[mi].offset);
     if (load) {
-      const CodeLoad& l = dump_.loads[li];
+      const CodeLoad& l = d.loads[li];
       load_of_index[l.code_index] = li++;
-      p.markers.Add(l.time, load_kind, thread(l.pid, l.tid, l.time), kNone, p.strings.Intern(LoadMarkerLabel(l)), l.row);
+      p.markers.Add(l.time, load_kind, thread(l.pid, l.tid, l.time), kNone, p.strings.Intern(LoadMarkerLabel(l)),
+                    own_rows ? l.row : kNone);
     } else {
-      const CodeMove& m = dump_.moves[mi++];
+      const CodeMove& m = d.moves[mi++];
       auto it = load_of_index.find(m.code_index);
       const std::string empty;
-      const std::string& name = it == load_of_index.end() ? empty : dump_.loads[it->second].name;
-      p.markers.Add(m.time, move_kind, thread(m.pid, m.tid, m.time), kNone, p.strings.Intern(MoveMarkerLabel(name, m)), m.row);
+      const std::string& name = it == load_of_index.end() ? empty : d.loads[it->second].name;
+      p.markers.Add(m.time, move_kind, thread(m.pid, m.tid, m.time), kNone, p.strings.Intern(MoveMarkerLabel(name, m)),
+                    own_rows ? m.row : kNone);
     }
   }
 }

@@ -11,12 +11,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "core/diag/diagnostics.h"
 #include "core/io/byte_reader.h"
 #include "core/io/byte_source.h"
+#include "core/model/profile.h"
 #include "core/model/record_table.h"
 
 namespace profscope::jitdump {
@@ -98,6 +100,13 @@ struct Dump {
 // "name (123 bytes)" and "name 7f00..-> 7f80.." (name of the code's load, may be empty).
 std::string LoadMarkerLabel(const CodeLoad& l);
 std::string MoveMarkerLabel(const std::string& name, const CodeMove& m);
+
+// One "code load" / "code move" marker per record of `d`, in file order (a move named by the
+// latest load of its code_index), on the thread row `thread(pid, tid, time)` gives. With
+// `own_rows` the markers point at the records' rows (the dump is the file shown), else at none
+// (the dump is a side file of a perf.data).
+void AddCodeMarkers(const Dump& d, Profile& p, const std::function<int32_t(uint32_t pid, uint32_t tid, uint64_t time)>& thread,
+                    bool own_rows);
 
 // Walks the whole dump. Adds one row per piece to `rows` when non-null
 // (header: kFileHeader; record: kRecord with type = id; bytes that form no

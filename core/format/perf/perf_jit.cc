@@ -35,28 +35,11 @@ constexpr int32_t kClockMonotonic = 1;
 void AddJitMarkers(const jitdump::Dump& d, Profile& p) {
   std::unordered_map<int32_t, int32_t> thread_of;  // tid -> first thread row
   for (size_t t = 0; t < p.threads.size(); ++t) thread_of.emplace(p.threads.tid[t], static_cast<int32_t>(t));
-  auto thread = [&](uint32_t tid) {
+  auto thread = [&](uint32_t, uint32_t tid, uint64_t) {
     auto it = thread_of.find(static_cast<int32_t>(tid));
     return it == thread_of.end() ? kNone : it->second;
   };
-  const int32_t load_kind = p.strings.Intern("code load");
-  const int32_t move_kind = p.strings.Intern("code move");
-  std::unordered_map<uint64_t, size_t> load_of_index;
-  size_t li = 0, mi = 0;
-  while (li < d.loads.size() || mi < d.moves.size()) {
-    bool load = mi >= d.moves.size() || (li < d.loads.size() && d.loads[li].offset < d.moves[mi].offset);
-    if (load) {
-      const jitdump::CodeLoad& l = d.loads[li];
-      load_of_index[l.code_index] = li++;
-      p.markers.Add(l.time, load_kind, thread(l.tid), kNone, p.strings.Intern(jitdump::LoadMarkerLabel(l)), kNone);
-    } else {
-      const jitdump::CodeMove& m = d.moves[mi++];
-      auto it = load_of_index.find(m.code_index);
-      const std::string empty;
-      const std::string& name = it == load_of_index.end() ? empty : d.loads[it->second].name;
-      p.markers.Add(m.time, move_kind, thread(m.tid), kNone, p.strings.Intern(jitdump::MoveMarkerLabel(name, m)), kNone);
-    }
-  }
+  jitdump::AddCodeMarkers(d, p, thread, false);
 }
 
 }  // namespace

@@ -16,3 +16,18 @@ export function useElementSize(ref, initial = { w: 600, h: 200 }) {
   }, []);
   return size;
 }
+
+/**
+ * Sizes a canvas's backing store to `size` (CSS pixels) at the device pixel ratio and returns its
+ * 2D context, the ratio and the canvas's computed style; null when there is no context.
+ * @param {HTMLCanvasElement} canvas @param {{w: number, h: number}} size
+ */
+export function fitCanvas(canvas, size) {
+  const dpr = window.devicePixelRatio || 1;
+  const W = Math.max(1, Math.round(size.w * dpr));
+  const H = Math.max(1, Math.round(size.h * dpr));
+  if (canvas.width !== W) canvas.width = W;
+  if (canvas.height !== H) canvas.height = H;
+  const ctx = canvas.getContext('2d');
+  return ctx ? { ctx, dpr, cs: getComputedStyle(canvas) } : null;
+}

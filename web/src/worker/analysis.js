@@ -6,7 +6,7 @@
 //   the filter, after the transforms, plus sampleNode (original sample -> call node, -1 when
 //   filtered out or dropped) so the flame chart and linked selection use the same nodes.
 // layoutFlame(tree) -> the flame graph layout (preorder, left-heavy: children by total desc),
-//   the same shape as worker/flame-build.js's layouts.
+//   what the flame graph draws (views/flame-graph/flame-draw.js).
 // sandwich(ctx, opts, func) -> callers (inverted, rooted at func) and callees trees.
 //
 // Transforms (applied in order to each sample's root->leaf func path):

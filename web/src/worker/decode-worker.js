@@ -13,17 +13,13 @@
 import createProfscope from '@profscope-wasm/profscope_wasm.mjs';
 import wasmUrl from '@profscope-wasm/profscope_wasm.wasm?url';
 import { buildRecordIndex } from './record-index.js';
-import { buildFlames } from './flame-build.js';
 import { functionTotals } from '../views/functions/function-table.js';
 import {
-  analyze,
   buildLanes,
   callchainSlot,
   frameAddressFor,
   layoutFlame,
-  prepare,
   samplesOf,
-  sandwich,
   searchFuncs,
 } from './analysis.js';
 
@@ -33,7 +29,7 @@ let modulePromise = null;
 let mod = null;
 /** @type {any} */
 let session = null;
-/** analysis state of the open file: ctx (prepare()), the last analysis and its options */
+/** analysis state of the open file: ctx (coreContext()), the last analysis and its options */
 let actx = null;
 let lastTree = null;
 let lastOpts = null;
@@ -142,8 +138,8 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
   self.postMessage({ type: 'progress', done: size, total: size });
 
   const s = session;
-  const summary = parseJson(call(s, 'summaryJson', ''), {});
-  const info = parseJson(call(s, 'infoJson', ''), {});
+  const summaryText = s.summaryJson();
+  const summary = parseJson(summaryText, {});
   const diagnostics = parseJson(call(s, 'diagnosticsJson', ''), []);
   const events = parseJson(call(s, 'eventsJson', ''), []);
   const threads = parseJson(call(s, 'threadsJson', ''), []);
@@ -178,18 +174,22 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
   };
   // Times: every getter returns times minus timeOrigin() (XRay TSCs exceed 2^53); tracers
   // count in ticks, which become ns here with the file's cycle frequency.
-  const timing = timeBase(s, summary);
+  const timing = timeBase(s, summary, summaryText);
   scaleTimes(profile.sampleTimes, timing.scale);
-  // One event row at least so a file without events still gets a (root-only) graph.
+  // events: those the file names, or as many as the samples use
   const eventCount = Math.max(events.length, maxPlusOne(profile.sampleEvents));
-  const flames = buildFlames(profile, strings, eventCount);
+  // samples per event (rows times their counts): the filter bar's counts and the default event
+  const eventTotals = new Float64Array(eventCount);
+  for (let i = 0; i < profile.sampleEvents.length; i++) {
+    const e = profile.sampleEvents[i];
+    if (e >= 0 && e < eventCount) eventTotals[e] += profile.sampleCounts.length ? profile.sampleCounts[i] : 1;
+  }
 
   // analysis views: the worker keeps its own copy of the profile columns (the getters
   // return fresh arrays; the page's copy is transferred away)
   const own = {};
   for (const k of Object.keys(profile)) own[k] = profile[k].slice();
-  actx = prepare(own, strings, mappings);
-  useCoreAnalysis(s, actx, strings, timing.scale);
+  actx = coreContext(s, own, strings, timing.scale);
   const lanes = buildLanes(own, threads.length);
   // per-CPU lanes when the file has CPUs (sample_type CPU)
   let maxCpu = -1;
@@ -201,8 +201,8 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
   const funcSources = collectFuncSources(s, actx, strings);
   const composition = compose(s, records);
   let defaultEvent = 0;
-  for (let e = 0; e < flames.length; e++) if (flames[e].total > (flames[defaultEvent]?.total ?? -1)) defaultEvent = e;
-  const analysis = runAnalysis({ filter: { event: flames.length ? defaultEvent : -1 }, transforms: [], invert: false });
+  for (let e = 0; e < eventCount; e++) if (eventTotals[e] > eventTotals[defaultEvent]) defaultEvent = e;
+  const analysis = runAnalysis({ filter: { event: eventCount ? defaultEvent : -1 }, transforms: [], invert: false });
 
   const msg = {
     type: 'decoded',
@@ -214,7 +214,6 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
     sideFileNames: sideFiles.map((d) => String(d.name)),
     options: { ...(options || {}) },
     summary,
-    info,
     diagnostics,
     events,
     threads,
@@ -223,7 +222,7 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
     records,
     index,
     profile,
-    flames,
+    eventTotals,
     lanes,
     cpuLanes,
     markers,
@@ -263,7 +262,7 @@ function transferables(obj) {
   walk(obj.records);
   walk(obj.index);
   walk(obj.profile);
-  walk(obj.flames);
+  walk(obj.eventTotals);
   walk(obj.lanes);
   walk(obj.cpuLanes);
   walk(obj.markers);
@@ -277,12 +276,11 @@ function transferables(obj) {
  * The time base of the file: origin (decimal text, subtracted by the module), scale (ns per
  * unit: 1 for perf/jitdump ns, 1e9/frequency for XRay TSC ticks), and the relative start/end.
  */
-function timeBase(s, summary) {
+function timeBase(s, summary, raw) {
   const origin = String(call(s, 'timeOrigin', '0'));
   const freq = Number(summary?.facts?.['cycle frequency']);
   const scale = summary?.format === 'xray' && freq > 0 ? 1e9 / freq : 1;
   // exact relative span from the JSON text (the parsed numbers may have lost low bits)
-  const raw = String(call(s, 'summaryJson', ''));
   const rel = (key) => {
     const m = new RegExp(`"${key}":(\\d+)`).exec(raw);
     if (!m || m[1] === '0') return 0;
@@ -406,22 +404,32 @@ function searchRecords(s, query) {
 }
 
 /**
- * Aggregation runs in the core (CallTreeBuilder through session.analyze) when the module has it:
- * the worker's ctx then takes the core's canonical functions and names, so ids agree everywhere.
- * The JavaScript analyze() stays as the reference the node tests compare with.
+ * The analysis context of the open file. Aggregation runs in the core (CallTreeBuilder through
+ * session.analyze), so the context takes the core's canonical functions (merged by name) and
+ * their names; ids agree everywhere. (analysis.js's prepare()/analyze() stay as the JavaScript
+ * reference the node tests compare the core with.)
  */
-function useCoreAnalysis(s, ctx, strings, scale) {
-  if (typeof s.analyze !== 'function') return;
+function coreContext(s, profile, strings, scale) {
   const ids = s.analysisNameIds();
   const extra = parseJson(s.analysisExtraNamesJson(), {});
   const names = new Array(ids.length);
   for (let i = 0; i < ids.length; i++) names[i] = ids[i] >= 0 ? String(strings[ids[i]] ?? '') : String(extra[i] ?? '[unknown]');
-  ctx.names = names;
-  ctx.canon = s.analysisCanon();
-  ctx.nCanon = names.length;
+  const canon = s.analysisCanon();
   const unknown = names.lastIndexOf('[unknown]');
-  ctx.unknownFunc = () => unknown;
-  ctx.core = { session: s, scale, nNames: names.length };
+  const { stackFrames, frameFuncs } = profile;
+  return {
+    profile,
+    names,
+    canon,
+    nCanon: names.length,
+    core: { session: s, scale },
+    // canonical function of a stack node's frame (frameAddressFor)
+    stackCanon(st) {
+      const fr = stackFrames[st];
+      const f = fr >= 0 && fr < frameFuncs.length ? frameFuncs[fr] : -1;
+      return f >= 0 && f < canon.length ? canon[f] : unknown;
+    },
+  };
 }
 
 /** The core's call tree for opts (times back to the module's units); names may grow ([lib] pseudo functions). */
@@ -447,7 +455,7 @@ function coreAnalyze(ctx, opts) {
 /** Aggregation of the filtered, transformed samples (+ flame layout and search matches). */
 function runAnalysis(opts) {
   const t0 = performance.now();
-  const tree = actx.core ? coreAnalyze(actx, opts) : analyze(actx, opts);
+  const tree = coreAnalyze(actx, opts);
   lastTree = tree;
   lastOpts = opts;
   const layout = layoutFlame(tree, actx.names, opts.filter?.event ?? 0);
@@ -516,9 +524,10 @@ self.onmessage = async (e) => {
       case 'sandwich': {
         requireAnalysis();
         const so = msg.opts || lastOpts || {};
-        const sw = actx.core
-          ? { callers: coreAnalyze(actx, { ...so, sandwich: { mode: 'callers', func: msg.func } }), callees: coreAnalyze(actx, { ...so, sandwich: { mode: 'callees', func: msg.func } }) }
-          : sandwich(actx, so, msg.func);
+        const sw = {
+          callers: coreAnalyze(actx, { ...so, sandwich: { mode: 'callers', func: msg.func } }),
+          callees: coreAnalyze(actx, { ...so, sandwich: { mode: 'callees', func: msg.func } }),
+        };
         const pack = (t) => ({ parent: t.parent, func: t.func, depth: t.depth, self: t.self, total: t.total, count: t.count });
         const out = { type: 'sandwich', id: msg.id, func: msg.func, sandwich: { callers: pack(sw.callers), callees: pack(sw.callees) }, names: actx.names.slice() };
         self.postMessage(out, transferables(out));

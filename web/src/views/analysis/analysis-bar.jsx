@@ -95,7 +95,7 @@ export function AnalysisBar({ doc, opts, analysis, analyzing, onChange, onUndo, 
         <select aria-label="Event filter" value={String(f.event)} onChange={(e) => setFilter({ event: Number(e.currentTarget.value) })}>
           {(events.length ? events : [{ name: 'samples' }]).map((ev, i) => (
             <option value={String(i)} key={i}>
-              {String(ev.name ?? `event ${i}`)} ({formatInt(doc.flames?.[i]?.total ?? ev.samples ?? 0)})
+              {String(ev.name ?? `event ${i}`)} ({formatInt(doc.eventTotals?.[i] ?? ev.samples ?? 0)})
             </option>
           ))}
         </select>

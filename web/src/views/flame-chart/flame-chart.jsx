@@ -5,7 +5,7 @@
 // selects a time range (applied as a filter).
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useDark } from '../../lib/theme.js';
-import { useElementSize } from '../../lib/element-size.js';
+import { fitCanvas, useElementSize } from '../../lib/element-size.js';
 import { colorFor, shortName } from '../flame-graph/flame-draw.js';
 import { ancestorAt, intervalAt, intervalBoxes, intervalRows, laneBoxes, lastAtOrBefore, sampleAt, sortMarkers, typicalGap } from './chart-model.js';
 import { fallbackLabel } from '../../lib/records.js';
@@ -173,14 +173,9 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
     const canvas = canvasRef.current;
     if (!canvas) return;
     const t0p = performance.now();
-    const dpr = window.devicePixelRatio || 1;
-    const W = Math.max(1, Math.round(size.w * dpr));
-    const H = Math.max(1, Math.round(size.h * dpr));
-    if (canvas.width !== W) canvas.width = W;
-    if (canvas.height !== H) canvas.height = H;
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return;
-    const cs = getComputedStyle(canvas);
+    const fit = fitCanvas(canvas, size);
+    if (!fit) return;
+    const { ctx, dpr, cs } = fit;
     const fg = cs.color || '#000';
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, size.w, size.h);

@@ -1,4 +1,4 @@
-// Canvas drawing and hit testing of a flame graph layout (see worker/flame-build.js).
+// Canvas drawing and hit testing of a flame graph layout (see layoutFlame in worker/analysis.js).
 // Top-down icicle: the root is the top row. Only boxes in the visible rows and wider
 // than half a device pixel are drawn; subtrees of skipped boxes are skipped whole.
 

@@ -2,7 +2,7 @@
 // Click a frame to zoom into it; click the root, press Escape or "Reset zoom" to go back.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useDark } from '../../lib/theme.js';
-import { useElementSize } from '../../lib/element-size.js';
+import { fitCanvas, useElementSize } from '../../lib/element-size.js';
 import { drawFlame, hitTest, pathTo, ROW_H } from './flame-draw.js';
 import { formatInt, formatPercent } from '../../lib/format.js';
 import './flame-graph.css';
@@ -10,36 +10,19 @@ import './flame-graph.css';
 /**
  * @param {{doc: any, analysis?: any, matches?: Uint8Array|null, marked?: Set<number>|null,
  *   selectedNode?: number, onSelectNode?: (node: number) => void, onHoverNode?: (node: number) => void}} props
- * With `analysis` (the worker's aggregation of the filtered, transformed samples) the graph
- * draws analysis.layout; the event is chosen by the filter bar then.
+ * Draws analysis.layout: the worker's aggregation of the filtered, transformed samples (the
+ * event is chosen by the filter bar).
  */
 export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, onSelectNode, onHoverNode, hoverNode = -1 }) {
-  const events = doc.events || [];
-  const flames = analysis ? [] : doc.flames || [];
-  const defaultEvent = useMemo(() => {
-    let best = 0;
-    for (let e = 0; e < flames.length; e++) if (flames[e].total > (flames[best]?.total ?? -1)) best = e;
-    return best;
-  }, [doc]);
-  const [event, setEvent] = useState(defaultEvent);
   const [zoom, setZoom] = useState(0);
-  useEffect(() => {
-    setEvent(defaultEvent);
-    setZoom(0);
-  }, [doc]);
-
-  useEffect(() => setZoom(0), [analysis]);
-  const layout = analysis ? analysis.layout : flames[event] || null;
+  useEffect(() => setZoom(0), [doc, analysis]);
+  const layout = analysis ? analysis.layout : null;
   const nameOf = useCallback(
     (i) => {
       if (!layout) return '';
       if (i === 0) return 'all';
       const f = layout.func[i];
-      if (analysis) return String(analysis.names[f] ?? '[unknown]');
-      const p = doc.profile;
-      if (f < 0 || f >= p.funcNames.length) return '[unknown]';
-      const s = doc.strings[p.funcNames[f]];
-      return s == null ? '[unknown]' : String(s);
+      return String(analysis.names[f] ?? '[unknown]');
     },
     [layout, doc, analysis],
   );
@@ -57,14 +40,9 @@ export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, 
   const draw = useCallback(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
-    const dpr = window.devicePixelRatio || 1;
-    const W = Math.max(1, Math.round(size.w * dpr));
-    const H = Math.max(1, Math.round(size.h * dpr));
-    if (canvas.width !== W) canvas.width = W;
-    if (canvas.height !== H) canvas.height = H;
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return;
-    const cs = getComputedStyle(canvas);
+    const fit = fitCanvas(canvas, size);
+    if (!fit) return;
+    const { ctx, dpr, cs } = fit;
     drawFlame(ctx, {
       layout,
       nameOf,
@@ -163,25 +141,6 @@ export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, 
   return (
     <div class="flame-graph" data-marked={marked ? String(marked.size) : '0'} data-selected-node={String(selectedNode)}>
       <div class="flame-toolbar">
-        {analysis ? null : (
-        <label class="flame-event">
-          Event{' '}
-          <select
-            aria-label="Event"
-            value={String(event)}
-            onChange={(e) => {
-              setEvent(Number(e.currentTarget.value));
-              setZoom(0);
-            }}
-          >
-            {flames.map((f, e) => (
-              <option value={String(e)} key={e}>
-                {String(events[e]?.name ?? `event ${e}`)} ({formatInt(f.total)} samples)
-              </option>
-            ))}
-          </select>
-        </label>
-        )}
         <button type="button" onClick={() => setZoom(0)} disabled={zoom === 0}>
           Reset zoom
         </button>
@@ -216,7 +175,7 @@ export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, 
               style={{ width: `${size.w}px`, height: `${size.h}px` }}
               tabIndex={0}
               role="img"
-              aria-label={`Flame graph of ${String(events[event]?.name ?? 'samples')}: ${rootTotal} samples`}
+              aria-label={`Flame graph of ${String(doc.events?.[layout?.event ?? -1]?.name ?? 'samples')}: ${rootTotal} samples`}
               onMouseMove={onMove}
               onMouseLeave={onLeave}
               onClick={onClick}
