@@ -78,12 +78,6 @@ function parseJson(text, fallback) {
   }
 }
 
-/** Calls a getter the module may not have (older builds); returns fallback then. */
-function call(obj, name, fallback, ...args) {
-  if (typeof obj[name] !== 'function') return fallback;
-  return obj[name](...args);
-}
-
 function closeSession() {
   if (session) {
     try {
@@ -115,15 +109,15 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
   session = new m.Session(read, size, name || file.name || 'file');
   // perf --threads data.N files (in order) and side files (ELF, jitdump, XRay map), before decode()
   for (const d of dataFiles) {
-    if (typeof session.addDataFile === 'function') session.addDataFile(readerOf(d.file), d.file.size, String(d.name));
+    session.addDataFile(readerOf(d.file), d.file.size, String(d.name));
   }
   for (const d of sideFiles) {
-    if (typeof session.addSideFile === 'function') session.addSideFile(readerOf(d.file), d.file.size, String(d.name));
+    session.addSideFile(readerOf(d.file), d.file.size, String(d.name));
   }
 
   // decoder options (gperftools: pprof's PC adjustments), applied by decode()
   for (const [k, v] of Object.entries(options || {})) {
-    if (typeof session.setOption === 'function') session.setOption(String(k), String(v));
+    session.setOption(String(k), String(v));
   }
   let lastPost = 0;
   const progress = (done, total) => {
@@ -140,11 +134,11 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
   const s = session;
   const summaryText = s.summaryJson();
   const summary = parseJson(summaryText, {});
-  const diagnostics = parseJson(call(s, 'diagnosticsJson', ''), []);
-  const events = parseJson(call(s, 'eventsJson', ''), []);
-  const threads = parseJson(call(s, 'threadsJson', ''), []);
-  const mappings = parseJson(call(s, 'mappingsJson', ''), []);
-  const strings = parseJson(call(s, 'stringsJson', ''), []);
+  const diagnostics = parseJson(s.diagnosticsJson(), []);
+  const events = parseJson(s.eventsJson(), []);
+  const threads = parseJson(s.threadsJson(), []);
+  const mappings = parseJson(s.mappingsJson(), []);
+  const strings = parseJson(s.stringsJson(), []);
 
   const records = {
     offsets: s.recordOffsets(),
@@ -157,20 +151,20 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
 
   const profile = {
     funcNames: s.funcNames(),
-    funcMappings: call(s, 'funcMappings', new Int32Array(0)),
+    funcMappings: s.funcMappings(),
     frameAddresses: s.frameAddresses(),
     frameFuncs: s.frameFuncs(),
-    frameMappings: call(s, 'frameMappings', new Int32Array(0)),
+    frameMappings: s.frameMappings(),
     stackFrames: s.stackFrames(),
     stackPrefixes: s.stackPrefixes(),
     sampleTimes: s.sampleTimes(),
     sampleThreads: s.sampleThreads(),
-    sampleCpus: call(s, 'sampleCpus', new Int32Array(0)),
+    sampleCpus: s.sampleCpus(),
     sampleEvents: s.sampleEvents(),
     sampleWeights: s.sampleWeights(),
     sampleStacks: s.sampleStacks(),
     sampleRecords: s.sampleRecords(),
-    sampleCounts: call(s, 'sampleCounts', new Uint32Array(0)),
+    sampleCounts: s.sampleCounts(),
   };
   // Times: every getter returns times minus timeOrigin() (XRay TSCs exceed 2^53); tracers
   // count in ticks, which become ns here with the file's cycle frequency.
@@ -197,7 +191,7 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
   const cpuLanes = maxCpu >= 0 && maxCpu < 65536 ? buildLanes(own, maxCpu + 1, 'sampleCpus').filter((l) => l.thread >= 0) : [];
   const markers = coreMarkers(s, strings, timing.scale);
   const intervals = collectIntervals(s, actx, timing.scale);
-  const account = parseJson(call(s, 'accountJson', '[]'), []);
+  const account = parseJson(s.accountJson(), []);
   const funcSources = collectFuncSources(s, actx, strings);
   const composition = compose(s, records);
   let defaultEvent = 0;
@@ -209,7 +203,7 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
     ok: ok !== false,
     name,
     size,
-    version: call(m, 'version', ''),
+    version: m.version(),
     dataFileNames: dataFiles.map((d) => String(d.name)),
     sideFileNames: sideFiles.map((d) => String(d.name)),
     options: { ...(options || {}) },
@@ -277,7 +271,7 @@ function transferables(obj) {
  * unit: 1 for perf/jitdump ns, 1e9/frequency for XRay TSC ticks), and the relative start/end.
  */
 function timeBase(s, summary, raw) {
-  const origin = String(call(s, 'timeOrigin', '0'));
+  const origin = String(s.timeOrigin());
   const freq = Number(summary?.facts?.['cycle frequency']);
   const scale = summary?.format === 'xray' && freq > 0 ? 1e9 / freq : 1;
   // exact relative span from the JSON text (the parsed numbers may have lost low bits)
@@ -322,7 +316,6 @@ function coreMarkers(s, strings, scale) {
 
 /** Exact calls (XRay enter/exit pairs) with canonical funcs (the analysis' names); null when none. */
 function collectIntervals(s, ctx, scale) {
-  if (typeof s.intervalStarts !== 'function') return null;
   const start = scaleTimes(s.intervalStarts(), scale);
   if (start.length === 0) return null;
   const end = scaleTimes(s.intervalEnds(), scale);
@@ -361,7 +354,6 @@ function compose(s, records) {
 
 /** Canonical func -> "file:line" (jitdump DEBUG_INFO), the first source of any of its frames. */
 function collectFuncSources(s, ctx, strings) {
-  if (typeof s.frameSourceFrames !== 'function') return {};
   const frames = s.frameSourceFrames();
   const srcs = s.frameSourceStrings();
   const ff = ctx.profile.frameFuncs;
