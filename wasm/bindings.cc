@@ -107,6 +107,7 @@ class JsSession {
         progress(static_cast<double>(done), static_cast<double>(total));
       };
     }
+    origin_ready_ = false;  // the tables are (re)made by this decode
     return session_.Decode(fn);
   }
   std::string infoJson() const { return session_.InfoJson(); }
@@ -179,8 +180,7 @@ class JsSession {
     if (Has(f, "t1")) {
       double t = std::floor(f["t1"].as<double>());
       o.has_t1 = true;
-      o.t1 = t < 0 ? 0 : origin + static_cast<uint64_t>(t);
-      if (t < 0 && origin > 0) o.t1 = origin - 1;
+      o.t1 = t >= 0 ? origin + static_cast<uint64_t>(t) : origin > 0 ? origin - 1 : 0;
     }
     if (Has(opts, "transforms")) {
       val ts = opts["transforms"];
@@ -260,7 +260,9 @@ class JsSession {
   }
   std::unique_ptr<profscope::CallTreeBuilder> analyzer_;
   // 0 when every time fits a double exactly; else one below the smallest non-zero time.
+  // Computed once (the tables do not change after decode); every time getter and analyze() use it.
   uint64_t Origin() const {
+    if (origin_ready_) return origin_;
     const profscope::Profile& pr = p();
     uint64_t lo = UINT64_MAX, hi = 0;
     auto scan = [&](const std::vector<uint64_t>& v) {
@@ -271,8 +273,12 @@ class JsSession {
     scan(pr.intervals.start);
     scan(pr.intervals.end);
     scan(pr.markers.time);
-    return hi >= (uint64_t{1} << 53) ? lo - 1 : 0;
+    origin_ = hi >= (uint64_t{1} << 53) ? lo - 1 : 0;
+    origin_ready_ = true;
+    return origin_;
   }
+  mutable bool origin_ready_ = false;
+  mutable uint64_t origin_ = 0;
   const profscope::RecordTable& rt() const { return session_.result().records; }
   const profscope::Profile& p() const { return session_.result().profile; }
   JsSource src_;
