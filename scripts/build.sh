@@ -3,8 +3,8 @@
 #   1. native  (build/native):     libprofscope_core, build/native/profscope, profscope_tests
 #   2. WASM    (build/wasm-build): build/wasm/profscope_wasm.{mjs,wasm}
 #   3. web     (web/dist):         vite build of web/
-# Needs the tools scripts/setup.sh installs (and build/zstd-wasm from
-# scripts/build-zstd-wasm.sh for step 2).
+# Needs the tools scripts/setup.sh installs (and the build/<lib>-wasm C
+# libraries from scripts/build-wasm-deps.sh for step 2).
 #
 #   bash scripts/build.sh            all three
 #   bash scripts/build.sh native     only one step (native|wasm|web); several may be given
@@ -33,11 +33,9 @@ build_native() {
 build_wasm() {
   step "WASM build (build/wasm-build -> build/wasm)"
   local t; t=$(now)
-  if [[ ! -f build/zstd-wasm/lib/libzstd.a ]]; then
-    bash scripts/build-zstd-wasm.sh
-  fi
+  bash scripts/build-wasm-deps.sh   # each library is built once
   emcmake cmake -S . -B build/wasm-build -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DPROFSCOPE_WASM=ON -DZSTD_WASM_DIR=build/zstd-wasm >/dev/null
+    -DPROFSCOPE_WASM=ON >/dev/null
   cmake --build build/wasm-build
   [[ -f build/wasm/profscope_wasm.mjs && -f build/wasm/profscope_wasm.wasm ]] || {
     echo "WASM build did not produce build/wasm/profscope_wasm.{mjs,wasm}" >&2; exit 1; }

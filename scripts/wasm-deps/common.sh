@@ -1,38 +1,29 @@
-#!/usr/bin/env bash
-# Builds a static, decompression-only libzstd for WebAssembly with emcc, from
-# Debian's own source package (the same version as the native libzstd-dev).
-#
-#   output: build/zstd-wasm/lib/libzstd.a
-#           build/zstd-wasm/include/{zstd.h,zstd_errors.h}
-#   cache:  build/third_party/ (the unpacked Debian source; never committed)
-#
-# Skips everything when the output already exists (FORCE=1 rebuilds).
-# Needs root for apt (adds a deb-src entry mirroring the existing apt sources).
+# Shared by scripts/wasm-deps/*.sh: fetch a Debian source package (the one the
+# native -dev package is built from) and compile C sources with emcc into a
+# static library. Sourced, not run. Third-party sources stay in build/third_party
+# (never committed); outputs go to build/<name>-wasm/{lib,include}.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="$ROOT/build/zstd-wasm"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CACHE="$ROOT/build/third_party"
 export NODE_PATH=/usr/share/nodejs
 export DEBIAN_FRONTEND=noninteractive
 
-log() { printf '[zstd-wasm] %s\n' "$*" >&2; }
+log() { printf '[%s-wasm] %s\n' "${DEP_NAME:-dep}" "$*" >&2; }
 # apt and /etc/apt need root; use sudo when not root.
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo -E "$@"; fi; }
 
-if [[ "${FORCE:-0}" != 1 && -f "$OUT/lib/libzstd.a" && -f "$OUT/include/zstd.h" && -f "$OUT/include/zstd_errors.h" ]]; then
-  log "already built: $OUT/lib/libzstd.a"
-  exit 0
-fi
+# True when build/<name>-wasm already holds every file named (FORCE=1 rebuilds).
+already_built() {
+  [[ "${FORCE:-0}" != 1 ]] || return 1
+  local f
+  for f in "$@"; do [[ -f "$f" ]] || return 1; done
+}
 
-command -v emcc >/dev/null || { log "emcc not found (apt-get install emscripten)"; exit 1; }
-
-# The source package that builds libzstd-dev ("libzstd" on Debian 12).
-SRC_PKG="$(apt-cache show libzstd-dev 2>/dev/null | sed -n 's/^Source: *\([^ ]*\).*/\1/p' | head -n1)"
-SRC_PKG="${SRC_PKG:-libzstd}"
+# The source package that builds a binary package ("libzstd-dev" -> "libzstd").
+source_of() { apt-cache show "$1" 2>/dev/null | sed -n 's/^Source: *\([^ ]*\).*/\1/p' | head -n1; }
 
 # ---- 1. make sure apt knows the source package (deb-src entry) ----------------
-have_src() { apt-cache showsrc "$SRC_PKG" 2>/dev/null | grep -q '^Package:'; }
 
 add_deb_src() {
   local codename
@@ -82,12 +73,12 @@ add_deb_src() {
     }' || true)"
 
   if [[ -n "${deb822//[$'\n' ]/}" ]]; then
-    printf '# Added by profscope scripts/build-zstd-wasm.sh: source packages of the same mirrors.\n%s' "$deb822" \
+    printf '# Added by profscope scripts/wasm-deps/common.sh: source packages of the same mirrors.\n%s' "$deb822" \
       | as_root tee /etc/apt/sources.list.d/profscope-deb-src.sources >/dev/null
     log "wrote /etc/apt/sources.list.d/profscope-deb-src.sources"
   fi
   if [[ -n "$oneline" ]]; then
-    printf '# Added by profscope scripts/build-zstd-wasm.sh\n%s\n' "$oneline" \
+    printf '# Added by profscope scripts/wasm-deps/common.sh\n%s\n' "$oneline" \
       | as_root tee /etc/apt/sources.list.d/profscope-deb-src.list >/dev/null
     log "wrote /etc/apt/sources.list.d/profscope-deb-src.list"
   fi
@@ -96,14 +87,19 @@ add_deb_src() {
   fi
 }
 
-# ---- 2. fetch + unpack the source once -----------------------------------------
-SRC_DIR="$(find "$CACHE" -maxdepth 1 -type d -name "${SRC_PKG}-*" 2>/dev/null | sort | tail -n1 || true)"
-if [[ -z "$SRC_DIR" || ! -f "$SRC_DIR/lib/zstd.h" ]]; then
-  if ! have_src; then
+
+# fetch_source PKG MARKER: unpacks Debian's source package PKG into $CACHE once
+# and sets SRC_DIR to it; MARKER is a path inside the tree proving it is whole.
+fetch_source() {
+  local pkg="$1" marker="$2"
+  SRC_DIR="$(find "$CACHE" -maxdepth 1 -type d -name "${pkg}-*" 2>/dev/null | sort | tail -n1 || true)"
+  if [[ -n "$SRC_DIR" && -e "$SRC_DIR/$marker" ]]; then log "source: $SRC_DIR"; return 0; fi
+  command -v emcc >/dev/null || { log "emcc not found (apt-get install emscripten)"; exit 1; }
+  if ! apt-cache showsrc "$pkg" 2>/dev/null | grep '^Package:' >/dev/null; then
     add_deb_src
     log "apt-get update"
     as_root apt-get update -qq
-    have_src || { log "apt still has no source package '$SRC_PKG'"; exit 1; }
+    apt-cache showsrc "$pkg" 2>/dev/null | grep '^Package:' >/dev/null || { log "apt still has no source package '$pkg'"; exit 1; }
   fi
   # apt-get source unpacks with dpkg-source (package dpkg-dev).
   if ! command -v dpkg-source >/dev/null; then
@@ -111,35 +107,32 @@ if [[ -z "$SRC_DIR" || ! -f "$SRC_DIR/lib/zstd.h" ]]; then
     as_root apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null
   fi
   mkdir -p "$CACHE"
-  log "apt-get source $SRC_PKG -> $CACHE"
+  log "apt-get source $pkg -> $CACHE"
   # apt's _apt sandbox user may not write here; run the download as root quietly.
-  (cd "$CACHE" && apt-get source -qq -o APT::Sandbox::User=root "$SRC_PKG" >/dev/null)
-  SRC_DIR="$(find "$CACHE" -maxdepth 1 -type d -name "${SRC_PKG}-*" | sort | tail -n1)"
-  [[ -f "$SRC_DIR/lib/zstd.h" ]] || { log "unpacked source has no lib/zstd.h ($SRC_DIR)"; exit 1; }
-fi
-log "source: $SRC_DIR"
+  (cd "$CACHE" && apt-get source -qq -o APT::Sandbox::User=root "$pkg" >/dev/null)
+  SRC_DIR="$(find "$CACHE" -maxdepth 1 -type d -name "${pkg}-*" | sort | tail -n1)"
+  [[ -e "$SRC_DIR/$marker" ]] || { log "unpacked source has no $marker ($SRC_DIR)"; exit 1; }
+  log "source: $SRC_DIR"
+}
 
-# ---- 3. compile lib/common + lib/decompress with emcc ----------------------------
-OBJ="$ROOT/build/zstd-wasm/obj"
-rm -rf "${OBJ:?}" "${OUT:?}/lib" "${OUT:?}/include"
-mkdir -p "$OBJ" "$OUT/lib" "$OUT/include"
-
-CFLAGS=(-O2 -DNDEBUG
-  -DZSTD_DISABLE_ASM=1 -DZSTD_NO_INTRINSICS=1
-  -DZSTD_LEGACY_SUPPORT=0
-  -DXXH_NAMESPACE=ZSTD_ -DDEBUGLEVEL=0
-  -I"$SRC_DIR/lib" -I"$SRC_DIR/lib/common")
-
-mapfile -t SOURCES < <(ls "$SRC_DIR"/lib/common/*.c "$SRC_DIR"/lib/decompress/*.c)
-log "compiling ${#SOURCES[@]} files"
-export OBJ
-# shellcheck disable=SC2016  # $1/$@ expand in the inner sh
-printf '%s\n' "${SOURCES[@]}" | xargs -P "$(nproc)" -I{} sh -c '
-  src="$1"; shift
-  name="$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
-  emcc "$@" -c "$src" -o "$OBJ/$name"' _ {} "${CFLAGS[@]}"
-
-emar rcs "$OUT/lib/libzstd.a" "$OBJ"/*.o
-cp "$SRC_DIR/lib/zstd.h" "$SRC_DIR/lib/zstd_errors.h" "$OUT/include/"
-rm -rf "$OBJ"
-log "built $OUT/lib/libzstd.a ($(stat -c %s "$OUT/lib/libzstd.a") bytes)"
+# compile_static OUT LIBNAME CFLAGS... -- SOURCES...: emcc every source (in
+# parallel) and archive them as OUT/lib/LIBNAME.
+compile_static() {
+  local out="$1" lib="$2"; shift 2
+  local cflags=()
+  while [[ $# -gt 0 && "$1" != "--" ]]; do cflags+=("$1"); shift; done
+  shift
+  local obj="$out/obj"
+  rm -rf "${obj:?}" "${out:?}/lib" "${out:?}/include"
+  mkdir -p "$obj" "$out/lib" "$out/include"
+  log "compiling $# files"
+  export obj
+  # shellcheck disable=SC2016  # $1/$@ expand in the inner sh
+  printf '%s\n' "$@" | xargs -P "$(nproc)" -I{} sh -c '
+    src="$1"; shift
+    name="$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
+    emcc "$@" -c "$src" -o "$obj/$name"' _ {} "${cflags[@]}"
+  emar rcs "$out/lib/$lib" "$obj"/*.o
+  rm -rf "$obj"
+  log "built $out/lib/$lib ($(stat -c %s "$out/lib/$lib") bytes)"
+}
