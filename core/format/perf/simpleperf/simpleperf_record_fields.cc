@@ -1,106 +1,66 @@
-#include "core/format/perf/simpleperf_record_fields.h"
+#include "core/format/perf/simpleperf/simpleperf_record_fields.h"
 
 #include <cstring>
 
-#include "core/format/perf/simpleperf_format.h"
+#include "core/format/perf/simpleperf/simpleperf_format.h"
+#include "core/model/field_reader.h"
 
 namespace profscope::perf {
 
 namespace {
 
-std::string Dec(uint64_t v) { return std::to_string(v); }
-
-// Walks the payload and appends fields with absolute offsets; stops at the
-// first member that does not fit.
-class Walker {
+// What a simpleperf record's field view says when its bytes fall short: a
+// field over the bytes that are there and one diagnostic naming the record.
+class SpProblems : public FieldProblems {
  public:
-  Walker(ByteReader r, std::vector<Field>* out, Diagnostics* diags, std::string rec_name, uint64_t rec_off)
-      : r_(r), out_(out), diags_(diags), rec_name_(std::move(rec_name)), rec_off_(rec_off) {}
-  bool failed() const { return failed_; }
-  size_t remaining() const { return r_.remaining(); }
-  std::vector<Field>* out() { return out_; }
-  ByteReader& reader() { return r_; }
-
-  bool Need(const char* name, size_t n) {
-    if (failed_) return false;
-    if (r_.Has(n)) return true;
-    uint64_t at = r_.abs_pos();
-    size_t have = r_.remaining();
-    out_->push_back(Field{name, at, have, "truncated: needs " + Dec(n) + " bytes, " + Dec(have) + " left", {}});
+  SpProblems(Diagnostics* diags, std::string rec_name, uint64_t rec_off)
+      : diags_(diags), rec_name_(std::move(rec_name)), rec_off_(rec_off) {}
+  void Short(FieldReader& r, std::string_view name, uint64_t n) override {
+    uint64_t at = r.abs_pos();
+    size_t have = r.remaining();
+    r.Add(name, at, have, "truncated: needs " + Dec(n) + " bytes, " + Dec(have) + " left");
     if (diags_) {
       diags_->Error(DiagCode::kRecordFieldOverrun, at, have,
-                    rec_name_ + " record at " + Hex(rec_off_) + ": " + name + " needs " + Dec(n) +
+                    rec_name_ + " record at " + Hex(rec_off_) + ": " + std::string(name) + " needs " + Dec(n) +
                         " bytes but only " + Dec(have) + " remain in the record");
     }
-    r_.Skip(have);
-    failed_ = true;
-    return false;
   }
-  bool U32(const char* name, uint32_t* v, bool hex = false) {
-    if (!Need(name, 4)) return false;
-    uint64_t at = r_.abs_pos();
-    *v = r_.U32();
-    out_->push_back(Field{name, at, 4, hex ? Hex(*v) : Dec(*v), {}});
-    return true;
-  }
-  bool U64(const char* name, uint64_t* v, bool hex = false) {
-    if (!Need(name, 8)) return false;
-    uint64_t at = r_.abs_pos();
-    *v = r_.U64();
-    out_->push_back(Field{name, at, 8, hex ? Hex(*v) : Dec(*v), {}});
-    return true;
-  }
-  // A NUL-terminated string padded to a multiple of `align` bytes (counted
-  // from the string's start), as simpleperf writes names.
-  bool PaddedString(const char* name, size_t align, std::string* s) {
-    if (failed_) return false;
-    uint64_t at = r_.abs_pos();
-    const char* p = reinterpret_cast<const char*>(r_.cursor());
-    size_t left = r_.remaining();
-    size_t len = strnlen(p, left);
-    if (len == left) {
-      out_->push_back(Field{name, at, left, "truncated: no NUL in the " + Dec(left) + " bytes left", {}});
-      if (diags_) {
-        diags_->Error(DiagCode::kBadString, at, left,
-                      rec_name_ + " record at " + Hex(rec_off_) + ": " + name + " has no terminating NUL");
-      }
-      r_.Skip(left);
-      failed_ = true;
-      return false;
+  void NoNul(const char* name, uint64_t at, size_t left) {
+    if (diags_) {
+      diags_->Error(DiagCode::kBadString, at, left,
+                    rec_name_ + " record at " + Hex(rec_off_) + ": " + name + " has no terminating NUL");
     }
-    *s = std::string(p, len);
-    size_t area = (len + 1 + align - 1) / align * align;
-    if (area > left) area = left;
-    r_.Skip(area);
-    out_->push_back(Field{name, at, area, QuoteString(*s), {}});
-    return true;
-  }
-  void Blob(const char* name, size_t n, const std::string& value) {
-    if (!Need(name, n)) return;
-    uint64_t at = r_.abs_pos();
-    r_.Skip(n);
-    out_->push_back(Field{name, at, n, value, {}});
-  }
-  // What no member describes.
-  void Rest() {
-    size_t n = r_.remaining();
-    if (!n || failed_) return;
-    uint64_t at = r_.abs_pos();
-    bool zero = true;
-    for (size_t i = 0; i < n; ++i)
-      if (r_.cursor()[i]) { zero = false; break; }
-    r_.Skip(n);
-    out_->push_back(Field{zero ? "padding" : "unparsed", at, n, Dec(n) + " bytes", {}});
   }
 
  private:
-  ByteReader r_;
-  std::vector<Field>* out_;
   Diagnostics* diags_;
   std::string rec_name_;
   uint64_t rec_off_;
-  bool failed_ = false;
 };
+
+// A NUL-terminated string padded to a multiple of `align` bytes (counted
+// from the string's start), as simpleperf writes names.
+bool PaddedString(FieldReader& c, SpProblems& problems, const char* name, size_t align, std::string* s) {
+  if (c.failed()) return false;
+  ByteReader& r = c.reader();
+  uint64_t at = r.abs_pos();
+  const char* p = reinterpret_cast<const char*>(r.cursor());
+  size_t left = r.remaining();
+  size_t len = strnlen(p, left);
+  if (len == left) {
+    c.Add(name, at, left, "truncated: no NUL in the " + Dec(left) + " bytes left");
+    problems.NoNul(name, at, left);
+    r.Skip(left);
+    c.Stop();
+    return false;
+  }
+  *s = std::string(p, len);
+  size_t area = (len + 1 + align - 1) / align * align;
+  if (area > left) area = left;
+  r.Skip(area);
+  c.Add(name, at, area, QuoteString(*s));
+  return true;
+}
 
 std::string Printable(const uint8_t* p, size_t n, size_t max) {
   std::string s;
@@ -118,6 +78,32 @@ const char* StopReasonName(uint64_t v) {
   return v < sizeof(names) / sizeof(*names) ? names[v] : "";
 }
 
+// SIMPLEPERF_CALLCHAIN: pid, tid, chain_type, time, ip_nr, then ip_nr ips and ip_nr sps.
+bool ParseCallchain(FieldReader& c, SimpleperfCallchain* out) {
+  c.U32("pid", &out->pid);
+  c.U32("tid", &out->tid);
+  if (c.U64("chain_type", &out->chain_type) && c.fielding()) {
+    const char* cn = SimpleperfChainTypeName(out->chain_type);
+    if (*cn) c.target()->back().value += std::string(" (") + cn + ")";
+  }
+  c.U64("time", &out->time);
+  uint64_t nr = 0;
+  if (!c.U64("ip_nr", &nr)) return false;
+  out->nr_read = true;
+  if (!c.fielding() && nr > c.remaining() / 16) return false;  // both arrays must fit
+  for (std::vector<uint64_t>* v : {&out->ips, &out->sps}) {
+    const char* what = v == &out->ips ? "ips" : "sps";
+    FieldReader::Group arr(c, what, Dec(nr) + " entries");
+    for (uint64_t k = 0; k < nr && !c.failed(); ++k) {
+      uint64_t x = 0;
+      if (c.U64(c.fielding() ? std::string(what, 2) + "[" + Dec(k) + "]" : std::string(), &x, Fmt::kHex)) v->push_back(x);
+    }
+    if (v == &out->ips) out->ips_read = true;
+    if (c.failed()) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void SimpleperfRecordFields(ByteReader rec, std::vector<Field>& out, Diagnostics* diags, std::string* summary) {
@@ -128,15 +114,16 @@ void SimpleperfRecordFields(ByteReader rec, std::vector<Field>& out, Diagnostics
   uint64_t declared = 0;
   {
     Field hdr{"header", rec.base(), rec.size() < 8 ? rec.size() : 8, "", {}};
-    Walker h(rec.Slice(0, hdr.size), &hdr.children, diags, name, rec.base());
+    SpProblems hp(diags, name, rec.base());
+    FieldReader h(rec.Slice(0, hdr.size), &hdr.children, &hp);
     uint32_t t = 0, hi = 0, lo = 0;
     if (h.U32("type", &t)) hdr.children.back().value += std::string(" (") + (*n ? n : "unknown") + ")";
-    if (h.Need("size_hi", 2)) {
+    if (h.Need(2, "size_hi")) {
       uint64_t at = h.reader().abs_pos();
       hi = h.reader().U16();
       hdr.children.push_back(Field{"size_hi", at, 2, Dec(hi) + " (high 16 bits of the 32-bit record size)", {}});
     }
-    if (h.Need("size_lo", 2)) {
+    if (h.Need(2, "size_lo")) {
       uint64_t at = h.reader().abs_pos();
       lo = h.reader().U16();
       hdr.children.push_back(Field{"size_lo", at, 2, Dec(lo) + " (low 16 bits)", {}});
@@ -159,7 +146,8 @@ void SimpleperfRecordFields(ByteReader rec, std::vector<Field>& out, Diagnostics
                  name + " record at " + Hex(rec.base()) + " declares " + Dec(declared) + " bytes but only " +
                      Dec(rec.size()) + " are available");
   }
-  Walker c(rec.Slice(8, extent - 8), &out, diags, name, rec.base());
+  SpProblems problems(diags, name, rec.base());
+  FieldReader c(rec.Slice(8, extent - 8), &out, &problems);
   std::string sum;
   switch (type) {
     case kSpKernelSymbol:
@@ -167,7 +155,7 @@ void SimpleperfRecordFields(ByteReader rec, std::vector<Field>& out, Diagnostics
       uint32_t size = 0;
       const bool ks = type == kSpKernelSymbol;
       if (!c.U32(ks ? "kallsyms_size" : "data_size", &size)) break;
-      if (!c.Need(ks ? "kallsyms" : "data", size)) break;
+      if (!c.Need(size, ks ? "kallsyms" : "data")) break;
       const uint8_t* p = c.reader().cursor();
       if (ks) {
         size_t lines = 0;
@@ -185,21 +173,21 @@ void SimpleperfRecordFields(ByteReader rec, std::vector<Field>& out, Diagnostics
       std::string s;
       if (c.U64("dso_type", &dtype)) {
         const char* dn = SimpleperfDsoTypeName(dtype);
-        if (*dn) c.out()->back().value += std::string(" (") + dn + ")";
+        if (*dn) c.target()->back().value += std::string(" (") + dn + ")";
       }
       c.U64("dso_id", &id);
-      c.U64("min_vaddr", &minv, true);
-      c.PaddedString("dso_name", 8, &s);
+      c.U64("min_vaddr", &minv, Fmt::kHex);
+      PaddedString(c, problems, "dso_name", 8, &s);
       sum = "dso_id " + Dec(id) + " " + s + " min_vaddr " + Hex(minv);
       break;
     }
     case kSpSymbol: {
       uint64_t addr = 0, len = 0, id = 0;
       std::string s;
-      c.U64("addr", &addr, true);
-      c.U64("len", &len, true);
+      c.U64("addr", &addr, Fmt::kHex);
+      c.U64("len", &len, Fmt::kHex);
       c.U64("dso_id", &id);
-      c.PaddedString("name", 8, &s);
+      PaddedString(c, problems, "name", 8, &s);
       sum = s + " " + Hex(addr) + " len " + Hex(len) + " dso_id " + Dec(id);
       break;
     }
@@ -213,50 +201,28 @@ void SimpleperfRecordFields(ByteReader rec, std::vector<Field>& out, Diagnostics
     case kSpEventId: {
       uint64_t count = 0;
       if (!c.U64("count", &count)) break;
-      Field arr{"entries", c.reader().abs_pos(), 0, "", {}};
-      uint64_t k = 0;
-      Walker e(c.reader().Slice(c.reader().pos(), c.remaining()), &arr.children, diags, name, rec.base());
-      for (; k < count && !e.failed(); ++k) {
-        uint64_t a = 0, id = 0;
-        std::string an = "attr_id[" + Dec(k) + "]", en = "event_id[" + Dec(k) + "]";
-        if (!e.U64(an.c_str(), &a)) break;
-        e.U64(en.c_str(), &id);
+      {
+        FieldReader::Group arr(c, "entries", Dec(count) + " pairs");
+        for (uint64_t k = 0; k < count && !c.failed(); ++k) {
+          uint64_t a = 0, id = 0;
+          if (!c.U64("attr_id[" + Dec(k) + "]", &a)) break;
+          c.U64("event_id[" + Dec(k) + "]", &id);
+        }
       }
-      size_t used = e.reader().pos();
-      arr.size = used;
-      arr.value = Dec(count) + " pairs";
-      c.reader().Skip(used);
-      out.push_back(std::move(arr));
-      if (e.failed()) return;
+      if (c.failed()) return;
       sum = "count " + Dec(count);
       break;
     }
     case kSpCallchain: {
-      uint32_t pid = 0, tid = 0;
-      uint64_t ct = 0, time = 0, nr = 0;
-      c.U32("pid", &pid);
-      c.U32("tid", &tid);
-      if (c.U64("chain_type", &ct)) {
-        const char* cn = SimpleperfChainTypeName(ct);
-        if (*cn) c.out()->back().value += std::string(" (") + cn + ")";
+      SimpleperfCallchain cc;
+      if (!ParseCallchain(c, &cc) && !cc.ips_read) {
+        if (cc.nr_read) return;
+        break;
       }
-      c.U64("time", &time);
-      if (!c.U64("ip_nr", &nr)) break;
-      for (const char* what : {"ips", "sps"}) {
-        Field arr{what, c.reader().abs_pos(), 0, Dec(nr) + " entries", {}};
-        Walker e(c.reader().Slice(c.reader().pos(), c.remaining()), &arr.children, diags, name, rec.base());
-        for (uint64_t k = 0; k < nr && !e.failed(); ++k) {
-          uint64_t v;
-          std::string fn = std::string(what, 2) + "[" + Dec(k) + "]";
-          e.U64(fn.c_str(), &v, true);
-        }
-        arr.size = e.reader().pos();
-        c.reader().Skip(arr.size);
-        out.push_back(std::move(arr));
-        if (e.failed()) return;
-      }
-      const char* cn = SimpleperfChainTypeName(ct);
-      sum = Dec(pid) + "/" + Dec(tid) + " " + (*cn ? cn : Dec(ct).c_str()) + " time " + Dec(time) + " ip_nr " + Dec(nr);
+      if (c.failed()) return;
+      const char* cn = SimpleperfChainTypeName(cc.chain_type);
+      sum = Dec(cc.pid) + "/" + Dec(cc.tid) + " " + (*cn ? cn : Dec(cc.chain_type).c_str()) + " time " + Dec(cc.time) +
+            " ip_nr " + Dec(cc.ips.size());
       break;
     }
     case kSpUnwindingResult: {
@@ -265,11 +231,11 @@ void SimpleperfRecordFields(ByteReader rec, std::vector<Field>& out, Diagnostics
       c.U64("used_time", &used);
       if (c.U64("stop_reason", &reason)) {
         const char* rn = StopReasonName(reason);
-        if (*rn) c.out()->back().value += std::string(" (") + rn + ")";
+        if (*rn) c.target()->back().value += std::string(" (") + rn + ")";
       }
-      c.U64("stop_info", &info, true);
-      c.U64("stack_start", &ss, true);
-      c.U64("stack_end", &se, true);
+      c.U64("stop_info", &info, Fmt::kHex);
+      c.U64("stack_start", &ss, Fmt::kHex);
+      c.U64("stack_end", &se, Fmt::kHex);
       if (c.remaining()) c.Blob("extra", c.remaining(), Dec(c.remaining()) + " bytes (registers / callchain of newer versions)");
       sum = "time " + Dec(time) + " used_time " + Dec(used) + " stop_reason " + Dec(reason);
       break;
@@ -278,7 +244,7 @@ void SimpleperfRecordFields(ByteReader rec, std::vector<Field>& out, Diagnostics
       uint64_t time = 0;
       std::string s;
       c.U64("time", &time);
-      c.PaddedString("message", 8, &s);
+      PaddedString(c, problems, "message", 8, &s);
       sum = "time " + Dec(time) + " " + s;
       break;
     }
@@ -293,18 +259,8 @@ void SimpleperfRecordFields(ByteReader rec, std::vector<Field>& out, Diagnostics
 
 bool ParseSimpleperfCallchain(ByteReader rec, SimpleperfCallchain* out) {
   if (rec.size() < 8 || rec.PeekU32(0) != kSpCallchain) return false;
-  ByteReader r = rec.Slice(8, rec.size() - 8);
-  out->pid = r.U32();
-  out->tid = r.U32();
-  out->chain_type = r.U64();
-  out->time = r.U64();
-  uint64_t nr = r.U64();
-  if (!r.ok() || nr > r.remaining() / 16) return false;
-  out->ips.resize(static_cast<size_t>(nr));
-  out->sps.resize(static_cast<size_t>(nr));
-  for (auto& v : out->ips) v = r.U64();
-  for (auto& v : out->sps) v = r.U64();
-  return r.ok();
+  FieldReader r(rec.Slice(8, rec.size() - 8));
+  return ParseCallchain(r, out);
 }
 
 }  // namespace profscope::perf
