@@ -2,15 +2,16 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
+
+#include "core/analysis/xray_account.h"
+#include "core/api/json_writer.h"
+#include "core/api/text_writers.h"
 
 namespace profscope {
 
 namespace {
 
-std::string Num(uint64_t v) { return std::to_string(v); }
-std::string INum(int64_t v) { return std::to_string(v); }
-std::string Q(const std::string& s) { return QuoteString(s); }
+std::string Q(const std::string& s) { return JsonQuote(s); }
 
 }  // namespace
 
@@ -33,11 +34,20 @@ void Session::AddSideFile(ByteSource& src, std::string name) {
 }
 
 std::string Session::EventsText() const {
-  return decoder_ ? decoder_->EventsText(res_) : std::string();
+  std::string out;
+  StringSink sink(out);
+  WriteEvents(sink);
+  sink.Flush();
+  return out;
+}
+
+void Session::WriteEvents(OutputSink& out) const {
+  const CallLog* calls = decoder_ ? decoder_->Calls() : nullptr;
+  if (calls) WriteEventsText(*calls, out);
 }
 
 std::string Session::TimelineJson() const {
-  return decoder_ ? decoder_->TimelineJson(res_) : std::string("[]");
+  return CodeEventsJson(decoder_ ? decoder_->CodeEvents(res_) : std::vector<CodeEvent>());
 }
 
 Window& Session::WindowFor(int32_t row) {
@@ -83,7 +93,7 @@ std::string Session::DiagnosticsJson() const {
     if (!first) out += ',';
     first = false;
     out += "{\"code\":" + Q(DiagCodeName(d.code)) + ",\"severity\":" + Q(SeverityName(d.severity)) +
-           ",\"offset\":" + Num(d.offset) + ",\"length\":" + Num(d.length) + ",\"message\":" + Q(d.message) + "}";
+           ",\"offset\":" + Dec(d.offset) + ",\"length\":" + Dec(d.length) + ",\"message\":" + Q(d.message) + "}";
   }
   out += "]";
   return out;
@@ -94,7 +104,7 @@ std::string Session::EventsJson() const {
   std::string out = "[";
   for (size_t i = 0; i < p.events.size(); ++i) {
     if (i) out += ',';
-    out += "{\"name\":" + Q(p.strings.Get(p.events.name[i])) + ",\"samples\":" + Num(p.events.samples[i]) + "}";
+    out += "{\"name\":" + Q(p.strings.Get(p.events.name[i])) + ",\"samples\":" + Dec(p.events.samples[i]) + "}";
   }
   return out + "]";
 }
@@ -105,15 +115,15 @@ std::string Session::ThreadsJson() const {
   std::string out = "[";
   for (size_t i = 0; i < t.size(); ++i) {
     if (i) out += ',';
-    out += "{\"tid\":" + INum(t.tid[i]) + ",\"pid\":" + INum(t.pid[i]) + ",\"name\":" +
-           Q(t.name[i] == kNone ? std::string() : p.strings.Get(t.name[i])) + ",\"samples\":" + Num(t.samples[i]);
-    out += ",\"start\":" + Num(t.start[i]) + ",\"end\":" + Num(t.end[i]) + ",\"names\":[";
+    out += "{\"tid\":" + DecI(t.tid[i]) + ",\"pid\":" + DecI(t.pid[i]) + ",\"name\":" +
+           Q(t.name[i] == kNone ? std::string() : p.strings.Get(t.name[i])) + ",\"samples\":" + Dec(t.samples[i]);
+    out += ",\"start\":" + Dec(t.start[i]) + ",\"end\":" + Dec(t.end[i]) + ",\"names\":[";
     bool first = true;
     for (size_t k = 0; k < p.thread_names.thread.size(); ++k) {
       if (p.thread_names.thread[k] != static_cast<int32_t>(i)) continue;
       if (!first) out += ',';
       first = false;
-      out += "{\"time\":" + Num(p.thread_names.time[k]) + ",\"name\":" + Q(p.strings.Get(p.thread_names.name[k])) + "}";
+      out += "{\"time\":" + Dec(p.thread_names.time[k]) + ",\"name\":" + Q(p.strings.Get(p.thread_names.name[k])) + "}";
     }
     out += "]}";
   }
@@ -126,10 +136,10 @@ std::string Session::MappingsJson() const {
   std::string out = "[";
   for (size_t i = 0; i < m.size(); ++i) {
     if (i) out += ',';
-    out += "{\"pid\":" + INum(m.pid[i]) + ",\"start\":" + Q(Hex(m.start[i])) + ",\"end\":" + Q(Hex(m.end[i])) +
+    out += "{\"pid\":" + DecI(m.pid[i]) + ",\"start\":" + Q(Hex(m.start[i])) + ",\"end\":" + Q(Hex(m.end[i])) +
            ",\"pgoff\":" + Q(Hex(m.pgoff[i])) + ",\"path\":" + Q(p.strings.Get(m.path[i])) +
            ",\"build_id\":" + Q(m.build_id[i] == kNone ? std::string() : p.strings.Get(m.build_id[i])) +
-           ",\"time\":" + Num(m.time[i]) + ",\"record\":" + INum(m.record[i]) + "}";
+           ",\"time\":" + Dec(m.time[i]) + ",\"record\":" + DecI(m.record[i]) + "}";
   }
   return out + "]";
 }
@@ -151,21 +161,23 @@ std::string Session::InfoJson() const {
       if (decoder_->IsListedRecord(res_, static_cast<int32_t>(i))) ++records;
   std::string out = "{\"format\":" + Q(res_.format);
   out += ",\"mode\":" + Q(res_.mode) + ",\"byte_order\":" + Q(res_.byte_order);
-  out += ",\"size\":" + Num(res_.file_size);
-  out += ",\"records\":" + Num(records) + ",\"samples\":" + Num(res_.profile.samples.Total());
+  out += ",\"size\":" + Dec(res_.file_size);
+  out += ",\"records\":" + Dec(records) + ",\"samples\":" + Dec(res_.profile.samples.Total());
   out += ",\"events\":" + EventsJson();
   out += ",\"threads\":[";
   const Profile& p = res_.profile;
   for (size_t i = 0; i < p.threads.size(); ++i) {
     if (i) out += ',';
-    out += "{\"pid\":" + INum(p.threads.pid[i]) + ",\"tid\":" + INum(p.threads.tid[i]) + ",\"name\":" +
+    out += "{\"pid\":" + DecI(p.threads.pid[i]) + ",\"tid\":" + DecI(p.threads.tid[i]) + ",\"name\":" +
            Q(p.threads.name[i] == kNone ? std::string() : p.strings.Get(p.threads.name[i])) +
-           ",\"samples\":" + Num(p.threads.samples[i]) + "}";
+           ",\"samples\":" + Dec(p.threads.samples[i]) + "}";
   }
   out += "]";
-  out += ",\"time_start\":" + Num(res_.time_start) + ",\"time_end\":" + Num(res_.time_end);
-  out += ",\"markers\":" + Num(res_.profile.markers.size());
-  out += ",\"diagnostics\":" + DiagnosticsJson() + res_.info_extra + "}\n";
+  out += ",\"time_start\":" + Dec(res_.time_start) + ",\"time_end\":" + Dec(res_.time_end);
+  out += ",\"markers\":" + Dec(res_.profile.markers.size());
+  out += ",\"diagnostics\":" + DiagnosticsJson();
+  AppendInfoMembers(out, res_.info);
+  out += "}\n";
   return out;
 }
 
@@ -173,8 +185,8 @@ std::string Session::SummaryJson() const {
   std::string out = InfoJson();
   out.pop_back();  // newline
   out.pop_back();  // }
-  out += ",\"name\":" + Q(name_) + ",\"rows\":" + Num(res_.records.rows());
-  out += ",\"diagnostics_suppressed\":" + Num(res_.diags.suppressed());
+  out += ",\"name\":" + Q(name_) + ",\"rows\":" + Dec(res_.records.rows());
+  out += ",\"diagnostics_suppressed\":" + Dec(res_.diags.suppressed());
   out += ",\"facts\":{";
   for (size_t i = 0; i < res_.facts.size(); ++i) {
     if (i) out += ',';
@@ -186,130 +198,26 @@ std::string Session::SummaryJson() const {
 
 std::string Session::RecordsText() const {
   std::string out;
-  if (!decoder_) return out;
-  const RecordTable& t = res_.records;
-  for (size_t i = 0; i < t.rows(); ++i) {
-    if (!decoder_->IsListedRecord(res_, static_cast<int32_t>(i))) continue;
-    out += Num(t.offset[i]) + "\t" + Num(t.size[i]) + "\t" + decoder_->RecordTypeText(res_, static_cast<int32_t>(i));
-    if (static_cast<RecordKind>(t.kind[i]) == RecordKind::kNested) {
-      out += "\tin:" + Num(t.offset[static_cast<size_t>(t.parent[i])]);
-    }
-    if (t.file[i] != 0 && t.file[i] < res_.files.size()) {
-      out += "\tfile:" + res_.files[t.file[i]];
-    }
-    out += '\n';
-  }
+  StringSink sink(out);
+  WriteRecords(sink);
+  sink.Flush();
   return out;
+}
+
+void Session::WriteRecords(OutputSink& out) const {
+  if (decoder_) WriteRecordsText(res_, *decoder_, out);
 }
 
 std::string Session::StacksText(bool addresses, const std::string& event) const {
-  const Profile& p = res_.profile;
-  int32_t want = kNone;
-  if (!event.empty()) {
-    for (size_t e = 0; e < p.events.size(); ++e)
-      if (p.strings.Get(p.events.name[e]) == event) { want = static_cast<int32_t>(e); break; }
-    if (want == kNone) return "";
-  }
-  if (res_.stacks_thread_root) return ThreadRootStacksText(addresses, want);
-  // Count samples per stack, then render each distinct stack once.
-  std::vector<uint64_t> per_stack(p.stacks.frame.size(), 0);
-  for (size_t i = 0; i < p.samples.size(); ++i) {
-    if (want != kNone && p.samples.event[i] != want) continue;
-    int32_t s = p.samples.stack[i];
-    if (s >= 0) per_stack[static_cast<size_t>(s)] += p.samples.Count(i);
-  }
-  std::map<std::string, uint64_t> folded;
-  std::vector<int32_t> chain;
-  for (size_t s = 0; s < per_stack.size(); ++s) {
-    if (!per_stack[s]) continue;
-    chain.clear();
-    for (int32_t k = static_cast<int32_t>(s); k != kNone; k = p.stacks.prefix[static_cast<size_t>(k)]) chain.push_back(k);
-    std::string line;
-    for (size_t j = chain.size(); j-- > 0;) {
-      int32_t frame = p.stacks.frame[static_cast<size_t>(chain[j])];
-      if (!line.empty()) line += ';';
-      if (addresses) line += Hex(p.frames.address[static_cast<size_t>(frame)]);
-      else line += p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[static_cast<size_t>(frame)])]);
-    }
-    folded[line] += per_stack[s];
-  }
   std::string out;
-  for (const auto& [line, n] : folded) out += line + " " + Num(n) + "\n";
+  StringSink sink(out);
+  WriteStacks(addresses, event, sink);
+  sink.Flush();
   return out;
 }
 
-std::string Session::ThreadRootStacksText(bool addresses, int32_t want) const {
-  // simpleperf's stackcollapse.py: "comm;caller..;callee period" where comm is
-  // the thread's name when the sample was taken and the callchain is
-  // report_lib's GetCallChainOfCurrentSample (it starts at the caller: the
-  // sample's own frame is not printed); without --event-filter only the
-  // first sample's event is kept; lines sorted.
-  const Profile& p = res_.profile;
-  if (p.samples.size() == 0) return "";
-  if (want == kNone) want = p.samples.event[0];
-  // Per thread: its names over time, in time order (file order among equal times).
-  std::vector<std::vector<std::pair<uint64_t, int32_t>>> names(p.threads.size());
-  for (size_t k = 0; k < p.thread_names.thread.size(); ++k) {
-    int32_t th = p.thread_names.thread[k];
-    if (th >= 0 && static_cast<size_t>(th) < names.size()) names[static_cast<size_t>(th)].push_back({p.thread_names.time[k], p.thread_names.name[k]});
-  }
-  for (auto& v : names)
-    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  // Each thread's process row (the thread whose tid is the pid), kNone for the process itself.
-  std::map<int32_t, int32_t> main_of;
-  for (size_t t = 0; t < p.threads.size(); ++t)
-    if (p.threads.tid[t] == p.threads.pid[t]) main_of.emplace(p.threads.pid[t], static_cast<int32_t>(t));
-  std::vector<int32_t> process_row(p.threads.size(), kNone);
-  for (size_t t = 0; t < p.threads.size(); ++t) {
-    auto it = main_of.find(p.threads.pid[t]);
-    if (it != main_of.end() && it->second != static_cast<int32_t>(t)) process_row[t] = it->second;
-  }
-  const int32_t unknown = kNone - 1;  // rendered as "unknown"
-  // Sum periods per (root name, stack), then render each pair once.
-  std::map<std::pair<int32_t, int32_t>, uint64_t> per;
-  for (size_t i = 0; i < p.samples.size(); ++i) {
-    if (p.samples.event[i] != want) continue;
-    int32_t th = p.samples.thread[i];
-    int32_t name = kNone;
-    if (th >= 0 && static_cast<size_t>(th) < names.size()) {
-      const uint64_t t = p.samples.time[i];
-      auto at = [&](int32_t row) {  // the row's name at t, else kNone
-        const auto& v = names[static_cast<size_t>(row)];
-        auto it = std::upper_bound(v.begin(), v.end(), t,
-                                   [](uint64_t x, const std::pair<uint64_t, int32_t>& e) { return x < e.first; });
-        return it == v.begin() ? kNone : std::prev(it)->second;
-      };
-      // The thread's own name then; else its process's (simpleperf's
-      // ThreadTree gives a new thread its process's comm); else the latest
-      // name either had; else simpleperf's "unknown".
-      int32_t proc = process_row[static_cast<size_t>(th)];
-      name = at(th);
-      if (name == kNone && proc != kNone) name = at(proc);
-      if (name == kNone) name = p.threads.name[static_cast<size_t>(th)];
-      if (name == kNone && proc != kNone) name = p.threads.name[static_cast<size_t>(proc)];
-      if (name == kNone) name = unknown;
-    }
-    int32_t st = p.samples.stack[i];
-    if (st >= 0) st = p.stacks.prefix[static_cast<size_t>(st)];  // drop the sample's own frame
-    per[{name, st}] += static_cast<uint64_t>(p.samples.weight[i]);
-  }
-  std::map<std::string, uint64_t> folded;
-  std::vector<int32_t> chain;
-  for (const auto& [key, n] : per) {
-    std::string line = key.first == unknown ? std::string("unknown") : key.first == kNone ? std::string() : p.strings.Get(key.first);
-    chain.clear();
-    for (int32_t k = key.second; k != kNone; k = p.stacks.prefix[static_cast<size_t>(k)]) chain.push_back(k);
-    for (size_t j = chain.size(); j-- > 0;) {
-      int32_t frame = p.stacks.frame[static_cast<size_t>(chain[j])];
-      line += ';';
-      if (addresses) line += Hex(p.frames.address[static_cast<size_t>(frame)]);
-      else line += p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[static_cast<size_t>(frame)])]);
-    }
-    folded[line] += n;
-  }
-  std::string out;
-  for (const auto& [line, n] : folded) out += line + " " + Num(n) + "\n";
-  return out;
+void Session::WriteStacks(bool addresses, const std::string& event, OutputSink& out) const {
+  WriteStacksText(res_, addresses, event, out);
 }
 
 void Session::SetOption(std::string key, std::string value) {
@@ -317,7 +225,8 @@ void Session::SetOption(std::string key, std::string value) {
 }
 
 std::string Session::AccountJson() const {
-  return decoder_ ? decoder_->AccountJson(res_) : std::string("[]");
+  const CallLog* calls = decoder_ ? decoder_->Calls() : nullptr;
+  return profscope::AccountJson(calls ? XRayAccount(*calls) : std::vector<AccountRow>());
 }
 
 std::string Session::IntervalsJson() const {
@@ -325,8 +234,8 @@ std::string Session::IntervalsJson() const {
   std::string out = "[";
   for (size_t i = 0; i < t.size(); ++i) {
     if (i) out += ',';
-    out += "{\"thread\":" + INum(t.thread[i]) + ",\"func\":" + INum(t.func[i]) + ",\"start\":" + Num(t.start[i]) +
-           ",\"end\":" + Num(t.end[i]) + ",\"depth\":" + INum(t.depth[i]) + ",\"record\":" + INum(t.record[i]) + "}";
+    out += "{\"thread\":" + DecI(t.thread[i]) + ",\"func\":" + DecI(t.func[i]) + ",\"start\":" + Dec(t.start[i]) +
+           ",\"end\":" + Dec(t.end[i]) + ",\"depth\":" + DecI(t.depth[i]) + ",\"record\":" + DecI(t.record[i]) + "}";
   }
   return out + "]";
 }
@@ -341,6 +250,16 @@ std::string Session::RecordFieldsJson(int32_t row) {
   FieldList fields;
   decoder_->RecordFields(WindowFor(row), res_, row, fields);
   return FieldsToJson(fields.items());
+}
+
+std::string Session::RecordTypeName(int32_t row) const {
+  if (!decoder_ || row < 0 || static_cast<size_t>(row) >= res_.records.rows()) return "";
+  return decoder_->TypeName(res_, row);
+}
+
+profscope::RecordCategory Session::RecordCategory(int32_t row) const {
+  if (row < 0 || static_cast<size_t>(row) >= res_.records.rows()) return profscope::RecordCategory::kUnparsed;
+  return static_cast<profscope::RecordCategory>(res_.records.category[static_cast<size_t>(row)]);
 }
 
 int32_t Session::RecordAt(uint64_t offset) const {

@@ -40,6 +40,8 @@ inline constexpr uint32_t kKnownRecordIds = 5;
 
 // "CODE_LOAD", ... ; "UNKNOWN" for other ids.
 const char* RecordName(uint32_t id);
+// CODE_LOAD and CODE_MOVE place code (task/mmap); the others are the runtime's own records.
+RecordCategory RecordCategoryOf(uint32_t id);
 
 // True when the first bytes carry the jitdump magic in either byte order.
 bool Sniff(const uint8_t* head, size_t n);
