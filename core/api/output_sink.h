@@ -44,4 +44,14 @@ class StringSink : public OutputSink {
   std::string& out_;
 };
 
+// What `write` writes to a sink, as one string.
+template <typename Fn>
+std::string Collect(Fn write) {
+  std::string out;
+  StringSink sink(out);
+  write(sink);
+  sink.Flush();
+  return out;
+}
+
 }  // namespace profscope

@@ -34,11 +34,7 @@ void Session::AddSideFile(ByteSource& src, std::string name) {
 }
 
 std::string Session::EventsText() const {
-  std::string out;
-  StringSink sink(out);
-  WriteEvents(sink);
-  sink.Flush();
-  return out;
+  return Collect([&](OutputSink& sink) { WriteEvents(sink); });
 }
 
 void Session::WriteEvents(OutputSink& out) const {
@@ -197,11 +193,7 @@ std::string Session::SummaryJson() const {
 }
 
 std::string Session::RecordsText() const {
-  std::string out;
-  StringSink sink(out);
-  WriteRecords(sink);
-  sink.Flush();
-  return out;
+  return Collect([&](OutputSink& sink) { WriteRecords(sink); });
 }
 
 void Session::WriteRecords(OutputSink& out) const {
@@ -209,11 +201,7 @@ void Session::WriteRecords(OutputSink& out) const {
 }
 
 std::string Session::StacksText(bool addresses, const std::string& event) const {
-  std::string out;
-  StringSink sink(out);
-  WriteStacks(addresses, event, sink);
-  sink.Flush();
-  return out;
+  return Collect([&](OutputSink& sink) { WriteStacks(addresses, event, sink); });
 }
 
 void Session::WriteStacks(bool addresses, const std::string& event, OutputSink& out) const {

@@ -97,43 +97,15 @@ class FieldReader {
   // Stops reading without a report (a count or size that cannot be right).
   void Stop() { failed_ = true; }
 
-  bool U8(std::string_view name, uint8_t* v, Fmt f = Fmt::kDec) {
-    if (!Need(1, name)) return Zero(v);
-    uint64_t at = abs_pos();
-    uint8_t x = r_.U8();
-    if (v) *v = x;
-    if (out_) Add(name, at, 1, FormatNum(x, f));
-    return true;
-  }
-  bool U16(std::string_view name, uint16_t* v, Fmt f = Fmt::kDec) {
-    if (!Need(2, name)) return Zero(v);
-    uint64_t at = abs_pos();
-    uint16_t x = r_.U16();
-    if (v) *v = x;
-    if (out_) Add(name, at, 2, FormatNum(x, f));
-    return true;
-  }
-  bool U32(std::string_view name, uint32_t* v, Fmt f = Fmt::kDec) {
-    if (!Need(4, name)) return Zero(v);
-    uint64_t at = abs_pos();
-    uint32_t x = r_.U32();
-    if (v) *v = x;
-    if (out_) Add(name, at, 4, FormatNum(x, f));
-    return true;
-  }
+  bool U8(std::string_view name, uint8_t* v, Fmt f = Fmt::kDec) { return Read(name, v, f); }
+  bool U16(std::string_view name, uint16_t* v, Fmt f = Fmt::kDec) { return Read(name, v, f); }
+  bool U32(std::string_view name, uint32_t* v, Fmt f = Fmt::kDec) { return Read(name, v, f); }
+  bool U64(std::string_view name, uint64_t* v, Fmt f = Fmt::kDec) { return Read(name, v, f); }
   bool I32(std::string_view name, int32_t* v) {
     uint32_t x = 0;
     bool ok = U32(name, &x, Fmt::kS32);
     if (v) *v = static_cast<int32_t>(x);
     return ok;
-  }
-  bool U64(std::string_view name, uint64_t* v, Fmt f = Fmt::kDec) {
-    if (!Need(8, name)) return Zero(v);
-    uint64_t at = abs_pos();
-    uint64_t x = r_.U64();
-    if (v) *v = x;
-    if (out_) Add(name, at, 8, FormatNum(x, f));
-    return true;
   }
   // The same, into the children of `parent` (whatever the current target).
   bool U8(Field& parent, std::string_view name, uint8_t* v, Fmt f = Fmt::kDec) { return Into(parent, [&] { return U8(name, v, f); }); }
@@ -171,11 +143,22 @@ class FieldReader {
   };
 
  private:
-  // A read that does not fit leaves 0 in its output, as ByteReader does.
+  // One unsigned integer; a read that does not fit leaves 0 in its output, as ByteReader does.
   template <typename T>
-  static bool Zero(T* v) {
-    if (v) *v = 0;
-    return false;
+  bool Read(std::string_view name, T* v, Fmt f) {
+    if (!Need(sizeof(T), name)) {
+      if (v) *v = 0;
+      return false;
+    }
+    uint64_t at = abs_pos();
+    T x;
+    if constexpr (sizeof(T) == 1) x = r_.U8();
+    else if constexpr (sizeof(T) == 2) x = r_.U16();
+    else if constexpr (sizeof(T) == 4) x = r_.U32();
+    else x = r_.U64();
+    if (v) *v = x;
+    if (out_) Add(name, at, sizeof(T), FormatNum(x, f));
+    return true;
   }
   template <typename Fn>
   bool Into(Field& parent, Fn fn) {

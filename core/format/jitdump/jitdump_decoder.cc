@@ -427,28 +427,37 @@ void JitdumpDecoder::AddMarkers(Profile& p) const {
   AddCodeMarkers(dump_, p, thread, true);
 }
 
-void AddCodeMarkers(const Dump& d, Profile& p, const std::function<int32_t(uint32_t, uint32_t, uint64_t)>& thread,
-                    bool own_rows) {
-  const int32_t load_kind = p.strings.Intern("code load");
-  const int32_t move_kind = p.strings.Intern("code move");
-  std::unordered_map<uint64_t, size_t> load_of_index;
+void ForEachCode(const Dump& d, const std::function<void(const CodeLoad* load, const CodeMove* move,
+                                                         const std::string& move_name)>& fn) {
+  std::unordered_map<uint64_t, size_t> load_of_index;  // code_index -> latest load before the move
+  const std::string empty;
   size_t li = 0, mi = 0;
   while (li < d.loads.size() || mi < d.moves.size()) {
     bool load = mi >= d.moves.size() || (li < d.loads.size() && d.loads[li].offset < d.moves[mi].offset);
     if (load) {
       const CodeLoad& l = d.loads[li];
       load_of_index[l.code_index] = li++;
-      p.markers.Add(l.time, load_kind, thread(l.pid, l.tid, l.time), kNone, p.strings.Intern(LoadMarkerLabel(l)),
-                    own_rows ? l.row : kNone);
+      fn(&l, nullptr, empty);
     } else {
       const CodeMove& m = d.moves[mi++];
       auto it = load_of_index.find(m.code_index);
-      const std::string empty;
-      const std::string& name = it == load_of_index.end() ? empty : d.loads[it->second].name;
-      p.markers.Add(m.time, move_kind, thread(m.pid, m.tid, m.time), kNone, p.strings.Intern(MoveMarkerLabel(name, m)),
-                    own_rows ? m.row : kNone);
+      fn(nullptr, &m, it == load_of_index.end() ? empty : d.loads[it->second].name);
     }
   }
+}
+
+void AddCodeMarkers(const Dump& d, Profile& p, const std::function<int32_t(uint32_t, uint32_t, uint64_t)>& thread,
+                    bool own_rows) {
+  const int32_t load_kind = p.strings.Intern("code load");
+  const int32_t move_kind = p.strings.Intern("code move");
+  ForEachCode(d, [&](const CodeLoad* l, const CodeMove* m, const std::string& name) {
+    if (l)
+      p.markers.Add(l->time, load_kind, thread(l->pid, l->tid, l->time), kNone, p.strings.Intern(LoadMarkerLabel(*l)),
+                    own_rows ? l->row : kNone);
+    else
+      p.markers.Add(m->time, move_kind, thread(m->pid, m->tid, m->time), kNone,
+                    p.strings.Intern(MoveMarkerLabel(name, *m)), own_rows ? m->row : kNone);
+  });
 }
 
 bool JitdumpDecoder::IsListedRecord(const DecodeResult& res, int32_t row) const {
@@ -494,36 +503,28 @@ void JitdumpDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t ro
 
 std::vector<CodeEvent> JitdumpDecoder::CodeEvents(const DecodeResult& res) const {
   (void)res;
-  // Loads and moves in file order (their timestamps are the runtime's clock).
-  std::unordered_map<uint64_t, size_t> load_of_index;  // code_index -> latest load before the move
   std::vector<CodeEvent> out;
-  size_t li = 0, mi = 0;
-  while (li < dump_.loads.size() || mi < dump_.moves.size()) {
-    bool load = mi >= dump_.moves.size() || (li < dump_.loads.size() && dump_.loads[li].offset < dump_.moves[mi].offset);
+  ForEachCode(dump_, [&](const CodeLoad* l, const CodeMove* m, const std::string& name) {
     CodeEvent e;
-    if (load) {
-      const CodeLoad& l = dump_.loads[li];
-      load_of_index[l.code_index] = li++;
-      e.time = l.time;
-      e.name = l.name;
-      e.addr = l.code_addr;
-      e.size = l.code_size;
-      e.index = l.code_index;
-      e.record = l.row;
+    if (l) {
+      e.time = l->time;
+      e.name = l->name;
+      e.addr = l->code_addr;
+      e.size = l->code_size;
+      e.index = l->code_index;
+      e.record = l->row;
     } else {
-      const CodeMove& m = dump_.moves[mi++];
-      auto it = load_of_index.find(m.code_index);
       e.move = true;
-      e.time = m.time;
-      if (it != load_of_index.end()) e.name = dump_.loads[it->second].name;
-      e.addr = m.new_code_addr;
-      e.old_addr = m.old_code_addr;
-      e.size = m.code_size;
-      e.index = m.code_index;
-      e.record = m.row;
+      e.time = m->time;
+      e.name = name;
+      e.addr = m->new_code_addr;
+      e.old_addr = m->old_code_addr;
+      e.size = m->code_size;
+      e.index = m->code_index;
+      e.record = m->row;
     }
     out.push_back(std::move(e));
-  }
+  });
   return out;
 }
 

@@ -141,12 +141,7 @@ void PerfMarkers::BpfEvent(const RecordWhen& w, const BpfEventRecord& b, int32_t
 }
 
 void PerfMarkers::Namespaces(const RecordWhen& w, const NamespacesRecord& n, int32_t row, Profile& p) {
-  const int32_t tid = n.ids_ok ? n.tid : kNoTid;
-  label_ = "namespaces ";
-  AppendInt(label_, n.pid);
-  label_ += '/';
-  AppendInt(label_, tid);
-  Add(kNamespaces, w.time, tid, w.cpu, row, p);
+  OfTask(kNamespaces, "namespaces ", n.pid, n.ids_ok ? n.tid : kNoTid, w, row, p);
 }
 
 void PerfMarkers::Cgroup(const RecordWhen& w, const CgroupRecord& c, int32_t row, Profile& p) {
@@ -179,12 +174,16 @@ void PerfMarkers::Aux(const RecordWhen& w, const AuxRecord& a, int32_t row, Prof
 }
 
 void PerfMarkers::ItraceStart(const RecordWhen& w, const ItraceStartRecord& t, int32_t row, Profile& p) {
-  const int32_t tid = t.ok ? t.tid : kNoTid;
-  label_ = "itrace start ";
-  AppendInt(label_, t.pid);
+  OfTask(kItraceStart, "itrace start ", t.pid, t.ok ? t.tid : kNoTid, w, row, p);
+}
+
+void PerfMarkers::OfTask(uint32_t type, const char* what, int32_t pid, int32_t tid, const RecordWhen& w, int32_t row,
+                         Profile& p) {
+  label_ = what;
+  AppendInt(label_, pid);
   label_ += '/';
   AppendInt(label_, tid);
-  Add(kItraceStart, w.time, tid, w.cpu, row, p);
+  Add(type, w.time, tid, w.cpu, row, p);
 }
 
 void PerfMarkers::Finish(Profile& p, const ThreadTracker& threads) {

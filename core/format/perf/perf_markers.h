@@ -49,6 +49,8 @@ class PerfMarkers {
  private:
   static constexpr size_t kKinds = 32;  // record types 0..31
   void Add(uint32_t type, uint64_t time, int32_t tid, int32_t cpu, int32_t row, Profile& p);
+  // A marker labelled "WHAT PID/TID" on that task (tid kNoTid when unknown).
+  void OfTask(uint32_t type, const char* what, int32_t pid, int32_t tid, const RecordWhen& w, int32_t row, Profile& p);
 
   int32_t kind_[kKinds];  // interned record name per type
   // Labels repeat (SWITCH in/out, THROTTLE, a COMM per thread): the last two

@@ -163,7 +163,6 @@ bool PerfTokenizer::File(Window& w, const ProgressFn& progress) {
   std::vector<uint32_t> feats;
   for (uint32_t b = 0; b < 256; ++b)
     if (bits[b / 64] & (1ULL << (b % 64))) feats.push_back(b);
-  struct Sec { uint32_t id; uint64_t off, size; };
   std::vector<Sec> secs;
   if (!feats.empty()) {
     uint64_t tsize = 16ull * feats.size();
@@ -187,15 +186,7 @@ bool PerfTokenizer::File(Window& w, const ProgressFn& progress) {
     int32_t data_row = out.records.Add(data_off, data_end - data_off, 0, RecordKind::kDataSection, kNone, RecordCategory::kMetadata);
     // Features are decoded before the records so EVENT_DESC names are known;
     // their rows are added after the data rows to keep file order.
-    for (const Sec& s : secs) {
-      if (!RangeFits(s.off, s.size, fsize) || s.size > (256u << 20)) continue;
-      const uint8_t* p = w.Get(s.off, static_cast<size_t>(s.size));
-      if (!p) continue;
-      std::vector<uint8_t> copy(p, p + s.size);
-      FieldList ignored;
-      DecodeFeature(s.id, ByteReader(copy.data(), copy.size(), s.off, session_.order), session_.features, ignored, out.diags);
-      if (s.id == kSpFeatInitMap) init_map_.Read(ByteReader(copy.data(), copy.size(), s.off, session_.order), sink_, split_, out);
-    }
+    ReadFeatures(w, secs, true);
     Records(w, data_off, data_end, data_row, progress);
   }
   if (!secs.empty()) {
@@ -212,16 +203,7 @@ bool PerfTokenizer::File(Window& w, const ProgressFn& progress) {
       int32_t frow = out.records.Add(s.off, s.size, s.id, RecordKind::kFeature, table_row, RecordCategory::kMetadata);
       if (s.id == kSpFeatInitMap) init_map_.AssignRow(frow, out.profile);  // what INIT_MAP's records made
     }
-    if (!data_ok) {
-      for (const Sec& s : secs) {
-        if (!RangeFits(s.off, s.size, fsize) || s.size > (256u << 20)) continue;
-        const uint8_t* p = w.Get(s.off, static_cast<size_t>(s.size));
-        if (!p) continue;
-        std::vector<uint8_t> copy(p, p + s.size);
-        FieldList ignored;
-        DecodeFeature(s.id, ByteReader(copy.data(), copy.size(), s.off, session_.order), session_.features, ignored, out.diags);
-      }
-    }
+    if (!data_ok) ReadFeatures(w, secs, false);
   }
   return true;
 }
@@ -325,6 +307,19 @@ void PerfTokenizer::Records(Window& w, uint64_t off, uint64_t end, int32_t paren
       }
       off += payload;
     }
+  }
+}
+
+void PerfTokenizer::ReadFeatures(Window& w, const std::vector<Sec>& secs, bool with_init_map) {
+  for (const Sec& s : secs) {
+    if (!RangeFits(s.off, s.size, w.size()) || s.size > (256u << 20)) continue;
+    const uint8_t* p = w.Get(s.off, static_cast<size_t>(s.size));
+    if (!p) continue;
+    std::vector<uint8_t> copy(p, p + s.size);
+    FieldList ignored;
+    DecodeFeature(s.id, ByteReader(copy.data(), copy.size(), s.off, session_.order), session_.features, ignored, out_.diags);
+    if (with_init_map && s.id == kSpFeatInitMap)
+      init_map_.Read(ByteReader(copy.data(), copy.size(), s.off, session_.order), sink_, split_, out_);
   }
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/format/decoder.h"
 #include "core/format/perf/perf_session.h"
@@ -33,6 +34,12 @@ class PerfTokenizer : private RecordSink {
   void DataFile(Window& w, uint8_t file_index, const ProgressFn& progress);
 
  private:
+  struct Sec {  // a feature section: id, offset, size
+    uint32_t id;
+    uint64_t off, size;
+  };
+  // Decodes the feature sections into the session (and INIT_MAP's records when asked).
+  void ReadFeatures(Window& w, const std::vector<Sec>& secs, bool with_init_map);
   // The records of [off, end), rows under `parent`.
   void Records(Window& w, uint64_t off, uint64_t end, int32_t parent, const ProgressFn& progress);
   // A record cut from the file or a container: interpreted, and a container's records cut in turn.
