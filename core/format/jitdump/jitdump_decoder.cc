@@ -5,21 +5,13 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "core/model/field_reader.h"
 #include "core/model/thread_tracker.h"
 
 namespace profscope::jitdump {
 
 namespace {
 
-
-// Adds a field when fields is non-null.
-struct FieldSink {
-  FieldList* f;
-  Field* Add(const std::string& name, uint64_t off, uint64_t size, const std::string& value) {
-    if (!f) return nullptr;
-    return &f->Add(name, off, size, value);
-  }
-};
 
 uint32_t U32At(const uint8_t* p, ByteOrder o) {
   uint32_t v;
@@ -76,9 +68,11 @@ bool Sniff(const uint8_t* head, size_t n) {
 namespace {
 
 // Parses one record (rec = the whole record). Appends what it finds to dump
-// (when non-null), fields to sink, damage to diags (when non-null).
-void ParseRecord(ByteReader rec, int32_t row, Dump* dump, FieldSink sink, Diagnostics* diags) {
-  ByteReader r = rec;
+// (when non-null), fields to `fields` (when non-null), damage to diags (when
+// non-null). Members are read as they lie; a short one ends the record.
+void ParseRecord(ByteReader rec, int32_t row, Dump* dump, FieldList* fields, Diagnostics* diags) {
+  FieldReader sink(rec, fields ? &fields->items() : nullptr);
+  ByteReader& r = sink.reader();
   uint64_t at = r.abs_pos();
   uint32_t id = r.U32();
   sink.Add("id", at, 4, Dec(id) + " (" + RecordName(id) + ")");
@@ -181,8 +175,9 @@ void ParseRecord(ByteReader rec, int32_t row, Dump* dump, FieldSink sink, Diagno
       for (uint64_t k = 0; k < nr; ++k) {
         uint64_t eat = r.abs_pos();
         DebugEntry e;
-        FieldList sub;
-        FieldSink es{sink.f ? &sub : nullptr};
+        std::vector<Field> sub;
+        std::vector<Field>* outer = sink.Target(sink.fielding() ? &sub : nullptr);
+        FieldReader& es = sink;
         uint64_t a = r.abs_pos();
         e.addr = r.U64();
         es.Add("addr", a, 8, Hex(e.addr));
@@ -196,9 +191,10 @@ void ParseRecord(ByteReader rec, int32_t row, Dump* dump, FieldSink sink, Diagno
         e.file = r.CString();
         bool ok = r.ok();
         es.Add("name", a, e.file.size() + (ok ? 1 : 0), QuoteString(e.file));
+        sink.Target(outer);
         Field* f = sink.Add("entry[" + Dec(k) + "]", eat, r.abs_pos() - eat,
                             e.file + ":" + Dec(e.line) + " @" + Hex(e.addr));
-        if (f) f->children = std::move(sub.items());
+        if (f) f->children = std::move(sub);
         if (!ok) { overrun("entry " + Dec(k) + " runs past the record's end"); break; }
         d.entries.push_back(std::move(e));
       }
@@ -239,12 +235,12 @@ void ParseRecord(ByteReader rec, int32_t row, Dump* dump, FieldSink sink, Diagno
 }  // namespace
 
 void RecordFieldsOf(ByteReader rec, bool file_header, FieldList* fields) {
-  FieldSink s{fields};
   if (!file_header) {
-    ParseRecord(rec, -1, nullptr, s, nullptr);
+    ParseRecord(rec, -1, nullptr, fields, nullptr);
     return;
   }
-  ByteReader r = rec;
+  FieldReader s(rec, fields ? &fields->items() : nullptr);
+  ByteReader& r = s.reader();
   uint64_t a = r.abs_pos();
   uint32_t magic = r.U32();
   s.Add("magic", a, 4, Hex(magic) + (r.swapped() ? " (JiTD, big endian)" : " (JiTD, little endian)"));
@@ -358,7 +354,7 @@ bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags) {
                  "record at " + Hex(off) + " has unknown id " + Dec(id) + "; skipped using its total_size " + Dec(total));
     }
     ++out->records;
-    ParseRecord(ByteReader(rp, total, off, hd.order), row, out, FieldSink{nullptr}, &dg);
+    ParseRecord(ByteReader(rp, total, off, hd.order), row, out, nullptr, &dg);
     off += total;
   }
   out->end_offset = off < size ? off : size;

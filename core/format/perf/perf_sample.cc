@@ -16,15 +16,18 @@ int Popcount(uint64_t v) {
 }
 
 // Reads a REGS_USER / REGS_INTR block: abi, then one u64 per mask bit when abi != 0.
-void Regs(FieldReader& w, const char* name, uint64_t mask) {
+// The abi and values go to *abi_out / *values when given.
+void Regs(FieldReader& w, const char* name, uint64_t mask, uint64_t* abi_out, std::vector<uint64_t>* values) {
   ByteReader& r = w.reader();
   uint64_t at = r.abs_pos();
   uint64_t abi = r.U64();
   size_t n = abi ? static_cast<size_t>(Popcount(mask)) : 0;
+  if (abi_out) *abi_out = abi;
   Field* f = w.Add(name, at, 8 + 8 * n, w.fielding() ? "abi " + std::to_string(abi) + ", " + std::to_string(n) + " registers" : std::string());
   for (size_t i = 0; i < n; ++i) {
     uint64_t rat = r.abs_pos();
     uint64_t v = r.U64();
+    if (values && r.ok()) values->push_back(v);
     if (f) f->children.push_back(Field{"reg[" + std::to_string(i) + "]", rat, 8, Hex(v), {}});
   }
 }
@@ -59,6 +62,7 @@ bool ParseSample(ByteReader payload, const PerfEventAttr& attr, SampleData* s, F
   s->sample_type = st;
   s->callchain.clear();
   s->lbr_from.clear();
+  s->regs_user.clear();
   FieldReader w(payload, fields ? &fields->items() : nullptr);
   ByteReader& r = w.reader();
   constexpr Fmt kHex = Fmt::kHex;
@@ -180,23 +184,28 @@ bool ParseSample(ByteReader payload, const PerfEventAttr& attr, SampleData* s, F
       if (fields) fields->Add("branch_counters", cat, 8 * nr, std::to_string(nr) + " counters");
     }
   }
-  if (st & kSampleRegsUser) { Regs(w, "regs_user", attr.sample_regs_user); if (!w.ok()) return fail("REGS_USER"); }
+  if (st & kSampleRegsUser) {
+    Regs(w, "regs_user", attr.sample_regs_user, &s->regs_user_abi, &s->regs_user);
+    if (!w.ok()) return fail("REGS_USER");
+  }
   if (st & kSampleStackUser) {
     uint64_t at = r.abs_pos();
     uint64_t size = r.U64();
     if (!w.ok() || size > r.remaining()) return fail("STACK_USER");
+    s->stack_user_offset = r.abs_pos();
     r.Skip(static_cast<size_t>(size));
     uint64_t dyn = 0;
     if (size) dyn = r.U64();
     if (!w.ok()) return fail("STACK_USER");
     s->stack_user_size = size;
+    s->stack_user_dyn_size = dyn;
     if (fields) fields->Add("stack_user", at, r.abs_pos() - at,
                             std::to_string(size) + " bytes" + (size ? ", dyn_size " + std::to_string(dyn) : ""));
   }
   if (st & (kSampleWeight | kSampleWeightStruct)) { w.U64("weight", &s->weight); if (!w.ok()) return fail("WEIGHT"); }
   if (st & kSampleDataSrc) { w.U64("data_src", &s->data_src, kHex); if (!w.ok()) return fail("DATA_SRC"); }
   if (st & kSampleTransaction) { w.U64("transaction", &s->transaction, kHex); if (!w.ok()) return fail("TRANSACTION"); }
-  if (st & kSampleRegsIntr) { Regs(w, "regs_intr", attr.sample_regs_intr); if (!w.ok()) return fail("REGS_INTR"); }
+  if (st & kSampleRegsIntr) { Regs(w, "regs_intr", attr.sample_regs_intr, nullptr, nullptr); if (!w.ok()) return fail("REGS_INTR"); }
   if (st & kSamplePhysAddr) { w.U64("phys_addr", &s->phys_addr, kHex); if (!w.ok()) return fail("PHYS_ADDR"); }
   if (st & kSampleCgroup) { w.U64("cgroup", &s->cgroup); if (!w.ok()) return fail("CGROUP"); }
   if (st & kSampleDataPageSize) { w.U64("data_page_size", &s->data_page_size); if (!w.ok()) return fail("DATA_PAGE_SIZE"); }
