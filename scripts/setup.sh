@@ -4,7 +4,7 @@
 #
 #   1. apt packages (only the missing ones; apt-get update only then)
 #   2. npm ci       (when node_modules is missing or older than package-lock.json)
-#   3. the C libraries for WASM, once (scripts/build-wasm-deps.sh: libzstd, zlib)
+#   3. the C libraries for WASM, once (scripts/build-wasm-deps.sh: libzstd, zlib, libbz2, liblzma, libiberty)
 #   4. native + WASM + web builds (scripts/build.sh)
 set -euo pipefail
 
@@ -21,7 +21,7 @@ t0=$(date +%s)
 # ---- 1. apt packages -------------------------------------------------------------
 # clang-14 + libclang-rt-14-dev: the libFuzzer targets (fuzz/run.sh, part of npm run test)
 APT_PACKAGES=(emscripten cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev
-  libzstd-dev zlib1g-dev libprotozero-dev zstd chromium clang-14 libclang-rt-14-dev)
+  libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libiberty-dev libtraceevent-dev libprotozero-dev zstd chromium clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
