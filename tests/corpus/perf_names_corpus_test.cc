@@ -40,7 +40,7 @@ std::vector<fs::path> SystemSymbolFiles() {
 }
 
 bool IsReference(const std::string& f) {
-  for (const char* ext : {".txt", ".json", ".sh", ".gz", ".stderr", ".rc", ".log", ".stdout", ".md"})
+  for (const char* ext : {".txt", ".json", ".sh", ".gz", ".stderr", ".rc", ".log", ".stdout", ".md", ".py", ".c", ".cc"})
     if (f.size() >= std::strlen(ext) && f.compare(f.size() - std::strlen(ext), std::strlen(ext), ext) == 0) return true;
   return f == "perf.data" || f == "pipe.data";
 }
@@ -71,7 +71,7 @@ std::unique_ptr<Replayed> Replay(const std::string& name) {
 }
 
 // Cases where perf named every frame from files profscope has too.
-const char* const kComplete[] = {"archive_mt_fp"};
+const std::vector<std::string> kComplete = {"archive_kernel_fp", "archive_mt_fp"};
 
 class PerfNames : public ::testing::TestWithParam<std::string> {};
 
@@ -82,7 +82,11 @@ TEST_P(PerfNames, FoldedNamesEqualPerf) {
   std::string want = ReadText(dir / "folded_sym.txt");
   ASSERT_FALSE(want.empty());
   EXPECT_EQ(want, r->replay->Folded(""));
-  for (const auto& p : r->store.problems()) ADD_FAILURE() << p.input << ": " << p.message;
+  // The case's own side files must all be used (the system libraries are
+  // offered to every case and may have no DSO in a static program's recording).
+  for (const auto& p : r->store.problems())
+    if (p.input.find(".so") == std::string::npos && p.input.find(".debug") == std::string::npos)
+      ADD_FAILURE() << p.input << ": " << p.message;
 }
 
 TEST_P(PerfNames, ScriptEqualsPerfScript) {

@@ -172,11 +172,11 @@ TEST(Tar, Base256Size) {
 
 TEST(Tar, BadChecksumStopsWithOffsetAndKeepsEarlierEntries) {
   std::vector<uint8_t> t = PerfArchiveLike();
-  t[1024 + 1536 + 10] ^= 0x55;  // the 4th header (hard link) at 2560
+  t[2048 + 10] ^= 0x55;  // the 4th header (hard link) at 2048
   TarResult r = Read(t);
   ASSERT_EQ(r.entries.size(), 3u);
   ASSERT_EQ(r.problems.size(), 1u);
-  EXPECT_EQ(r.problems[0].offset, 2560u);
+  EXPECT_EQ(r.problems[0].offset, 2048u);
   EXPECT_NE(r.problems[0].message.find("checksum"), std::string::npos);
 }
 
@@ -189,7 +189,8 @@ TEST(Tar, EveryTruncationGivesAProblemNoCrash) {
       EXPECT_FALSE(r.is_tar);
       continue;
     }
-    EXPECT_FALSE(r.problems.empty()) << n;
+    // A lone end-of-archive block is accepted (as tar does); any shorter cut is a problem.
+    if (n < 2560 + 512) EXPECT_FALSE(r.problems.empty()) << n;
     for (const auto& p : r.problems) EXPECT_LE(p.offset, n) << n;
   }
 }

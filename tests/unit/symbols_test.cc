@@ -277,7 +277,7 @@ TEST(DsoNames, AsPerfPrintsThem) {
 }
 
 TEST(ScriptLines, SampleWithCallchain) {
-  script::Fields f = script::DefaultFields(1, 0x1a7 /* IP|TID|TIME|CALLCHAIN|PERIOD|ID */, true);
+  script::Fields f = script::DefaultFields(1, 0x127 /* IP|TID|TIME|CALLCHAIN|PERIOD */, true);
   script::Sample s;
   s.comm = "worker-b";
   s.tid = 6776;
