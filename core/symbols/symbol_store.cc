@@ -74,10 +74,23 @@ std::string PathBuildId(const std::string& path) {
   return {};
 }
 
+// The file a build-id cache entry stands for: "<path>/<buildid>/elf" -> "<path>".
+std::string CachedPath(const std::string& path) {
+  size_t a = path.find_last_of('/');
+  if (a == std::string::npos || a == 0) return path;
+  std::string leaf = path.substr(a + 1);
+  if (leaf != "elf" && leaf != "debug" && leaf != "vdso") return path;
+  size_t b = path.find_last_of('/', a - 1);
+  std::string dir = path.substr(b == std::string::npos ? 0 : b + 1, a - (b == std::string::npos ? 0 : b + 1));
+  if (!IsHex(dir) || dir.size() < 16 || b == std::string::npos) return path;
+  return path.substr(0, b);
+}
+
 }  // namespace
 
 struct SymbolStore::Input {
   std::string path, origin;
+  std::string logical;        // the file it stands for (a build-id cache entry's original path)
   InputKind kind = InputKind::kOther;
   std::vector<uint8_t> bytes;
   std::string link;
@@ -181,6 +194,7 @@ void SymbolStore::AddTar(const std::string& path, ByteSource& src, const std::st
 void SymbolStore::AddBytes(const std::string& path, std::vector<uint8_t> bytes, const std::string& origin) {
   auto in = std::make_unique<Input>();
   in->path = StripSlash(path);
+  in->logical = CachedPath(in->path);
   in->origin = origin;
   in->bytes = std::move(bytes);
   const uint8_t* d = in->bytes.data();
@@ -301,11 +315,11 @@ std::vector<SymbolStore::Input*> SymbolStore::Candidates(DsoEntry& d) {
     Input& in = *up;
     if (in.kind != InputKind::kElf || !in.elf.ok) continue;
     bool by_id = !d.build_id.empty() && SameBuildId(in.build_id, d.build_id);
-    bool by_path = !want.empty() && (in.path == want || (in.path.size() > want.size() &&
-                                                          in.path.compare(in.path.size() - want.size(), want.size(), want) == 0 &&
-                                                          in.path[in.path.size() - want.size() - 1] == '/'));
-    bool by_name = BaseName(in.path) == base ||
-                   (d.kind == DsoKind::kModule && ModuleName(in.path) == d.name);
+    const std::string& lp = in.logical;
+    bool by_path = !want.empty() && (lp == want || (lp.size() > want.size() &&
+                                                    lp.compare(lp.size() - want.size(), want.size(), want) == 0 &&
+                                                    lp[lp.size() - want.size() - 1] == '/'));
+    bool by_name = BaseName(lp) == base || (d.kind == DsoKind::kModule && ModuleName(lp) == d.name);
     if (by_id) { out.push_back(&in); continue; }
     if (!by_path && !by_name) continue;
     if (!d.build_id.empty() && !in.build_id.empty()) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/api/session.h"
 #include "core/format/elf/elf_reader.h"
 #include "tests/corpus/corpus_util.h"
 #include "tests/corpus/perf_names_driver.h"
@@ -58,6 +59,8 @@ std::unique_ptr<Replayed> Replay(const std::string& name) {
   for (const auto& e : fs::directory_iterator(dir))
     if (e.is_regular_file() && !IsReference(e.path().filename().string())) side.push_back(e.path());
   for (const auto& p : SystemSymbolFiles()) side.push_back(p);
+  // tracepoint_sched_g recorded the same program on the same boot as archive_kernel_fp.
+  if (name == "tracepoint_sched_g") side.push_back(dir / ".." / "archive_kernel_fp" / "perf.data.tar.bz2");
   for (const auto& p : side) {
     r->keep.push_back(ReadFile(p));
     MemorySource src(r->keep.back());
@@ -71,7 +74,7 @@ std::unique_ptr<Replayed> Replay(const std::string& name) {
 }
 
 // Cases where perf named every frame from files profscope has too.
-const std::vector<std::string> kComplete = {"archive_kernel_fp", "archive_mt_fp"};
+const std::vector<std::string> kComplete = {"archive_kernel_fp", "archive_mt_fp", "tracepoint_sched_g"};
 
 class PerfNames : public ::testing::TestWithParam<std::string> {};
 
@@ -107,5 +110,36 @@ TEST_P(PerfNames, ScriptEqualsPerfScript) {
 
 INSTANTIATE_TEST_SUITE_P(Complete, PerfNames, ::testing::ValuesIn(kComplete),
                          [](const auto& info) { return info.param; });
+
+}  // namespace
+
+namespace {
+
+// Through the Session (what `profscope stacks FILE --binary ...` prints):
+// the tarball, libc/ld.so and their debug files as side files. Only where
+// the decoder's file-order interpretation already finds every mapping
+// (archive_kernel_fp needs perf's time order: the integration step).
+TEST(PerfNamesSession, StacksWithSideFilesEqualPerfFoldedNames) {
+  fs::path dir = profscope::corpus::PerfData() / "archive_mt_fp";
+  auto data = ReadFile(dir / "perf.data");
+  MemorySource src(data);
+  profscope::Session s(src, "perf.data");
+  std::vector<std::vector<uint8_t>> keep;
+  std::vector<std::unique_ptr<MemorySource>> srcs;
+  std::vector<fs::path> side = SystemSymbolFiles();
+  side.insert(side.begin(), dir / "perf.data.tar.bz2");
+  keep.reserve(side.size());
+  for (const auto& p : side) {
+    keep.push_back(ReadFile(p));
+    srcs.push_back(std::make_unique<MemorySource>(keep.back()));
+    s.AddSideFile(*srcs.back(), p.string());
+  }
+  ASSERT_TRUE(s.Decode());
+  EXPECT_EQ(s.StacksText(false, ""), ReadText(dir / "folded_sym.txt"));
+  EXPECT_EQ(s.StacksText(true, ""), ReadText(dir / "folded_addrs.txt"));
+  for (const auto& d : s.result().diags.items())
+    if (d.message.find(".so") == std::string::npos && d.message.find(".debug") == std::string::npos)
+      ADD_FAILURE() << d.message;
+}
 
 }  // namespace

@@ -32,6 +32,8 @@
 #include "core/format/perf/perf_format.h"
 #include "core/format/perf/perf_sample.h"
 #include "core/symbols/symbol_store.h"
+#include "core/trace/trace_printer.h"
+#include "core/trace/tracing_data.h"
 
 namespace profscope::testing {
 
@@ -48,6 +50,7 @@ struct ReplayedSample {
   int attr = -1;
   bool callchain = false;
   std::vector<NamedFrame> frames;  // leaf first
+  std::string trace;               // tracepoint text
 };
 
 class PerfReplay {
@@ -62,6 +65,13 @@ class PerfReplay {
     order_ = res_.byte_order == "big" ? ByteOrder::kBig : ByteOrder::kLittle;
     for (const auto& b : dec_.features().build_ids) build_ids_[b.filename] = b.build_id_hex;
     id_pos_ = perf::ComputeIdPos(dec_.attrs().empty() ? 0 : dec_.attrs()[0].attr.sample_type);
+    for (size_t i = 0; i < res_.records.rows(); ++i) {
+      if (res_.records.kind[i] != static_cast<uint8_t>(RecordKind::kFeature) || res_.records.type[i] != 1) continue;
+      uint64_t off = res_.records.offset[i], size = res_.records.size[i];
+      if (off + size <= bytes_.size())
+        tracing_ = trace::ReadTracingData(ByteReader(bytes_.data() + off, static_cast<size_t>(size), off, order_));
+    }
+    printer_ = std::make_unique<trace::TracePrinter>(tracing_);
     // Replay in perf's delivery order.
     struct Ev { uint64_t time; size_t seq; int32_t row; };
     std::vector<Ev> queue;
@@ -129,6 +139,7 @@ class PerfReplay {
       ss.period = s.period;
       ss.event = a.name;
       ss.callchain = s.callchain;
+      ss.trace = s.trace;
       for (const auto& nf : s.frames) ss.frames.push_back(nf.fr);
       script::AppendSample(f, ss, width, out);
     }
@@ -337,6 +348,8 @@ class PerfReplay {
     s.period = sd.period;
     Thread& t = FindThread(s.pid, s.tid);
     s.comm = t.comm;
+    if (a.type == 2 && sd.raw_size && sd.raw_offset + sd.raw_size <= bytes_.size())
+      s.trace = printer_->Print(static_cast<uint32_t>(a.config), sd.cpu, bytes_.data() + sd.raw_offset, sd.raw_size);
     if (a.sample_type & (1u << 5)) {
       s.callchain = true;
       bool kernel = false;
@@ -373,6 +386,8 @@ class PerfReplay {
   uint64_t kernel_start_ = 0;
   bool kernel_fixed_ = false;
   std::vector<ReplayedSample> samples_;
+  trace::TracingData tracing_;
+  std::unique_ptr<trace::TracePrinter> printer_;
 };
 
 }  // namespace profscope::testing

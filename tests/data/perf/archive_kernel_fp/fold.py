@@ -28,3 +28,5 @@ def trace_end():
             f.write('perf_fold: %d samples, events: %s\n' % (total, ', '.join(events)))
     for k in sorted(stacks):
         print('%s %d' % (k, stacks[k]))
+def trace_unhandled(event_name, context, event_fields_dict, perf_sample_dict):
+    process_event(perf_sample_dict)

@@ -12,7 +12,7 @@
 set -eu
 D=$(dirname "$(readlink -f "$0")")
 mkdir -p /opt/demo/src /opt/demo/bin
-cp "$D/ksys.c" "$D/fold.py" /opt/demo/src/
+cp "$D/ksys.c" "$D/fold.py" /opt/demo/src/  # fold.py: perf_fold-like folding through perf's Python API
 (cd /opt/demo/src && gcc -O1 -g -static -fno-omit-frame-pointer -ffile-prefix-map=/opt/demo/src=/src -o /opt/demo/bin/ksys_static ksys.c -lpthread)
 R=/opt/demo/run/archive_kernel_fp
 rm -rf "$R" && mkdir -p "$R" && cd "$R"
