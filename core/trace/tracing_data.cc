@@ -183,4 +183,15 @@ std::vector<FieldValue> DecodeFields(const EventFormat& f, const uint8_t* raw, s
   return out;
 }
 
+Field TraceFieldsForView(const EventFormat& f, const uint8_t* raw, size_t size, bool big_endian, uint64_t raw_offset) {
+  Field top{f.system + ":" + f.name, raw_offset, size, std::to_string(size) + " bytes", {}};
+  for (const auto& v : DecodeFields(f, raw, size, big_endian)) {
+    bool text = false;
+    for (const auto& fd : f.fields)
+      if (fd.name == v.name) text = fd.type.find("char") != std::string::npos && (fd.type.find('[') != std::string::npos);
+    top.children.push_back(Field{v.name, raw_offset + v.offset, v.size, text ? QuoteString(v.value) : v.value, {}});
+  }
+  return top;
+}
+
 }  // namespace profscope::trace

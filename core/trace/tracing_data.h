@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/io/byte_reader.h"
+#include "core/model/fields.h"
 
 namespace profscope::trace {
 
@@ -60,5 +61,10 @@ struct FieldValue {
 // format says), char arrays and __data_loc strings as text, other arrays as
 // hex. Fields past the raw data's end are left out.
 std::vector<FieldValue> DecodeFields(const EventFormat& f, const uint8_t* raw, size_t size, bool big_endian);
+
+// The same as one Field "raw" of the record view with a child per field
+// (absolute offsets: raw_offset is where the raw data starts in the file),
+// strings quoted: what a sched_switch record shows instead of "68 bytes".
+Field TraceFieldsForView(const EventFormat& f, const uint8_t* raw, size_t size, bool big_endian, uint64_t raw_offset);
 
 }  // namespace profscope::trace

@@ -3,6 +3,7 @@
 // matching, and `perf script`'s line format.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -349,4 +350,50 @@ TEST(ScriptLines, TracepointText) {
   std::string out;
   script::AppendSample(f, s, 18, out);
   EXPECT_EQ(out, "         swapper     0 [000]     0.001000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0\n");
+}
+
+// ---- tracepoint formats -------------------------------------------------------
+
+#include "core/trace/tracing_data.h"
+
+TEST(TraceFormat, FieldsByNameFromTheFormatText) {
+  std::string text =
+      "name: sched_switch\nID: 316\nformat:\n"
+      "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+      "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+      "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+      "\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+      "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+      "\tfield:__data_loc char[] name;\toffset:28;\tsize:4;\tsigned:0;\n"
+      "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n\n"
+      "print fmt: \"prev_comm=%s\", REC->prev_comm\n";
+  trace::EventFormat f = trace::ParseFormat(text, "sched");
+  EXPECT_EQ(f.name, "sched_switch");
+  EXPECT_EQ(f.id, 316u);
+  ASSERT_EQ(f.fields.size(), 7u);
+  EXPECT_TRUE(f.fields[2].common);
+  EXPECT_FALSE(f.fields[3].common);
+  EXPECT_EQ(f.fields[3].name, "prev_comm");
+  EXPECT_EQ(f.fields[3].type, "char[16]");
+  EXPECT_EQ(f.fields[5].type, "__data_loc char[]");
+  EXPECT_EQ(f.print_fmt, "\"prev_comm=%s\", REC->prev_comm");
+  std::vector<uint8_t> raw(48, 0);
+  raw[0] = 0x3c; raw[1] = 0x01;
+  std::memcpy(raw.data() + 8, "ksys", 4);
+  raw[24] = 0xff; raw[25] = 0xff; raw[26] = 0xff; raw[27] = 0xff;  // -1
+  raw[28] = 40; raw[30] = 3;                                        // __data_loc: offset 40, length 3
+  std::memcpy(raw.data() + 40, "ab", 3);
+  raw[32] = 2;
+  auto v = trace::DecodeFields(f, raw.data(), raw.size(), false);
+  ASSERT_EQ(v.size(), 7u);
+  EXPECT_EQ(v[0].value, "316");
+  EXPECT_EQ(v[3].value, "ksys");
+  EXPECT_EQ(v[4].value, "-1");
+  EXPECT_EQ(v[5].value, "ab");
+  EXPECT_EQ(v[5].offset, 40u);
+  EXPECT_EQ(v[6].value, "2");
+  Field view = trace::TraceFieldsForView(f, raw.data(), 30, false, 1000);  // cut: the last two fields are left out
+  ASSERT_EQ(view.children.size(), 5u);
+  EXPECT_EQ(view.children[3].value, "\"ksys\"");
+  EXPECT_EQ(view.children[3].offset, 1008u);
 }

@@ -64,7 +64,7 @@ void NameFramesFromElf(std::vector<SideFile>& files, std::vector<bool>& used, St
   store.Finish();
   for (const auto& pr : store.problems())
     out.diags.Add(DiagCode::kSideFileMismatch, pr.warning ? Severity::kWarning : Severity::kInfo, pr.offset, 0,
-                  pr.input == BaseName(pr.input) ? pr.message : pr.input + ": " + pr.message);
+                  pr.message.rfind(pr.input, 0) == 0 ? pr.message : pr.input + ": " + pr.message);
   for (const auto& [src, n] : named_by_source)
     out.facts.push_back({"symbols from " + BaseName(src), std::to_string(n) + " frames named"});
 }
