@@ -68,14 +68,18 @@ EventFormat ParseFormat(const std::string& text, const std::string& system) {
     FormatField fd;
     // The name is the last identifier, before any "[N]".
     std::string d = decl;
-    size_t br = d.find('[');
-    std::string arr;
-    if (br != std::string::npos) { arr = d.substr(br); d = d.substr(0, br); }
+    while (!d.empty() && d.back() == ' ') d.pop_back();
+    std::string arr;  // "[16]" after the name (char prev_comm[16])
+    if (!d.empty() && d.back() == ']') {
+      size_t br = d.rfind('[');
+      if (br != std::string::npos) { arr = d.substr(br); d = d.substr(0, br); }
+    }
     while (!d.empty() && d.back() == ' ') d.pop_back();
     size_t sp = d.find_last_of(" *");
     fd.name = sp == std::string::npos ? d : d.substr(sp + 1);
-    fd.type = (sp == std::string::npos ? std::string() : d.substr(0, sp + 1)) + arr;
+    fd.type = sp == std::string::npos ? std::string() : d.substr(0, sp + 1);
     while (!fd.type.empty() && fd.type.back() == ' ') fd.type.pop_back();
+    fd.type += arr;
     fd.offset = static_cast<uint32_t>(std::strtoul(Line(l, "offset:").c_str(), nullptr, 10));
     fd.size = static_cast<uint32_t>(std::strtoul(Line(l, "size:").c_str(), nullptr, 10));
     fd.is_signed = Line(l, "signed:").rfind("1", 0) == 0;
