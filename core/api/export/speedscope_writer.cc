@@ -58,7 +58,8 @@ Output WriteSpeedscope(const DecodeResult& res, const Options& opts) {
       if (p.events.samples[e]) events.push_back(static_cast<int32_t>(e));
   if (events.empty()) events.push_back(kNone);
   std::string profiles;
-  size_t nprof = 0;
+  size_t nprof = 0, active = 0;
+  uint64_t active_total = 0;
   std::vector<int32_t> chain;
   for (int32_t ev : events) {
     auto by_thread = SamplesByThread(p, ev);
@@ -87,6 +88,10 @@ Output WriteSpeedscope(const DecodeResult& res, const Options& opts) {
       if (!n) continue;
       std::string name = t < p.threads.size() ? ThreadLabel(p, static_cast<int32_t>(t)) : "unknown thread";
       if (events.size() > 1 && ev != kNone) name += " - " + p.strings.Get(p.events.name[static_cast<size_t>(ev)]);
+      if (total > active_total) {
+        active_total = total;
+        active = nprof;
+      }
       if (nprof++) profiles += ',';
       profiles += "{\"type\":\"sampled\",\"name\":";
       AppendQuoted(profiles, name);
@@ -102,7 +107,9 @@ Output WriteSpeedscope(const DecodeResult& res, const Options& opts) {
   std::string& o = out.bytes;
   o = "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"exporter\":\"profscope\",\"name\":";
   AppendQuoted(o, "profscope: " + res.format + " (" + WeightName(opts.weight) + ")");
-  o += ",\"activeProfileIndex\":0,\"shared\":{\"frames\":[" + frames + "]},\"profiles\":[" + profiles + "]}\n";
+  o += ",\"activeProfileIndex\":";
+  AppendNum(o, active);  // the heaviest thread first
+  o += ",\"shared\":{\"frames\":[" + frames + "]},\"profiles\":[" + profiles + "]}\n";
   return out;
 }
 
