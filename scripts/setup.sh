@@ -20,8 +20,10 @@ t0=$(date +%s)
 
 # ---- 1. apt packages -------------------------------------------------------------
 # clang-14 + libclang-rt-14-dev: the libFuzzer targets (fuzz/run.sh, part of npm run test)
+# golang-go: `go tool pprof` reads the pprof exports in npm run test (tests/node/export.test.mjs;
+#   the pprof tool ships prebuilt with Go: offline, no module download)
 APT_PACKAGES=(emscripten cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev
-  libzstd-dev zlib1g-dev libprotozero-dev zstd chromium clang-14 libclang-rt-14-dev)
+  libzstd-dev zlib1g-dev libprotozero-dev zstd chromium clang-14 libclang-rt-14-dev golang-go)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

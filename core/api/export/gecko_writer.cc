@@ -12,7 +12,7 @@ namespace {
 
 // More sample rows than this (after expanding gperftools counts) are refused:
 // the Gecko format has one row per sample and no weights.
-constexpr uint64_t kMaxGeckoSamples = 50'000'000;
+constexpr uint64_t kMaxGeckoSamples = 10'000'000;
 
 // One Gecko thread: its own string, frame and stack tables (the Firefox
 // Profiler's src/types/gecko-profile.ts GeckoThread).
