@@ -1,5 +1,6 @@
 #include "core/api/export/pprof_writer.h"
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -214,6 +215,32 @@ Output WritePprof(const DecodeResult& res, const Options& opts) {
     }
   }
 
+  // mapping[0] is "the main binary" to pprof: the mapping named like the process
+  // (the comm of the thread whose tid is its pid) with the most samples' leaves.
+  {
+    std::vector<uint64_t> leaf_hits(p.mappings.size(), 0);
+    for (const Agg& a : aggs)
+      if (a.stack != kNone) {
+        const int32_t m = p.frames.mapping[static_cast<size_t>(p.stacks.frame[static_cast<size_t>(a.stack)])];
+        if (m >= 0 && static_cast<size_t>(m) < leaf_hits.size()) leaf_hits[static_cast<size_t>(m)] += static_cast<uint64_t>(a.values[0]);
+      }
+    std::map<int32_t, std::string> comm;  // pid -> process name
+    for (size_t t = 0; t < p.threads.size(); ++t)
+      if (p.threads.tid[t] == p.threads.pid[t]) comm[p.threads.pid[t]] = ThreadName(p, static_cast<int32_t>(t));
+    size_t best = map_rows.size();
+    for (size_t k = 0; k < map_rows.size(); ++k) {
+      const size_t m = static_cast<size_t>(map_rows[k]);
+      auto it = comm.find(p.mappings.pid[m]);
+      const std::string base = BaseName(p.strings.Get(p.mappings.path[m]));
+      // comm is the file name cut to 15 bytes (TASK_COMM_LEN)
+      if (it == comm.end() || it->second.empty() || base.compare(0, it->second.size(), it->second) != 0) continue;
+      if (best == map_rows.size() || leaf_hits[m] > leaf_hits[static_cast<size_t>(map_rows[best])]) best = k;
+    }
+    if (best < map_rows.size() && best > 0) {
+      std::rotate(map_rows.begin(), map_rows.begin() + static_cast<ptrdiff_t>(best), map_rows.begin() + static_cast<ptrdiff_t>(best) + 1);
+      for (size_t k = 0; k < map_rows.size(); ++k) map_id[static_cast<size_t>(map_rows[k])] = k + 1;
+    }
+  }
   std::string body;
   {
     protozero::pbf_writer w2(body);
