@@ -33,7 +33,7 @@ function parse(text) {
   return { lines, a: lines.reduce((s, l) => s + l.a, 0), b: lines.reduce((s, l) => s + l.b, 0) };
 }
 
-describe.runIf(fs.existsSync(NATIVE))('profscope diff', () => {
+describe.runIf(fs.existsSync(NATIVE))('profscope diff', { timeout: 120_000 }, () => {
   let wa, wb;
   beforeAll(async () => {
     await loadProfscope();

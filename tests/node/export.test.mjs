@@ -113,7 +113,7 @@ function expectValid(validate, doc, what) {
   if (!ok) expect.fail(`${what}: ${ajv.errorsText(validate.errors?.slice(0, 5))}`);
 }
 
-describe.runIf(haveNative)('profscope export', () => {
+describe.runIf(haveNative)('profscope export', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     await loadProfscope();
   }, 120_000);
