@@ -27,7 +27,7 @@ class Builder {
   }
 
   // Adds one side's samples to the tree's self counts.
-  void AddSide(const Profile& p, int32_t event, bool side_b) {
+  void AddSide(const Profile& p, int32_t event, bool side_b, bool drop_thread_root) {
     // func row -> key id
     std::vector<int32_t> key(p.funcs.name.size(), kNone);
     for (size_t f = 0; f < p.funcs.name.size(); ++f) {
@@ -66,16 +66,26 @@ class Builder {
       for (size_t j = chain.size(); j-- > 0;) {
         const int32_t fr = p.stacks.frame[static_cast<size_t>(chain[j])];
         const int32_t f = p.frames.func[static_cast<size_t>(fr)];
+        if (drop_thread_root && p.stacks.prefix[static_cast<size_t>(chain[j])] == kNone && IsThreadRoot(p, f)) {
+          node_of[static_cast<size_t>(chain[j])] = 0;  // the root itself
+          continue;
+        }
         const int32_t kf = f >= 0 && static_cast<size_t>(f) < key.size() ? key[static_cast<size_t>(f)] : Key("", "[unknown]");
         node = Child(node, kf);
         node_of[static_cast<size_t>(chain[j])] = node;
       }
+      if (node == 0) node = Child(0, Key("", "[no stack]"));  // a stack that was only a dropped root
       Count(node, side_b) += per_stack[s];
     }
     if (no_stack) Count(Child(0, Key("", "[no stack]")), side_b) += no_stack;
   }
 
  private:
+  static bool IsThreadRoot(const Profile& p, int32_t f) {
+    if (f < 0 || static_cast<size_t>(f) >= p.funcs.name.size() || p.funcs.mapping[static_cast<size_t>(f)] != kNone) return false;
+    const std::string& n = p.strings.Get(p.funcs.name[static_cast<size_t>(f)]);
+    return n.size() > 7 && n.compare(0, 7, "thread_") == 0 && n.find_first_not_of("0123456789", 7) == std::string::npos;
+  }
   int32_t Key(const std::string& module, const std::string& name) {
     auto it = keys_.find({module, name});
     if (it != keys_.end()) return it->second;
@@ -137,8 +147,8 @@ ProfileDiff DiffProfiles(const Profile& a, const Profile& b, const DiffOptions& 
   ProfileDiff d;
   {
     Builder builder(d);
-    builder.AddSide(a, opts.event_a, false);
-    builder.AddSide(b, opts.event_b, true);
+    builder.AddSide(a, opts.event_a, false, opts.drop_thread_root_a);
+    builder.AddSide(b, opts.event_b, true, opts.drop_thread_root_b);
   }
   // Labels: the name, or "name [module]" when the pair has the name in two modules.
   std::map<std::string, int> modules_per_name;

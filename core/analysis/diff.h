@@ -29,6 +29,9 @@ struct DiffOptions {
   int32_t event_a = kNone;  // keep one event row of A (kNone = every event)
   int32_t event_b = kNone;
   bool normalize = false;
+  // Leave out each stack's root frame "thread_TID" (XRay's per-thread root, as `llvm-xray
+  // stack` prints it): thread ids differ between runs, so those roots never match.
+  bool drop_thread_root_a = false, drop_thread_root_b = false;
 };
 
 // The functions of the pair: one row per (module, name) key.

@@ -15,7 +15,8 @@ struct DiffText {
 };
 
 // `event` ("" = every event) is looked up by name in each profile; a name
-// that one of them lacks is an error.
+// that one of them lacks is an error. XRay profiles lose their per-thread root
+// frames (thread_TID): thread ids differ between runs.
 DiffText DiffCommand(const DecodeResult& a, const DecodeResult& b, const std::string& event, bool normalize);
 
 }  // namespace profscope

@@ -231,5 +231,16 @@ TEST(Diff, EventFilterAndStacklessSamples) {
   EXPECT_EQ(DiffProfiles(a, b, o).FoldedText(), "m;x 1 1\n");
 }
 
+TEST(Diff, XRayThreadRootsDropped) {
+  // llvm-xray stack's per-thread roots carry the thread id, which differs between runs
+  Profile a = FromText("thread_21495;main;work 2\nthread_21496;main;work 1\n", "/a", 0x1000);
+  Profile b = FromText("thread_31007;main;work 5\nthread_31007;main 1\n", "/b", 0x2000);
+  DiffOptions o;
+  o.drop_thread_root_a = o.drop_thread_root_b = true;
+  EXPECT_EQ(DiffProfiles(a, b, o).FoldedText(), "main 0 1\nmain;work 3 5\n");
+  EXPECT_EQ(DiffProfiles(a, b).FoldedText(),
+            "thread_21495;main;work 2 0\nthread_21496;main;work 1 0\nthread_31007;main 0 1\nthread_31007;main;work 0 5\n");
+}
+
 }  // namespace
 }  // namespace profscope

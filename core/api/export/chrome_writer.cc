@@ -101,7 +101,7 @@ Output WriteChrome(const DecodeResult& res, const Options& opts) {
         const uint32_t i = rows[k];
         const uint64_t s = times[k];
         const uint64_t next = k + 1 < rows.size() ? times[k + 1] : UINT64_MAX;
-        const uint64_t e = std::min(next, s + 4 * gap);
+        const uint64_t e = std::min(next, SatAdd(s, SatMul(4, gap)));
         if (k && prev_end < s) close_from(0, prev_end);
         StackFrames(p, p.samples.stack[i], chain);
         size_t same = 0;

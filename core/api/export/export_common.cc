@@ -110,6 +110,12 @@ void AppendScaled(std::string& out, uint64_t ns, int digits) {
 
 void AppendQuoted(std::string& out, const std::string& s) { out += QuoteString(s); }
 
+uint64_t WeightToU64(double w) {
+  if (!(w > 0)) return 0;
+  if (w >= 18446744073709551616.0) return UINT64_MAX;
+  return static_cast<uint64_t>(w + 0.5);
+}
+
 std::string BaseName(const std::string& path) {
   size_t s = path.find_last_of('/');
   return s == std::string::npos ? path : path.substr(s + 1);
@@ -165,7 +171,7 @@ std::vector<uint64_t> XRaySelfTicks(const Profile& p) {
                         static_cast<uint32_t>(i));
   std::vector<uint64_t> out(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
-    out[i] = s.weight[i] > 0 ? static_cast<uint64_t>(s.weight[i]) : 0;
+    out[i] = WeightToU64(s.weight[i]);
     if (s.record[i] < 0) continue;
     auto it = by_record.find((static_cast<uint64_t>(static_cast<uint32_t>(s.thread[i])) << 32) | static_cast<uint32_t>(s.record[i]));
     if (it != by_record.end()) out[i] = self[it->second];
@@ -182,7 +188,7 @@ bool SampleWeights(const DecodeResult& res, Weight w, std::vector<uint64_t>* out
     for (size_t i = 0; i < s.size(); ++i) (*out)[i] = s.Count(i);
     return true;
   }
-  auto period = [&](size_t i) { return s.weight[i] > 0 ? static_cast<uint64_t>(s.weight[i] + 0.5) : 0; };
+  auto period = [&](size_t i) { return WeightToU64(s.weight[i]); };
   if (res.format == "xray") {
     if (w == Weight::kPeriod) {
       *error = "XRay calls have no period (each sample is one call); use --weight time (self time) or samples";
@@ -196,7 +202,7 @@ bool SampleWeights(const DecodeResult& res, Weight w, std::vector<uint64_t>* out
   }
   if (res.format == "gperftools") {
     // weight = the sampling period in us times the record's count
-    for (size_t i = 0; i < s.size(); ++i) (*out)[i] = period(i) * (w == Weight::kTime ? 1000 : 1);
+    for (size_t i = 0; i < s.size(); ++i) (*out)[i] = SatMul(period(i), w == Weight::kTime ? 1000 : 1);
     *unit = w == Weight::kTime ? "nanoseconds" : "microseconds";
     return true;
   }

@@ -64,7 +64,8 @@ std::string ThreadRootStacks(const DecodeResult& res, bool addresses, int32_t wa
     }
     int32_t st = p.samples.stack[i];
     if (st >= 0) st = p.stacks.prefix[static_cast<size_t>(st)];  // drop the sample's own frame
-    per[{name, st}] += static_cast<uint64_t>(p.samples.weight[i]);
+    const double w = p.samples.weight[i];  // truncated; saturated (a double >= 2^64 has no u64)
+    per[{name, st}] += w >= 18446744073709551616.0 ? UINT64_MAX : w > 0 ? static_cast<uint64_t>(w) : 0;
   }
   std::map<std::string, uint64_t> folded;
   std::vector<int32_t> chain;

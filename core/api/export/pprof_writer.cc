@@ -134,7 +134,7 @@ Output WritePprof(const DecodeResult& res, const Options& opts) {
 
   // Samples aggregated by (stack, thread), in order of first appearance.
   std::map<std::pair<int32_t, int32_t>, size_t> agg_index;
-  struct Agg { int32_t stack, thread; std::vector<int64_t> values; };
+  struct Agg { int32_t stack, thread; std::vector<uint64_t> values; };  // saturating sums
   std::vector<Agg> aggs;
   for (size_t i = 0; i < s.size(); ++i) {
     if (!EventPasses(want, s.event[i])) continue;
@@ -142,16 +142,18 @@ Output WritePprof(const DecodeResult& res, const Options& opts) {
     auto it = agg_index.find(key);
     if (it == agg_index.end()) {
       it = agg_index.emplace(key, aggs.size()).first;
-      aggs.push_back(Agg{s.stack[i], s.thread[i], std::vector<int64_t>(cols.size(), 0)});
+      aggs.push_back(Agg{s.stack[i], s.thread[i], std::vector<uint64_t>(cols.size(), 0)});
     }
     Agg& a = aggs[it->second];
-    a.values[0] += static_cast<int64_t>(s.Count(i));
+    a.values[0] = SatAdd(a.values[0], s.Count(i));
     if (perf) {
       int32_t e = s.event[i];
-      if (e >= 0 && static_cast<size_t>(e) < event_col.size() && event_col[static_cast<size_t>(e)] > 0)
-        a.values[static_cast<size_t>(event_col[static_cast<size_t>(e)])] += static_cast<int64_t>(s.weight[i] > 0 ? s.weight[i] + 0.5 : 0);
+      if (e >= 0 && static_cast<size_t>(e) < event_col.size() && event_col[static_cast<size_t>(e)] > 0) {
+        uint64_t& v = a.values[static_cast<size_t>(event_col[static_cast<size_t>(e)])];
+        v = SatAdd(v, WeightToU64(s.weight[i]));
+      }
     } else if (!extra.empty()) {
-      a.values[1] += static_cast<int64_t>(extra[i]);
+      a.values[1] = SatAdd(a.values[1], extra[i]);
     }
   }
 
@@ -192,7 +194,9 @@ Output WritePprof(const DecodeResult& res, const Options& opts) {
       }
       protozero::pbf_writer sw(pw, pb::kSample);
       sw.add_packed_uint64(pb::kLocationId, ids.begin(), ids.end());
-      sw.add_packed_int64(pb::kValue, a.values.begin(), a.values.end());
+      std::vector<int64_t> values(a.values.size());
+      for (size_t k = 0; k < values.size(); ++k) values[k] = ToI64(a.values[k]);
+      sw.add_packed_int64(pb::kValue, values.begin(), values.end());
       if (a.thread >= 0 && static_cast<size_t>(a.thread) < p.threads.size()) {
         const size_t t = static_cast<size_t>(a.thread);
         {
@@ -222,7 +226,7 @@ Output WritePprof(const DecodeResult& res, const Options& opts) {
     for (const Agg& a : aggs)
       if (a.stack != kNone) {
         const int32_t m = p.frames.mapping[static_cast<size_t>(p.stacks.frame[static_cast<size_t>(a.stack)])];
-        if (m >= 0 && static_cast<size_t>(m) < leaf_hits.size()) leaf_hits[static_cast<size_t>(m)] += static_cast<uint64_t>(a.values[0]);
+        if (m >= 0 && static_cast<size_t>(m) < leaf_hits.size()) leaf_hits[static_cast<size_t>(m)] = SatAdd(leaf_hits[static_cast<size_t>(m)], a.values[0]);
       }
     std::map<int32_t, std::string> comm;  // pid -> process name
     for (size_t t = 0; t < p.threads.size(); ++t)
@@ -299,9 +303,9 @@ Output WritePprof(const DecodeResult& res, const Options& opts) {
     }
     // every string is interned by now: write the table
     for (const std::string& x : str.all()) w2.add_string(pb::kStringTable, x);
-    if (duration) w2.add_int64(pb::kDurationNanos, static_cast<int64_t>(duration));
+    if (duration) w2.add_int64(pb::kDurationNanos, ToI64(duration));
     if (gperf && s.size() && s.Count(0))
-      w2.add_int64(pb::kPeriod, static_cast<int64_t>(s.weight[0] * 1000.0 / static_cast<double>(s.Count(0)) + 0.5));
+      w2.add_int64(pb::kPeriod, ToI64(WeightToU64(s.weight[0] * 1000.0 / static_cast<double>(s.Count(0)))));
     w2.add_int64(pb::kComment, comment);
   }
   if (!Gzip(body, &out.bytes, &out.error)) out.bytes.clear();
