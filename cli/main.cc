@@ -53,6 +53,15 @@ class FileHost : public profscope::cli::Host {
     for (const auto& e : std::filesystem::directory_iterator(dir, ec)) names.push_back(e.path().filename().string());
     return names;
   }
+  bool WriteFile(const std::string& path, std::string_view bytes, std::string* error) override {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) {
+      *error = std::strerror(errno);
+      return false;
+    }
+    bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+    return std::fclose(f) == 0 && ok;
+  }
 };
 
 class StdioSink : public profscope::OutputSink {

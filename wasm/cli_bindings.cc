@@ -3,6 +3,7 @@
 // where host gives the files and takes the output:
 //   open(path) -> { read(offset, length) -> Uint8Array, size } | { error: string }
 //   isDirectory(path) -> boolean, list(dir) -> string[]
+//   writeFile(path, bytes: Uint8Array) -> "" | why it failed   (export -o)
 //   stdout(bytes: Uint8Array), stderr(bytes: Uint8Array)  (chunks as they are made)
 // The bytes are handed over as they are, so the output equals the native
 // CLI's byte for byte (no UTF-8 round trip).
@@ -39,6 +40,12 @@ class JsHost : public profscope::cli::Host {
     const size_t n = names["length"].as<size_t>();
     for (size_t i = 0; i < n; ++i) out.push_back(names[i].as<std::string>());
     return out;
+  }
+  bool WriteFile(const std::string& path, std::string_view bytes, std::string* error) override {
+    val data = val::global("Uint8Array")
+                   .new_(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<const uint8_t*>(bytes.data())));
+    *error = host_.call<std::string>("writeFile", path, data);
+    return error->empty();
   }
 
  private:

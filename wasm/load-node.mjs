@@ -130,6 +130,8 @@ const ERRNO_TEXT = {
   ELOOP: 'Too many levels of symbolic links',
   ENAMETOOLONG: 'File name too long',
   EMFILE: 'Too many open files',
+  EROFS: 'Read-only file system',
+  ENOSPC: 'No space left on device',
 };
 
 /**
@@ -162,6 +164,14 @@ export function nodeCliHost({ stdout, stderr }) {
         return fs.readdirSync(dir);
       } catch {
         return [];
+      }
+    },
+    writeFile(path, bytes) {
+      try {
+        fs.writeFileSync(path, bytes);
+        return '';
+      } catch (e) {
+        return ERRNO_TEXT[e.code] ?? String(e.message);
       }
     },
     stdout,

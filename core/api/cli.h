@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,9 +29,12 @@ class Host {
   virtual bool IsDirectory(const std::string& path) = 0;
   // The names of a directory's entries.
   virtual std::vector<std::string> List(const std::string& dir) = 0;
+  // Writes `bytes` to the file `path` (export -o); false with `error` set to
+  // why not (empty when the reason is not known).
+  virtual bool WriteFile(const std::string& path, std::string_view bytes, std::string* error) = 0;
 };
 
-enum class Command { kInfo, kRecords, kStacks, kEvents };
+enum class Command { kInfo, kRecords, kStacks, kEvents, kExport, kDiff };
 
 // A parsed command line.
 struct Request {
@@ -39,7 +43,10 @@ struct Request {
   std::vector<std::string> side;    // --symbols / --binary / --jitdump / --instr-map paths
   std::vector<std::pair<std::string, std::string>> options;  // --option KEY=VALUE
   bool addresses = false;           // stacks --addresses
-  std::string event;                // stacks --event NAME
+  std::string event;                // stacks / export / diff --event NAME
+  std::string format, weight;       // export --format, --weight
+  std::string output;               // export -o OUT ("" or "-": standard output)
+  bool normalize = false;           // diff --normalize
 };
 
 // The arguments after the program name; nullopt for a usage error.

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/analysis/xray_account.h"
+#include "core/api/export/folded_writer.h"
 #include "core/api/json_writer.h"
 #include "core/api/text_writers.h"
 
@@ -201,11 +202,11 @@ void Session::WriteRecords(OutputSink& out) const {
 }
 
 std::string Session::StacksText(bool addresses, const std::string& event) const {
-  return Collect([&](OutputSink& sink) { WriteStacks(addresses, event, sink); });
+  return exporter::FoldedStacks(res_, addresses, event);
 }
 
 void Session::WriteStacks(bool addresses, const std::string& event, OutputSink& out) const {
-  WriteStacksText(res_, addresses, event, out);
+  exporter::WriteFoldedStacks(res_, addresses, event, out);
 }
 
 void Session::SetOption(std::string key, std::string value) {

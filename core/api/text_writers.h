@@ -1,6 +1,6 @@
 // The CLI's texts, written through an OutputSink as they are made:
-// `profscope records`, `profscope stacks` (folded stacks, or simpleperf's
-// stackcollapse.py form) and `profscope events`.
+// `profscope records` and `profscope events` (`profscope stacks` is the
+// folded export, core/api/export/folded_writer.h).
 #pragma once
 
 #include <string>
@@ -12,11 +12,6 @@ namespace profscope {
 
 // "OFFSET\tSIZE\tTYPE[\tin:CONTAINER][\tfile:NAME]" per listed record, in file order.
 void WriteRecordsText(const DecodeResult& res, const Decoder& decoder, OutputSink& out);
-// Folded stacks, one line per distinct stack "root;..;leaf count" (sorted),
-// frames by name or address; only the samples of `event` when one is named
-// (none when it names no event). For simpleperf files (stacks_thread_root)
-// stackcollapse.py's "thread;caller;..;callee period" instead.
-void WriteStacksText(const DecodeResult& res, bool addresses, const std::string& event, OutputSink& out);
 // "TID\tTSC\tACTION\tFUNC[\tARG,ARG..]" per function record of a tracer.
 void WriteEventsText(const CallLog& calls, OutputSink& out);
 

@@ -95,6 +95,13 @@ describe.runIf(haveNative)('native CLI and WASM print the same bytes', () => {
     ['a --threads directory', ['records', THREADS]],
     ['a --threads directory with a trailing slash', ['stacks', THREADS + '/', '--addresses']],
     ["a directory's files given one by one", ['records', path.join(THREADS, 'data'), path.join(THREADS, 'data.1')]],
+    ['export without --format', ['export', 'FILE']],
+    ['export to standard output', ['export', 'FILE', '--format=folded', '-o', '-']],
+    ['export with an unknown weight', ['export', 'FILE', '--format', 'speedscope', '--weight', 'bananas']],
+    ['export to a file that cannot be written', ['export', 'FILE', '--format', 'folded', '-o', path.join(ROOT, 'no', 'such', 'dir', 'x')]],
+    ['diff with one file', ['diff', 'FILE']],
+    ['diff of a file with itself', ['diff', 'FILE', 'FILE', '--normalize']],
+    ['-o for another command', ['stacks', 'FILE', '-o', 'x']],
   ])('%s', async (_, template) => {
     const args = template.map((a) => (a === 'FILE' ? ONE : a.replace('=FILE', `=${ONE}`)));
     const native = spawnSync(NATIVE, args, { maxBuffer: 1 << 30, timeout: 120_000 });

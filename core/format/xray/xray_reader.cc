@@ -415,6 +415,7 @@ bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out) {
   out.facts.emplace_back("constant tsc", (bits & 1) ? "true" : "false");
   out.facts.emplace_back("nonstop tsc", (bits & 2) ? "true" : "false");
   out.facts.emplace_back("cycle frequency", Dec(log->freq));
+  out.clock_hz = log->freq;
   if (log->type == kFdrLog) ReadFdr(w, n, log, out);
   else ReadBasic(w, n, log, out);
   return true;
