@@ -72,33 +72,17 @@ export function fileReader(file) {
 }
 
 /**
- * The files of one recording, as the native CLI takes them: a perf --threads
- * directory becomes DIR/data then DIR/data.N in numeric order; otherwise the
- * paths as given. Returns [{ path, name }] (name = what the session calls it).
- */
-export function expandInputs(paths) {
-  if (paths.length === 1 && fs.existsSync(paths[0]) && fs.statSync(paths[0]).isDirectory()) {
-    let dir = paths[0];
-    while (dir.length > 1 && dir.endsWith('/')) dir = dir.slice(0, -1);
-    const parts = fs
-      .readdirSync(dir)
-      .filter((n) => /^data\.\d+$/.test(n))
-      .map((n) => [Number(n.slice(5)), n])
-      .sort((a, b) => a[0] - b[0]);
-    return [{ path: `${dir}/data`, name: `${dir}/data` }, ...parts.map(([, n]) => ({ path: `${dir}/${n}`, name: n }))];
-  }
-  return paths.map((p, i) => ({ path: p, name: i === 0 ? p : p.slice(p.lastIndexOf('/') + 1) }));
-}
-
-/**
  * Opens and decodes one file (or, given an array, one recording made of
- * several files: see expandInputs). Returns { mod, session, ok, close }: `ok` is what
- * decode() returned; call close() when done (deletes the session, closes the file;
- * the file stays open until then because a session may read lazily).
+ * several files: the main one first, then its data.N files, named by their
+ * base names). Returns { mod, session, ok, close }: `ok` is what decode()
+ * returned; call close() when done (deletes the session, closes the file; the
+ * file stays open until then because a session may read lazily).
  */
 export async function openSession(file, { name, progress, side = [], options = [] } = {}) {
   const mod = await loadProfscope();
-  const inputs = Array.isArray(file) ? expandInputs(file) : [{ path: file, name: name ?? String(file) }];
+  const inputs = Array.isArray(file)
+    ? file.map((p, i) => ({ path: p, name: i === 0 ? p : p.slice(p.lastIndexOf('/') + 1) }))
+    : [{ path: file, name: name ?? String(file) }];
   const readers = [];
   let session;
   try {
@@ -135,36 +119,84 @@ export async function openSession(file, { name, progress, side = [], options = [
   return { mod, session, ok, close };
 }
 
+// strerror() texts of the errors opening a file can give, so that the WASM
+// CLI's messages read as the native one's.
+const ERRNO_TEXT = {
+  ENOENT: 'No such file or directory',
+  EACCES: 'Permission denied',
+  EPERM: 'Operation not permitted',
+  EISDIR: 'Is a directory',
+  ENOTDIR: 'Not a directory',
+  ELOOP: 'Too many levels of symbolic links',
+  ENAMETOOLONG: 'File name too long',
+  EMFILE: 'Too many open files',
+  EROFS: 'Read-only file system',
+  ENOSPC: 'No space left on device',
+};
+
 /**
- * What `profscope COMMAND FILE` prints on stdout and its exit status, from a
- * decoded session: the one place wasm/cli.mjs and the parity tests share.
- *   command: "info" | "records" | "stacks"; opts: { addresses, event }
- * Mirrors cli/main.cc: info prints its JSON even when nothing was decodable;
- * records and stacks print nothing then. status: 0 decoded, 1 nothing decodable.
+ * The files of this machine for the command line of the WASM module
+ * (wasm/cli_bindings.cc's host), with stdout/stderr going to the given
+ * callbacks (Uint8Array chunks). Returns { host, close } (close() closes
+ * every file the command line opened).
  */
-export function runCommand(session, ok, command, { addresses = false, event = '' } = {}) {
-  let stdout = '';
-  if (command === 'info') {
-    stdout = session.infoJson();
-  } else if (ok && command === 'records') {
-    stdout = session.recordsText();
-  } else if (ok && command === 'events') {
-    stdout = session.eventsText();
-  } else if (ok && command === 'stacks') {
-    stdout = session.stacksText(Boolean(addresses), String(event ?? ''));
-  } else if (!['info', 'records', 'stacks', 'events'].includes(command)) {
-    throw new Error(`unknown command ${command}`);
-  }
-  return { stdout, status: ok ? 0 : 1 };
+export function nodeCliHost({ stdout, stderr }) {
+  const opened = [];
+  const host = {
+    open(path) {
+      try {
+        const r = fileReader(path);
+        opened.push(r);
+        return { read: r.read, size: r.size };
+      } catch (e) {
+        return { error: ERRNO_TEXT[e.code] ?? String(e.message) };
+      }
+    },
+    isDirectory(path) {
+      try {
+        return fs.statSync(path).isDirectory();
+      } catch {
+        return false;
+      }
+    },
+    list(dir) {
+      try {
+        return fs.readdirSync(dir);
+      } catch {
+        return [];
+      }
+    },
+    writeFile(path, bytes) {
+      try {
+        fs.writeFileSync(path, bytes);
+        return '';
+      } catch (e) {
+        return ERRNO_TEXT[e.code] ?? String(e.message);
+      }
+    },
+    stdout,
+    stderr,
+  };
+  return { host, close: () => opened.splice(0).forEach((r) => r.close()) };
 }
 
-/** Messages of the fatal diagnostics (what the native CLI prints on stderr). */
-export function fatalMessages(session) {
+/**
+ * Runs `profscope ARGS...` in the WASM module (the same command line as the
+ * native CLI: core/api/cli.cc). Resolves to { stdout: Buffer, stderr: string,
+ * status }.
+ */
+export async function runCli(args) {
+  const mod = await loadProfscope();
+  const out = [];
+  const err = [];
+  const { host, close } = nodeCliHost({
+    stdout: (b) => out.push(Buffer.from(b)),
+    stderr: (b) => err.push(Buffer.from(b)),
+  });
   try {
-    return JSON.parse(session.diagnosticsJson())
-      .filter((d) => d.severity === 'fatal')
-      .map((d) => d.message);
-  } catch {
-    return [];
+    const status = mod.runCli(args, host);
+    return { stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), status };
+  } finally {
+    close();
   }
 }

@@ -6,6 +6,19 @@ export interface ProfscopeModule {
   /** Decodes a file pulled in chunks through `read` (offset, length) => bytes. */
   Session: new (read: (offset: number, length: number) => Uint8Array, size: number, name: string) => Session;
   version(): string;
+  /** The command line (core/api/cli.h, from wasm/cli_bindings.cc): `profscope ARGS...` with the host's files; returns the exit status. */
+  runCli(args: string[], host: CliHost): number;
+}
+
+/** What wasm/cli.mjs gives the command line: its files, and where the output goes (chunks as they are made). */
+export interface CliHost {
+  open(path: string): { read: (offset: number, length: number) => Uint8Array; size: number } | { error: string };
+  isDirectory(path: string): boolean;
+  list(dir: string): string[];
+  /** export -o: writes the file; "" when written, else why not. */
+  writeFile(path: string, bytes: Uint8Array): string;
+  stdout(bytes: Uint8Array): void;
+  stderr(bytes: Uint8Array): void;
 }
 
 /** Record kinds (Uint8): what a row of the record table is. */

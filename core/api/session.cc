@@ -1,18 +1,18 @@
 #include "core/api/session.h"
 
-#include "core/api/export/folded_writer.h"
-
 #include <algorithm>
 #include <cstdio>
-#include <map>
+
+#include "core/analysis/xray_account.h"
+#include "core/api/export/folded_writer.h"
+#include "core/api/json_writer.h"
+#include "core/api/text_writers.h"
 
 namespace profscope {
 
 namespace {
 
-std::string Num(uint64_t v) { return std::to_string(v); }
-std::string INum(int64_t v) { return std::to_string(v); }
-std::string Q(const std::string& s) { return QuoteString(s); }
+std::string Q(const std::string& s) { return JsonQuote(s); }
 
 }  // namespace
 
@@ -35,11 +35,16 @@ void Session::AddSideFile(ByteSource& src, std::string name) {
 }
 
 std::string Session::EventsText() const {
-  return decoder_ ? decoder_->EventsText(res_) : std::string();
+  return Collect([&](OutputSink& sink) { WriteEvents(sink); });
+}
+
+void Session::WriteEvents(OutputSink& out) const {
+  const CallLog* calls = decoder_ ? decoder_->Calls() : nullptr;
+  if (calls) WriteEventsText(*calls, out);
 }
 
 std::string Session::TimelineJson() const {
-  return decoder_ ? decoder_->TimelineJson(res_) : std::string("[]");
+  return CodeEventsJson(decoder_ ? decoder_->CodeEvents(res_) : std::vector<CodeEvent>());
 }
 
 Window& Session::WindowFor(int32_t row) {
@@ -85,7 +90,7 @@ std::string Session::DiagnosticsJson() const {
     if (!first) out += ',';
     first = false;
     out += "{\"code\":" + Q(DiagCodeName(d.code)) + ",\"severity\":" + Q(SeverityName(d.severity)) +
-           ",\"offset\":" + Num(d.offset) + ",\"length\":" + Num(d.length) + ",\"message\":" + Q(d.message) + "}";
+           ",\"offset\":" + Dec(d.offset) + ",\"length\":" + Dec(d.length) + ",\"message\":" + Q(d.message) + "}";
   }
   out += "]";
   return out;
@@ -96,7 +101,7 @@ std::string Session::EventsJson() const {
   std::string out = "[";
   for (size_t i = 0; i < p.events.size(); ++i) {
     if (i) out += ',';
-    out += "{\"name\":" + Q(p.strings.Get(p.events.name[i])) + ",\"samples\":" + Num(p.events.samples[i]) + "}";
+    out += "{\"name\":" + Q(p.strings.Get(p.events.name[i])) + ",\"samples\":" + Dec(p.events.samples[i]) + "}";
   }
   return out + "]";
 }
@@ -107,15 +112,15 @@ std::string Session::ThreadsJson() const {
   std::string out = "[";
   for (size_t i = 0; i < t.size(); ++i) {
     if (i) out += ',';
-    out += "{\"tid\":" + INum(t.tid[i]) + ",\"pid\":" + INum(t.pid[i]) + ",\"name\":" +
-           Q(t.name[i] == kNone ? std::string() : p.strings.Get(t.name[i])) + ",\"samples\":" + Num(t.samples[i]);
-    out += ",\"start\":" + Num(t.start[i]) + ",\"end\":" + Num(t.end[i]) + ",\"names\":[";
+    out += "{\"tid\":" + DecI(t.tid[i]) + ",\"pid\":" + DecI(t.pid[i]) + ",\"name\":" +
+           Q(t.name[i] == kNone ? std::string() : p.strings.Get(t.name[i])) + ",\"samples\":" + Dec(t.samples[i]);
+    out += ",\"start\":" + Dec(t.start[i]) + ",\"end\":" + Dec(t.end[i]) + ",\"names\":[";
     bool first = true;
     for (size_t k = 0; k < p.thread_names.thread.size(); ++k) {
       if (p.thread_names.thread[k] != static_cast<int32_t>(i)) continue;
       if (!first) out += ',';
       first = false;
-      out += "{\"time\":" + Num(p.thread_names.time[k]) + ",\"name\":" + Q(p.strings.Get(p.thread_names.name[k])) + "}";
+      out += "{\"time\":" + Dec(p.thread_names.time[k]) + ",\"name\":" + Q(p.strings.Get(p.thread_names.name[k])) + "}";
     }
     out += "]}";
   }
@@ -128,10 +133,10 @@ std::string Session::MappingsJson() const {
   std::string out = "[";
   for (size_t i = 0; i < m.size(); ++i) {
     if (i) out += ',';
-    out += "{\"pid\":" + INum(m.pid[i]) + ",\"start\":" + Q(Hex(m.start[i])) + ",\"end\":" + Q(Hex(m.end[i])) +
+    out += "{\"pid\":" + DecI(m.pid[i]) + ",\"start\":" + Q(Hex(m.start[i])) + ",\"end\":" + Q(Hex(m.end[i])) +
            ",\"pgoff\":" + Q(Hex(m.pgoff[i])) + ",\"path\":" + Q(p.strings.Get(m.path[i])) +
            ",\"build_id\":" + Q(m.build_id[i] == kNone ? std::string() : p.strings.Get(m.build_id[i])) +
-           ",\"time\":" + Num(m.time[i]) + ",\"record\":" + INum(m.record[i]) + "}";
+           ",\"time\":" + Dec(m.time[i]) + ",\"record\":" + DecI(m.record[i]) + "}";
   }
   return out + "]";
 }
@@ -153,21 +158,23 @@ std::string Session::InfoJson() const {
       if (decoder_->IsListedRecord(res_, static_cast<int32_t>(i))) ++records;
   std::string out = "{\"format\":" + Q(res_.format);
   out += ",\"mode\":" + Q(res_.mode) + ",\"byte_order\":" + Q(res_.byte_order);
-  out += ",\"size\":" + Num(res_.file_size);
-  out += ",\"records\":" + Num(records) + ",\"samples\":" + Num(res_.profile.samples.Total());
+  out += ",\"size\":" + Dec(res_.file_size);
+  out += ",\"records\":" + Dec(records) + ",\"samples\":" + Dec(res_.profile.samples.Total());
   out += ",\"events\":" + EventsJson();
   out += ",\"threads\":[";
   const Profile& p = res_.profile;
   for (size_t i = 0; i < p.threads.size(); ++i) {
     if (i) out += ',';
-    out += "{\"pid\":" + INum(p.threads.pid[i]) + ",\"tid\":" + INum(p.threads.tid[i]) + ",\"name\":" +
+    out += "{\"pid\":" + DecI(p.threads.pid[i]) + ",\"tid\":" + DecI(p.threads.tid[i]) + ",\"name\":" +
            Q(p.threads.name[i] == kNone ? std::string() : p.strings.Get(p.threads.name[i])) +
-           ",\"samples\":" + Num(p.threads.samples[i]) + "}";
+           ",\"samples\":" + Dec(p.threads.samples[i]) + "}";
   }
   out += "]";
-  out += ",\"time_start\":" + Num(res_.time_start) + ",\"time_end\":" + Num(res_.time_end);
-  out += ",\"markers\":" + Num(res_.profile.markers.size());
-  out += ",\"diagnostics\":" + DiagnosticsJson() + res_.info_extra + "}\n";
+  out += ",\"time_start\":" + Dec(res_.time_start) + ",\"time_end\":" + Dec(res_.time_end);
+  out += ",\"markers\":" + Dec(res_.profile.markers.size());
+  out += ",\"diagnostics\":" + DiagnosticsJson();
+  AppendInfoMembers(out, res_.info);
+  out += "}\n";
   return out;
 }
 
@@ -175,8 +182,8 @@ std::string Session::SummaryJson() const {
   std::string out = InfoJson();
   out.pop_back();  // newline
   out.pop_back();  // }
-  out += ",\"name\":" + Q(name_) + ",\"rows\":" + Num(res_.records.rows());
-  out += ",\"diagnostics_suppressed\":" + Num(res_.diags.suppressed());
+  out += ",\"name\":" + Q(name_) + ",\"rows\":" + Dec(res_.records.rows());
+  out += ",\"diagnostics_suppressed\":" + Dec(res_.diags.suppressed());
   out += ",\"facts\":{";
   for (size_t i = 0; i < res_.facts.size(); ++i) {
     if (i) out += ',';
@@ -187,25 +194,19 @@ std::string Session::SummaryJson() const {
 }
 
 std::string Session::RecordsText() const {
-  std::string out;
-  if (!decoder_) return out;
-  const RecordTable& t = res_.records;
-  for (size_t i = 0; i < t.rows(); ++i) {
-    if (!decoder_->IsListedRecord(res_, static_cast<int32_t>(i))) continue;
-    out += Num(t.offset[i]) + "\t" + Num(t.size[i]) + "\t" + decoder_->RecordTypeText(res_, static_cast<int32_t>(i));
-    if (static_cast<RecordKind>(t.kind[i]) == RecordKind::kNested) {
-      out += "\tin:" + Num(t.offset[static_cast<size_t>(t.parent[i])]);
-    }
-    if (t.file[i] != 0 && t.file[i] < res_.files.size()) {
-      out += "\tfile:" + res_.files[t.file[i]];
-    }
-    out += '\n';
-  }
-  return out;
+  return Collect([&](OutputSink& sink) { WriteRecords(sink); });
+}
+
+void Session::WriteRecords(OutputSink& out) const {
+  if (decoder_) WriteRecordsText(res_, *decoder_, out);
 }
 
 std::string Session::StacksText(bool addresses, const std::string& event) const {
   return exporter::FoldedStacks(res_, addresses, event);
+}
+
+void Session::WriteStacks(bool addresses, const std::string& event, OutputSink& out) const {
+  exporter::WriteFoldedStacks(res_, addresses, event, out);
 }
 
 void Session::SetOption(std::string key, std::string value) {
@@ -213,7 +214,8 @@ void Session::SetOption(std::string key, std::string value) {
 }
 
 std::string Session::AccountJson() const {
-  return decoder_ ? decoder_->AccountJson(res_) : std::string("[]");
+  const CallLog* calls = decoder_ ? decoder_->Calls() : nullptr;
+  return profscope::AccountJson(calls ? XRayAccount(*calls) : std::vector<AccountRow>());
 }
 
 std::string Session::IntervalsJson() const {
@@ -221,8 +223,8 @@ std::string Session::IntervalsJson() const {
   std::string out = "[";
   for (size_t i = 0; i < t.size(); ++i) {
     if (i) out += ',';
-    out += "{\"thread\":" + INum(t.thread[i]) + ",\"func\":" + INum(t.func[i]) + ",\"start\":" + Num(t.start[i]) +
-           ",\"end\":" + Num(t.end[i]) + ",\"depth\":" + INum(t.depth[i]) + ",\"record\":" + INum(t.record[i]) + "}";
+    out += "{\"thread\":" + DecI(t.thread[i]) + ",\"func\":" + DecI(t.func[i]) + ",\"start\":" + Dec(t.start[i]) +
+           ",\"end\":" + Dec(t.end[i]) + ",\"depth\":" + DecI(t.depth[i]) + ",\"record\":" + DecI(t.record[i]) + "}";
   }
   return out + "]";
 }
@@ -237,6 +239,16 @@ std::string Session::RecordFieldsJson(int32_t row) {
   FieldList fields;
   decoder_->RecordFields(WindowFor(row), res_, row, fields);
   return FieldsToJson(fields.items());
+}
+
+std::string Session::RecordTypeName(int32_t row) const {
+  if (!decoder_ || row < 0 || static_cast<size_t>(row) >= res_.records.rows()) return "";
+  return decoder_->TypeName(res_, row);
+}
+
+profscope::RecordCategory Session::RecordCategory(int32_t row) const {
+  if (row < 0 || static_cast<size_t>(row) >= res_.records.rows()) return profscope::RecordCategory::kUnparsed;
+  return static_cast<profscope::RecordCategory>(res_.records.category[static_cast<size_t>(row)]);
 }
 
 int32_t Session::RecordAt(uint64_t offset) const {

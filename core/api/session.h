@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/api/output_sink.h"
 #include "core/format/decoder.h"
 
 namespace profscope {
@@ -29,14 +30,19 @@ class Session {
   const DecodeResult& result() const { return res_; }
   const std::string& name() const { return name_; }
 
-  // The CLI's outputs (byte-identical natively and in WASM).
+  // The CLI's outputs (byte-identical natively and in WASM; core/api/text_writers.h),
+  // as one string or written to a sink as they are made.
   std::string InfoJson() const;
   std::string RecordsText() const;
+  void WriteRecords(OutputSink& out) const;
   // Folded stacks, one line per distinct stack: "root;..;leaf count". For
   // simpleperf files, simpleperf's stackcollapse.py form instead (see
   // DecodeResult::stacks_thread_root): "thread;caller;..;callee period".
   std::string StacksText(bool addresses, const std::string& event) const;
+  void WriteStacks(bool addresses, const std::string& event, OutputSink& out) const;
+  // One line per function record of a tracer (XRay), empty for other formats.
   std::string EventsText() const;
+  void WriteEvents(OutputSink& out) const;
   // Sample-less entries over time (jitdump: [{time, kind:"load"|"move", name, addr, size, index, record}]).
   std::string TimelineJson() const;
 
@@ -56,6 +62,10 @@ class Session {
   void SetOption(std::string key, std::string value);
 
   std::string RecordLabel(int32_t row) const;
+  // The row's type name without instance detail ("SAMPLE", "TSCWrap", "feature HOSTNAME"; "" for no row).
+  std::string RecordTypeName(int32_t row) const;
+  // The row's format-neutral category (kUnparsed for no row).
+  profscope::RecordCategory RecordCategory(int32_t row) const;
   std::string RecordFieldsJson(int32_t row);
   // Innermost top-level-or-nested row whose bytes cover the file offset, or -1.
   int32_t RecordAt(uint64_t offset) const;

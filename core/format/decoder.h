@@ -9,7 +9,9 @@
 
 #include "core/diag/diagnostics.h"
 #include "core/io/byte_source.h"
+#include "core/model/call_log.h"
 #include "core/model/fields.h"
+#include "core/model/info_value.h"
 #include "core/model/profile.h"
 #include "core/model/record_table.h"
 
@@ -32,9 +34,11 @@ struct DecodeResult {
   uint64_t clock_hz = 0;
   // Summary facts a decoder wants shown (hostname, perf version, ...), as key/value text.
   std::vector<std::pair<std::string, std::string>> facts;
-  // Further members a decoder adds to `profscope info`'s JSON object, as
-  // JSON text starting with ',' (",\"header\":{...}"); empty for most formats.
-  std::string info_extra;
+  // Further members of `profscope info`'s object (an object; jitdump: its header, record counts).
+  InfoValue info;
+  // What `profscope records` shows as a row's type: its number (perf.data,
+  // jitdump), else its type name (XRay, gperftools).
+  bool record_types_are_numbers = true;
   // `profscope stacks` in simpleperf's stackcollapse.py form: each stack
   // starts with the thread's name at the sample's time, the sample's own
   // frame left out, weighted by period, one event (the first sample's unless
@@ -49,6 +53,17 @@ struct SideFile {
   std::string name;
   std::string kind;  // sniffed by content: "elf", "jitdump", "yaml", "unknown"
   Window* window = nullptr;
+};
+
+// A JIT code load or move of a jitdump (its timeline), in the runtime's clock.
+struct CodeEvent {
+  uint64_t time = 0;
+  bool move = false;     // CODE_MOVE, else CODE_LOAD
+  std::string name;      // the function loaded (a move: of the latest load of its code index)
+  uint64_t addr = 0;     // code address (a move: the new one)
+  uint64_t old_addr = 0; // a move: the old code address
+  uint64_t size = 0, index = 0;
+  int32_t record = kNone;
 };
 
 // What a side file is, by content.
@@ -76,12 +91,6 @@ class Decoder {
   }
   // Called once after the main file and every data file were decoded.
   virtual void Finish(DecodeResult& out) { (void)out; }
-  // `profscope events FILE`: one line per event of a tracer (XRay function
-  // records); empty for formats without such events.
-  virtual std::string EventsText(const DecodeResult& res) const { (void)res; return {}; }
-  // Sample-less things over time a timeline can show (jitdump: code loads
-  // and moves), as a JSON array; "[]" when the format has none.
-  virtual std::string TimelineJson(const DecodeResult& res) const { (void)res; return "[]"; }
   // "SAMPLE", "feature HOSTNAME", "attr 0 (cpu-clock)", ...
   virtual std::string RecordLabel(const DecodeResult& res, int32_t row) const = 0;
   // Fields of one row, decoded on demand (re-reading its bytes through w).
@@ -89,13 +98,13 @@ class Decoder {
   // Rows that `profscope records` lists (records in file order), and the
   // container row for nested ones.
   virtual bool IsListedRecord(const DecodeResult& res, int32_t row) const = 0;
-  // Third column of `profscope records`: the record's type as text. Default:
-  // the numeric type (perf.data); formats with named kinds override it.
-  virtual std::string RecordTypeText(const DecodeResult& res, int32_t row) const {
-    return std::to_string(res.records.type[static_cast<size_t>(row)]);
-  }
-  // Per-function accounting table (XRay: like `llvm-xray account`) as JSON; "[]" when none.
-  virtual std::string AccountJson(const DecodeResult& res) const { (void)res; return "[]"; }
+  // The row's type name without instance detail: "SAMPLE", "MMAP2",
+  // "feature HOSTNAME", "attr", "file header", "TSCWrap", "CODE_LOAD".
+  virtual std::string TypeName(const DecodeResult& res, int32_t row) const { return RecordLabel(res, row); }
+  // The function entries/exits of a tracer (XRay), nullptr for other formats.
+  virtual const CallLog* Calls() const { return nullptr; }
+  // JIT code loads and moves in file order (jitdump), empty for other formats.
+  virtual std::vector<CodeEvent> CodeEvents(const DecodeResult& res) const { (void)res; return {}; }
   // A decoder option set by the user before decoding (gperftools: pprof's
   // PC adjustments). Returns false when the decoder does not know it.
   virtual bool SetOption(const std::string& key, const std::string& value) { (void)key; (void)value; return false; }

@@ -10,6 +10,20 @@ std::string Hex(uint64_t v) {
   return buf;
 }
 
+std::string Dec(uint64_t v) { return std::to_string(v); }
+std::string DecI(int64_t v) { return std::to_string(v); }
+
+std::string HexBytes(const uint8_t* p, size_t n) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(n * 2);
+  for (size_t i = 0; i < n; ++i) {
+    s += kDigits[p[i] >> 4];
+    s += kDigits[p[i] & 15];
+  }
+  return s;
+}
+
 static void AppendEscaped(std::string& out, const std::string& s) {
   for (unsigned char c : s) {
     switch (c) {
@@ -34,34 +48,6 @@ std::string QuoteString(const std::string& s) {
   std::string out = "\"";
   AppendEscaped(out, s);
   out += '"';
-  return out;
-}
-
-static void FieldJson(std::string& out, const Field& f) {
-  out += "{\"name\":";
-  out += QuoteString(f.name);
-  out += ",\"offset\":" + std::to_string(f.offset);
-  out += ",\"size\":" + std::to_string(f.size);
-  out += ",\"value\":";
-  out += QuoteString(f.value);
-  if (!f.children.empty()) {
-    out += ",\"children\":[";
-    for (size_t i = 0; i < f.children.size(); ++i) {
-      if (i) out += ',';
-      FieldJson(out, f.children[i]);
-    }
-    out += ']';
-  }
-  out += '}';
-}
-
-std::string FieldsToJson(const std::vector<Field>& fields) {
-  std::string out = "[";
-  for (size_t i = 0; i < fields.size(); ++i) {
-    if (i) out += ',';
-    FieldJson(out, fields[i]);
-  }
-  out += ']';
   return out;
 }
 

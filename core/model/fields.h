@@ -1,7 +1,10 @@
 // Decoded fields of one record or section, produced on demand for the record
 // tree and the hex view's field highlighting (so the record table stays compact).
+// A parser fills them through a FieldReader (field_reader.h), which records
+// each field's absolute offset and size as it reads.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,8 +19,6 @@ struct Field {
   std::vector<Field> children;
 };
 
-// Appends fields while a ByteReader walks a structure. Helpers record the
-// reader's absolute position before and after each read.
 class FieldList {
  public:
   std::vector<Field>& items() { return items_; }
@@ -30,8 +31,13 @@ class FieldList {
   std::vector<Field> items_;
 };
 
-std::string Hex(uint64_t v);            // "0x1a3f0"
-std::string QuoteString(const std::string& s);  // JSON-style quoted, escapes control bytes
-std::string FieldsToJson(const std::vector<Field>& fields);
+// Printable values (field values, labels, messages).
+std::string Hex(uint64_t v);                      // "0x1a3f0"
+std::string Dec(uint64_t v);                      // "1234"
+std::string DecI(int64_t v);                      // "-1"
+std::string HexBytes(const uint8_t* p, size_t n); // "a1b2c3" (build ids, raw bytes)
+// A string quoted and escaped (control bytes as \uXXXX): a field's value, and
+// the one escaping routine JSON output uses too (core/api/json_writer.h).
+std::string QuoteString(const std::string& s);
 
 }  // namespace profscope

@@ -4,6 +4,7 @@
 // decoded on demand from (offset, size) so the table stays compact.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -23,20 +24,37 @@ enum class RecordKind : uint8_t {
   kUnparsed = 10, // bytes that form no record
 };
 
+// What a row is, whatever the format (the page colours rows by it): every
+// decoder gives each row it adds one of these.
+enum class RecordCategory : uint8_t {
+  kMetadata = 0,     // headers, sections, tables, format bookkeeping (XRay NewBuffer, TSCWrap, ...)
+  kSample = 1,       // a sample (perf SAMPLE, gperftools sample record, XRay function enter/exit)
+  kTask = 2,         // threads and address spaces (perf MMAP/COMM/FORK/EXIT..., jitdump CODE_LOAD/CODE_MOVE)
+  kKernelEvent = 3,  // other kernel records (perf LOST, SWITCH, KSYMBOL, ...)
+  kUserEvent = 4,    // records a tool or program wrote (perf's own records, simpleperf's, XRay custom events)
+  kPayload = 5,      // bytes that follow a record (AUXTRACE data, event payloads)
+  kUnparsed = 6,     // bytes that form no record
+};
+// "metadata", "sample", "task/mmap", "kernel event", "user/synthesized", "payload", "unparsed".
+const char* RecordCategoryName(RecordCategory c);
+
 struct RecordTable {
   std::vector<uint64_t> offset;  // absolute (kNested: within the container's decompressed bytes)
   std::vector<uint64_t> size;
-  std::vector<uint32_t> type;    // perf record type / feature id / attr index
+  std::vector<uint32_t> type;    // per format: perf record type / feature id / attr index; XRay, gperftools and
+                                 // jitdump their own numbering (see each decoder)
   std::vector<uint8_t> kind;     // RecordKind
+  std::vector<uint8_t> category; // RecordCategory
   std::vector<int32_t> parent;   // row of the container, -1 at top level
   std::vector<uint8_t> file;     // which input file (0 = the main one; perf --threads data.N files follow)
   uint8_t current_file = 0;      // file index given to rows added now
 
-  int32_t Add(uint64_t off, uint64_t sz, uint32_t ty, RecordKind k, int32_t par) {
+  int32_t Add(uint64_t off, uint64_t sz, uint32_t ty, RecordKind k, int32_t par, RecordCategory cat) {
     offset.push_back(off);
     size.push_back(sz);
     type.push_back(ty);
     kind.push_back(static_cast<uint8_t>(k));
+    category.push_back(static_cast<uint8_t>(cat));
     parent.push_back(par);
     file.push_back(current_file);
     return static_cast<int32_t>(offset.size() - 1);

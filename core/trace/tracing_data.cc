@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/model/fields.h"
+
 namespace profscope::trace {
 
 namespace {
@@ -17,13 +19,6 @@ std::string Line(const std::string& t, const std::string& key) {
   std::string v = t.substr(p, e == std::string::npos ? std::string::npos : e - p);
   while (!v.empty() && (v[0] == ' ' || v[0] == '\t')) v.erase(0, 1);
   return v;
-}
-
-std::string Hex(const uint8_t* p, size_t n) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  for (size_t i = 0; i < n; ++i) { s += d[p[i] >> 4]; s += d[p[i] & 15]; }
-  return s;
 }
 
 uint64_t ReadUint(const uint8_t* p, size_t n, bool big) {
@@ -169,18 +164,18 @@ std::vector<FieldValue> DecodeFields(const EventFormat& f, const uint8_t* raw, s
       uint32_t loc = static_cast<uint32_t>(ReadUint(p, 4, big));
       uint32_t off = loc & 0xffff, len = loc >> 16;
       if (off <= size && len <= size - off) {
-        v.value = chars ? CText(raw + off, len) : Hex(raw + off, len);
+        v.value = chars ? CText(raw + off, len) : HexBytes(raw + off, len);
         v.offset = off;
         v.size = len;
       }
     } else if (array) {
-      v.value = chars ? CText(p, fd.size) : Hex(p, fd.size);
+      v.value = chars ? CText(p, fd.size) : HexBytes(p, fd.size);
     } else if (fd.size == 1 || fd.size == 2 || fd.size == 4 || fd.size == 8) {
       uint64_t u = ReadUint(p, fd.size, big);
       if (fd.is_signed && fd.size < 8 && (u >> (8 * fd.size - 1)) & 1) u |= ~uint64_t{0} << (8 * fd.size);
       v.value = fd.is_signed ? std::to_string(static_cast<int64_t>(u)) : std::to_string(u);
     } else {
-      v.value = Hex(p, fd.size);
+      v.value = HexBytes(p, fd.size);
     }
     out.push_back(std::move(v));
   }

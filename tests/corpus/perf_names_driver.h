@@ -63,8 +63,8 @@ class PerfReplay {
     if (!dec_.Decode(w, res_, nullptr)) return false;
     dec_.Finish(res_);
     order_ = res_.byte_order == "big" ? ByteOrder::kBig : ByteOrder::kLittle;
-    for (const auto& b : dec_.features().build_ids) build_ids_[b.filename] = b.build_id_hex;
-    id_pos_ = perf::ComputeIdPos(dec_.attrs().empty() ? 0 : dec_.attrs()[0].attr.sample_type);
+    for (const auto& b : dec_.session().features.build_ids) build_ids_[b.filename] = b.build_id_hex;
+    id_pos_ = perf::ComputeIdPos(dec_.session().attrs().empty() ? 0 : dec_.session().attrs()[0].attr.sample_type);
     for (size_t i = 0; i < res_.records.rows(); ++i) {
       if (res_.records.kind[i] != static_cast<uint8_t>(RecordKind::kFeature) || res_.records.type[i] != 1) continue;
       uint64_t off = res_.records.offset[i], size = res_.records.size[i];
@@ -108,7 +108,7 @@ class PerfReplay {
   std::string Folded(const std::string& event) const {
     std::map<std::string, uint64_t> agg;
     for (const auto& s : samples_) {
-      if (!event.empty() && dec_.attrs()[static_cast<size_t>(s.attr)].name != event) continue;
+      if (!event.empty() && dec_.session().attrs()[static_cast<size_t>(s.attr)].name != event) continue;
       std::string k;
       for (size_t i = s.frames.size(); i-- > 0;) k += (k.empty() ? "" : ";") + s.frames[i].name;
       ++agg[k];
@@ -122,13 +122,13 @@ class PerfReplay {
   std::string Script() const {
     int width = 0;
     bool any_callchain = false;
-    for (const auto& a : dec_.attrs()) {
+    for (const auto& a : dec_.session().attrs()) {
       width = std::max(width, static_cast<int>(a.name.size()));
       any_callchain = any_callchain || (a.attr.sample_type & (1u << 5));
     }
     std::string out;
     for (const auto& s : samples_) {
-      const auto& a = dec_.attrs()[static_cast<size_t>(s.attr)];
+      const auto& a = dec_.session().attrs()[static_cast<size_t>(s.attr)];
       script::Fields f = script::DefaultFields(a.attr.type, a.attr.sample_type, any_callchain);
       script::Sample ss;
       ss.comm = s.comm;
@@ -162,7 +162,7 @@ class PerfReplay {
     return r.U16();
   }
   int AttrOf(ByteReader p, bool sample) const {
-    const auto& attrs = dec_.attrs();
+    const auto& attrs = dec_.session().attrs();
     if (attrs.size() == 1) return 0;
     uint64_t id = 0;
     if (sample) {
@@ -185,15 +185,15 @@ class PerfReplay {
     uint32_t type = res_.records.type[static_cast<size_t>(row)];
     if (type >= 64) return 0;  // user records: delivered in place
     ByteReader p = Payload(row);
-    if (dec_.attrs().empty()) return 0;
+    if (dec_.session().attrs().empty()) return 0;
     if (type == perf::kSample) {
       perf::SampleData sd;
-      const auto& a = dec_.attrs()[static_cast<size_t>(AttrOf(p, true))].attr;
+      const auto& a = dec_.session().attrs()[static_cast<size_t>(AttrOf(p, true))].attr;
       if (!(a.sample_type & (1u << 2))) return 0;
       if (!perf::ParseSample(p, a, &sd, nullptr, nullptr)) return 0;
       return sd.time;
     }
-    const auto& a = dec_.attrs()[static_cast<size_t>(AttrOf(p, false))].attr;
+    const auto& a = dec_.session().attrs()[static_cast<size_t>(AttrOf(p, false))].attr;
     if (!a.sample_id_all() || !(a.sample_type & (1u << 2))) return 0;
     perf::SampleData sd;
     if (!perf::ParseSampleId(p, a, &sd, nullptr)) return 0;
@@ -336,7 +336,7 @@ class PerfReplay {
   }
   void Sample(ByteReader p, uint16_t misc) {
     int ai = AttrOf(p, true);
-    const auto& a = dec_.attrs()[static_cast<size_t>(ai)].attr;
+    const auto& a = dec_.session().attrs()[static_cast<size_t>(ai)].attr;
     perf::SampleData sd;
     if (!perf::ParseSample(p, a, &sd, nullptr, nullptr)) return;
     ReplayedSample s;

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileReader, loadProfscope, openSession, runCommand } from '../../wasm/load-node.mjs';
+import { fileReader, loadProfscope, openSession, runCli } from '../../wasm/load-node.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NATIVE = process.env.PROFSCOPE_NATIVE ?? path.join(ROOT, 'build', 'native', 'profscope');
@@ -37,11 +37,11 @@ function list(format, input) {
 
 const cases = [...list('xray', 'xray.log'), ...list('gperf', 'cpu.prof')];
 const COMMANDS = [
-  { label: 'info', command: 'info', args: [], opts: {} },
-  { label: 'records', command: 'records', args: [], opts: {} },
-  { label: 'stacks', command: 'stacks', args: [], opts: {} },
-  { label: 'stacks --addresses', command: 'stacks', args: ['--addresses'], opts: { addresses: true } },
-  { label: 'events', command: 'events', args: [], opts: {} },
+  { label: 'info', command: 'info', args: [] },
+  { label: 'records', command: 'records', args: [] },
+  { label: 'stacks', command: 'stacks', args: [] },
+  { label: 'stacks --addresses', command: 'stacks', args: ['--addresses'] },
+  { label: 'events', command: 'events', args: [] },
 ];
 const haveNative = fs.existsSync(NATIVE);
 const sortedLines = (s) => s.split('\n').filter(Boolean).sort();
@@ -63,12 +63,12 @@ describe('XRay and gperftools in WASM', () => {
     }, 120_000);
     afterAll(() => wasm?.close());
 
-    it.runIf(haveNative).each(COMMANDS)('native parity: $label', ({ command, args, opts }) => {
+    it.runIf(haveNative).each(COMMANDS)('native parity: $label', async ({ command, args }) => {
       const sideArgs = side.flatMap((s) => ['--instr-map', s]);
       const native = spawnSync(NATIVE, [command, input, ...args, ...sideArgs], { maxBuffer: 1 << 30 });
       expect(native.error).toBeUndefined();
-      const { stdout, status } = runCommand(wasm.session, wasm.ok, command, opts);
-      expect(stdout).toBe(native.stdout.toString('utf8'));
+      const { stdout, status } = await runCli([command, input, ...args, ...sideArgs]);
+      expect(stdout.equals(native.stdout), 'stdout differs').toBe(true);
       expect(status).toBe(native.status);
     });
 

@@ -15,7 +15,7 @@
 
 #include "core/api/session.h"
 #include "core/format/perf/perf_format.h"
-#include "core/format/perf/simpleperf_format.h"
+#include "core/format/perf/simpleperf/simpleperf_format.h"
 #include "tests/unit/perf_test_writer.h"
 
 namespace profscope::perf {

@@ -13,7 +13,7 @@
 #include "core/format/perf/perf_features.h"
 #include "core/format/perf/perf_format.h"
 #include "core/format/perf/perf_record_fields.h"
-#include "core/format/perf/simpleperf_format.h"
+#include "core/format/perf/simpleperf/simpleperf_format.h"
 #include "tests/unit/perf_test_writer.h"
 
 namespace profscope::perf {

@@ -3,22 +3,28 @@
 #include <algorithm>
 #include <map>
 
+#include "core/api/output_sink.h"
 #include "core/model/fields.h"
 
 namespace profscope::exporter {
 
 namespace {
 
-std::string Num(uint64_t v) { return std::to_string(v); }
+void WriteFolded(const std::map<std::string, uint64_t>& folded, OutputSink& out) {
+  for (const auto& [line, n] : folded) {
+    out.Write(line);
+    out.Write(" " + Dec(n) + "\n");
+  }
+}
 
-std::string ThreadRootStacks(const DecodeResult& res, bool addresses, int32_t want) {
+void ThreadRootStacks(const DecodeResult& res, bool addresses, int32_t want, OutputSink& out) {
   // simpleperf's stackcollapse.py: "comm;caller..;callee period" where comm is
   // the thread's name when the sample was taken and the callchain is
   // report_lib's GetCallChainOfCurrentSample (it starts at the caller: the
   // sample's own frame is not printed); without --event-filter only the
   // first sample's event is kept; lines sorted.
   const Profile& p = res.profile;
-  if (p.samples.size() == 0) return "";
+  if (p.samples.size() == 0) return;
   if (want == kNone) want = p.samples.event[0];
   // Per thread: its names over time, in time order (file order among equal times).
   std::vector<std::vector<std::pair<uint64_t, int32_t>>> names(p.threads.size());
@@ -81,22 +87,24 @@ std::string ThreadRootStacks(const DecodeResult& res, bool addresses, int32_t wa
     }
     folded[line] += n;
   }
-  std::string out;
-  for (const auto& [line, n] : folded) out += line + " " + Num(n) + "\n";
-  return out;
+  WriteFolded(folded, out);
 }
 
 }  // namespace
 
 std::string FoldedStacks(const DecodeResult& res, bool addresses, const std::string& event) {
+  return Collect([&](OutputSink& sink) { WriteFoldedStacks(res, addresses, event, sink); });
+}
+
+void WriteFoldedStacks(const DecodeResult& res, bool addresses, const std::string& event, OutputSink& out) {
   const Profile& p = res.profile;
   int32_t want = kNone;
   if (!event.empty()) {
     for (size_t e = 0; e < p.events.size(); ++e)
       if (p.strings.Get(p.events.name[e]) == event) { want = static_cast<int32_t>(e); break; }
-    if (want == kNone) return "";
+    if (want == kNone) return;
   }
-  if (res.stacks_thread_root) return ThreadRootStacks(res, addresses, want);
+  if (res.stacks_thread_root) return ThreadRootStacks(res, addresses, want, out);
   // Count samples per stack, then render each distinct stack once.
   std::vector<uint64_t> per_stack(p.stacks.frame.size(), 0);
   for (size_t i = 0; i < p.samples.size(); ++i) {
@@ -119,9 +127,7 @@ std::string FoldedStacks(const DecodeResult& res, bool addresses, const std::str
     }
     folded[line] += per_stack[s];
   }
-  std::string out;
-  for (const auto& [line, n] : folded) out += line + " " + Num(n) + "\n";
-  return out;
+  WriteFolded(folded, out);
 }
 
 }  // namespace profscope::exporter

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "core/api/output_sink.h"
 #include "core/format/decoder.h"
 
 namespace profscope::exporter {
@@ -12,5 +13,7 @@ namespace profscope::exporter {
 // Frames by name, or by address (--addresses); `event` keeps one event by name
 // ("" = every event; an unknown name gives "").
 std::string FoldedStacks(const DecodeResult& res, bool addresses, const std::string& event);
+// The same, written to `out` as the lines are made.
+void WriteFoldedStacks(const DecodeResult& res, bool addresses, const std::string& event, OutputSink& out);
 
 }  // namespace profscope::exporter

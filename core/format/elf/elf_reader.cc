@@ -1,5 +1,7 @@
 #include "core/format/elf/elf_reader.h"
 
+#include "core/model/fields.h"
+
 #include <cxxabi.h>
 
 #include <algorithm>
@@ -12,13 +14,6 @@ namespace {
 
 constexpr uint32_t kShtSymtab = 2, kShtRela = 4, kShtNote = 7, kShtNobits = 8, kShtRel = 9, kShtDynsym = 11;
 constexpr size_t kMaxSections = 65536;
-
-std::string HexBytes(const uint8_t* p, size_t n) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  for (size_t i = 0; i < n; ++i) { s += d[p[i] >> 4]; s += d[p[i] & 15]; }
-  return s;
-}
 
 class Reader {
  public:

@@ -7,12 +7,13 @@
 #include <memory>
 
 #include "core/format/elf/symbolizer.h"
+#include "core/model/address_space.h"
+#include "core/model/thread_tracker.h"
 
 namespace profscope::gperf {
 
 namespace {
 
-std::string Num(uint64_t v) { return std::to_string(v); }
 
 bool ParseHeader(const uint8_t* h, size_t n, size_t& word, ByteOrder& order, uint64_t& version, uint64_t& period) {
   // Go pprof's order: 32-bit little, 32-bit big, 64-bit little, 64-bit big.
@@ -64,6 +65,7 @@ bool GperfDecoder::SetOption(const std::string& key, const std::string& value) {
 
 bool GperfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progress) {
   out.format = "gperftools";
+  out.record_types_are_numbers = false;
   uint64_t n = w.size();
   const uint8_t* p = n ? w.Get(0, static_cast<size_t>(n)) : nullptr;
   std::vector<uint8_t> keep;
@@ -75,15 +77,15 @@ bool GperfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progre
   }
   out.byte_order = order_ == ByteOrder::kLittle ? "little" : "big";
   out.mode = word_ == 4 ? "32-bit" : "64-bit";
-  out.records.Add(0, 5 * word_, kTypeHeader, RecordKind::kFileHeader, -1);
-  out.facts.emplace_back("word size", Num(word_));
-  out.facts.emplace_back("header version", Num(version_) + (version_ == 1 ? " (Java variant: method ids instead of PCs)" : ""));
-  out.facts.emplace_back("sampling period", Num(period_) + " us");
+  out.records.Add(0, 5 * word_, kTypeHeader, RecordKind::kFileHeader, -1, RecordCategory::kMetadata);
+  out.facts.emplace_back("word size", Dec(word_));
+  out.facts.emplace_back("header version", Dec(version_) + (version_ == 1 ? " (Java variant: method ids instead of PCs)" : ""));
+  out.facts.emplace_back("sampling period", Dec(period_) + " us");
   uint64_t off = 5 * word_;
   bool trailer = false;
   while (off < n) {
     if (n - off < 2 * word_) {
-      out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1);
+      out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
       out.diags.Error(DiagCode::kRecordTruncated, off, n - off, "the file ends inside a sample record's count/depth words");
       off = n;
       break;
@@ -91,22 +93,22 @@ bool GperfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progre
     uint64_t count = Word(d + off), depth = Word(d + off + word_);
     uint64_t room = (n - off - 2 * word_) / word_;
     if (depth > room) {
-      out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1);
+      out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
       out.diags.Error(DiagCode::kRecordTruncated, off, n - off,
-                      "sample record with depth " + Num(depth) + " but only " + Num(room) + " words are left in the file");
+                      "sample record with depth " + Dec(depth) + " but only " + Dec(room) + " words are left in the file");
       off = n;
       break;
     }
     uint64_t size = (2 + depth) * word_;
     if (count == 0 && depth == 1 && Word(d + off + 2 * word_) == 0) {
-      out.records.Add(off, size, kTypeTrailer, RecordKind::kRecord, -1);
+      out.records.Add(off, size, kTypeTrailer, RecordKind::kRecord, -1, RecordCategory::kMetadata);
       off += size;
       trailer = true;
       break;
     }
     SampleRec s;
     s.count = count;
-    s.row = out.records.Add(off, size, kTypeSample, RecordKind::kRecord, -1);
+    s.row = out.records.Add(off, size, kTypeSample, RecordKind::kRecord, -1, RecordCategory::kSample);
     for (uint64_t k = 0; k < depth; ++k) s.pcs.push_back(Word(d + off + (2 + k) * word_));
     recs_.push_back(std::move(s));
     off += size;
@@ -114,7 +116,7 @@ bool GperfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progre
   if (!trailer)
     out.diags.Warning(DiagCode::kRecordTruncated, off, 0, "no trailer record (0, 1, 0): the profile was cut short");
   if (off < n) {
-    out.records.Add(off, n - off, kTypeMaps, RecordKind::kRecord, -1);
+    out.records.Add(off, n - off, kTypeMaps, RecordKind::kRecord, -1, RecordCategory::kMetadata);
     ParseMaps(std::string(reinterpret_cast<const char*>(d + off), static_cast<size_t>(n - off)), off, out);
   }
   if (progress) progress(n, n);
@@ -162,15 +164,8 @@ void GperfDecoder::ParseMaps(const std::string& text, uint64_t base, DecodeResul
     std::string path(q);
     if (stop <= start) continue;
     maps_.push_back(Map{start, stop, pgoff, path});
-    MappingTable& m = out.profile.mappings;
-    m.pid.push_back(0);
-    m.start.push_back(start);
-    m.end.push_back(stop);
-    m.pgoff.push_back(pgoff);
-    m.path.push_back(out.profile.strings.Intern(path));
-    m.build_id.push_back(kNone);
-    m.time.push_back(0);
-    m.record.push_back(static_cast<int32_t>(out.records.rows() - 1));
+    AddMappingRow(out.profile, 0, start, stop, pgoff, out.profile.strings.Intern(path), kNone, 0,
+                  static_cast<int32_t>(out.records.rows() - 1));
     (void)pr;
   }
 }
@@ -206,12 +201,9 @@ void GperfDecoder::Finish(DecodeResult& out) {
   StackBuilder sb(p);
   p.events.name.push_back(p.strings.Intern("cpu"));
   p.events.samples.push_back(0);
-  p.threads.tid.push_back(0);
-  p.threads.pid.push_back(0);
-  p.threads.name.push_back(kNone);
-  p.threads.start.push_back(0);
-  p.threads.end.push_back(0);
-  p.threads.samples.push_back(0);
+  ThreadTracker threads(p);
+  const int32_t thread = threads.Row(0, 0, 0);  // the profile names no threads: one for all samples
+  // The first mapping that covers pc, as Go pprof looks mappings up.
   auto mapping_of = [&](uint64_t pc) -> int32_t {
     for (size_t i = 0; i < maps_.size(); ++i)
       if (pc >= maps_[i].start && pc < maps_[i].end) return static_cast<int32_t>(i);
@@ -243,8 +235,8 @@ void GperfDecoder::Finish(DecodeResult& out) {
       for (auto& pcs : adjusted)
         if (pcs.size() > 1 && pcs[1] == best) pcs.erase(pcs.begin() + 1);
       out.diags.Add(DiagCode::kStackRepaired, Severity::kInfo, 0, 0,
-                    "strip_signal_frames: removed the second frame " + Hex(best) + " found in " + Num(best_n) + " of " +
-                        Num(adjusted.size()) + " sample records");
+                    "strip_signal_frames: removed the second frame " + Hex(best) + " found in " + Dec(best_n) + " of " +
+                        Dec(adjusted.size()) + " sample records");
     }
   }
   for (size_t ri = 0; ri < recs_.size(); ++ri) {
@@ -278,7 +270,7 @@ void GperfDecoder::Finish(DecodeResult& out) {
     uint32_t c = static_cast<uint32_t>(std::min<uint64_t>(s.count, 0xffffffffu));
     total += c;
     p.samples.time.push_back(0);
-    p.samples.thread.push_back(0);
+    p.samples.thread.push_back(thread);
     p.samples.cpu.push_back(kNone);
     p.samples.event.push_back(0);
     p.samples.weight.push_back(static_cast<double>(period_) * c);
@@ -287,8 +279,8 @@ void GperfDecoder::Finish(DecodeResult& out) {
     p.samples.count.push_back(c);
   }
   p.events.samples[0] = total;
-  p.threads.samples[0] = static_cast<uint32_t>(std::min<uint64_t>(total, 0xffffffffu));
-  out.facts.emplace_back("sample records", Num(recs_.size()));
+  threads.AddSamples(thread, static_cast<uint32_t>(std::min<uint64_t>(total, 0xffffffffu)));
+  out.facts.emplace_back("sample records", Dec(recs_.size()));
   out.facts.emplace_back("pc adjustments", std::string(pc_minus_one_ ? "pc_minus_one " : "") +
                                                  (drop_duplicate_leaf_ ? "drop_duplicate_leaf " : "") +
                                                  (strip_signal_frames_ ? "strip_signal_frames" : "") +
@@ -301,7 +293,7 @@ bool GperfDecoder::IsListedRecord(const DecodeResult& res, int32_t row) const {
   return true;
 }
 
-std::string GperfDecoder::RecordTypeText(const DecodeResult& res, int32_t row) const {
+std::string GperfDecoder::RecordLabel(const DecodeResult& res, int32_t row) const {
   size_t i = static_cast<size_t>(row);
   if (static_cast<RecordKind>(res.records.kind[i]) == RecordKind::kUnparsed) return "unparsed";
   switch (res.records.type[i]) {
@@ -313,16 +305,12 @@ std::string GperfDecoder::RecordTypeText(const DecodeResult& res, int32_t row) c
   return "unknown";
 }
 
-std::string GperfDecoder::RecordLabel(const DecodeResult& res, int32_t row) const {
-  return RecordTypeText(res, row);
-}
-
 void GperfDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t row, FieldList& out) {
   size_t i = static_cast<size_t>(row);
   uint64_t off = res.records.offset[i], size = res.records.size[i];
   uint32_t t = res.records.type[i];
   if (static_cast<RecordKind>(res.records.kind[i]) == RecordKind::kUnparsed) {
-    out.Add("bytes", off, size, Num(size) + " bytes that form no record");
+    out.Add("bytes", off, size, Dec(size) + " bytes that form no record");
     return;
   }
   if (t == kTypeMaps) {
@@ -340,16 +328,16 @@ void GperfDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t row,
   auto word = [&](size_t k) { return Word(keep.data() + k * word_); };
   size_t nw = take / word_;
   if (t == kTypeHeader && nw >= 5) {
-    out.Add("header_count", off, word_, Num(word(0)));
-    out.Add("header_words", off + word_, word_, Num(word(1)));
-    out.Add("version", off + 2 * word_, word_, Num(word(2)));
-    out.Add("period_us", off + 3 * word_, word_, Num(word(3)));
-    out.Add("padding", off + 4 * word_, word_, Num(word(4)));
+    out.Add("header_count", off, word_, Dec(word(0)));
+    out.Add("header_words", off + word_, word_, Dec(word(1)));
+    out.Add("version", off + 2 * word_, word_, Dec(word(2)));
+    out.Add("period_us", off + 3 * word_, word_, Dec(word(3)));
+    out.Add("padding", off + 4 * word_, word_, Dec(word(4)));
     return;
   }
   if (nw < 2) return;
-  out.Add("count", off, word_, Num(word(0)));
-  out.Add("depth", off + word_, word_, Num(word(1)));
+  out.Add("count", off, word_, Dec(word(0)));
+  out.Add("depth", off + word_, word_, Dec(word(1)));
   for (size_t k = 2; k < nw; ++k) {
     uint64_t pc = word(k);
     std::string v = Hex(pc);
@@ -358,7 +346,7 @@ void GperfDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t row,
         v += " (" + m.path + "+" + Hex(pc - m.start + m.pgoff) + ")";
         break;
       }
-    out.Add(t == kTypeTrailer ? "pc" : "pc[" + Num(k - 2) + "]", off + k * word_, word_, v);
+    out.Add(t == kTypeTrailer ? "pc" : "pc[" + Dec(k - 2) + "]", off + k * word_, word_, v);
   }
 }
 

@@ -35,7 +35,6 @@ class GperfDecoder : public Decoder {
   void UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) override;
   void Finish(DecodeResult& out) override;
   std::string RecordLabel(const DecodeResult& res, int32_t row) const override;
-  std::string RecordTypeText(const DecodeResult& res, int32_t row) const override;
   void RecordFields(Window& w, const DecodeResult& res, int32_t row, FieldList& out) override;
   bool IsListedRecord(const DecodeResult& res, int32_t row) const override;
   bool SetOption(const std::string& key, const std::string& value) override;

@@ -5,20 +5,13 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "core/model/field_reader.h"
+#include "core/model/thread_tracker.h"
+
 namespace profscope::jitdump {
 
 namespace {
 
-std::string Dec(uint64_t v) { return std::to_string(v); }
-
-// Adds a field when fields is non-null.
-struct FieldSink {
-  FieldList* f;
-  Field* Add(const std::string& name, uint64_t off, uint64_t size, const std::string& value) {
-    if (!f) return nullptr;
-    return &f->Add(name, off, size, value);
-  }
-};
 
 uint32_t U32At(const uint8_t* p, ByteOrder o) {
   uint32_t v;
@@ -39,6 +32,10 @@ uint64_t CountReplacementChars(Window& w, uint64_t limit) {
 }
 
 }  // namespace
+
+RecordCategory RecordCategoryOf(uint32_t id) {
+  return id == kCodeLoad || id == kCodeMove ? RecordCategory::kTask : RecordCategory::kUserEvent;
+}
 
 const char* RecordName(uint32_t id) {
   switch (id) {
@@ -71,9 +68,11 @@ bool Sniff(const uint8_t* head, size_t n) {
 namespace {
 
 // Parses one record (rec = the whole record). Appends what it finds to dump
-// (when non-null), fields to sink, damage to diags (when non-null).
-void ParseRecord(ByteReader rec, int32_t row, Dump* dump, FieldSink sink, Diagnostics* diags) {
-  ByteReader r = rec;
+// (when non-null), fields to `fields` (when non-null), damage to diags (when
+// non-null). Members are read as they lie; a short one ends the record.
+void ParseRecord(ByteReader rec, int32_t row, Dump* dump, FieldList* fields, Diagnostics* diags) {
+  FieldReader sink(rec, fields ? &fields->items() : nullptr);
+  ByteReader& r = sink.reader();
   uint64_t at = r.abs_pos();
   uint32_t id = r.U32();
   sink.Add("id", at, 4, Dec(id) + " (" + RecordName(id) + ")");
@@ -176,8 +175,9 @@ void ParseRecord(ByteReader rec, int32_t row, Dump* dump, FieldSink sink, Diagno
       for (uint64_t k = 0; k < nr; ++k) {
         uint64_t eat = r.abs_pos();
         DebugEntry e;
-        FieldList sub;
-        FieldSink es{sink.f ? &sub : nullptr};
+        std::vector<Field> sub;
+        std::vector<Field>* outer = sink.Target(sink.fielding() ? &sub : nullptr);
+        FieldReader& es = sink;
         uint64_t a = r.abs_pos();
         e.addr = r.U64();
         es.Add("addr", a, 8, Hex(e.addr));
@@ -191,9 +191,10 @@ void ParseRecord(ByteReader rec, int32_t row, Dump* dump, FieldSink sink, Diagno
         e.file = r.CString();
         bool ok = r.ok();
         es.Add("name", a, e.file.size() + (ok ? 1 : 0), QuoteString(e.file));
+        sink.Target(outer);
         Field* f = sink.Add("entry[" + Dec(k) + "]", eat, r.abs_pos() - eat,
                             e.file + ":" + Dec(e.line) + " @" + Hex(e.addr));
-        if (f) f->children = std::move(sub.items());
+        if (f) f->children = std::move(sub);
         if (!ok) { overrun("entry " + Dec(k) + " runs past the record's end"); break; }
         d.entries.push_back(std::move(e));
       }
@@ -234,12 +235,12 @@ void ParseRecord(ByteReader rec, int32_t row, Dump* dump, FieldSink sink, Diagno
 }  // namespace
 
 void RecordFieldsOf(ByteReader rec, bool file_header, FieldList* fields) {
-  FieldSink s{fields};
   if (!file_header) {
-    ParseRecord(rec, -1, nullptr, s, nullptr);
+    ParseRecord(rec, -1, nullptr, fields, nullptr);
     return;
   }
-  ByteReader r = rec;
+  FieldReader s(rec, fields ? &fields->items() : nullptr);
+  ByteReader& r = s.reader();
   uint64_t a = r.abs_pos();
   uint32_t magic = r.U32();
   s.Add("magic", a, 4, Hex(magic) + (r.swapped() ? " (JiTD, big endian)" : " (JiTD, little endian)"));
@@ -275,7 +276,7 @@ bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags) {
   if (size < kHeaderMinSize) {
     dg.Fatal(DiagCode::kTruncatedHeader, 0, size,
              "jitdump is " + Dec(size) + " bytes, shorter than its 40-byte file header");
-    if (rows) rows->Add(0, size, 0, RecordKind::kFileHeader, -1);
+    if (rows) rows->Add(0, size, 0, RecordKind::kFileHeader, -1, RecordCategory::kMetadata);
     out->end_offset = size;
     return false;
   }
@@ -311,7 +312,7 @@ bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags) {
              " UTF-8 replacement characters (EF BF BD), so it was likely passed through a text conversion that replaced its binary bytes";
     dg.Error(DiagCode::kBadHeader, 32, 8, std::move(msg));
   }
-  if (rows) rows->Add(0, hsize, 0, RecordKind::kFileHeader, -1);
+  if (rows) rows->Add(0, hsize, 0, RecordKind::kFileHeader, -1, RecordCategory::kMetadata);
 
   uint64_t off = hsize;
   while (off < size) {
@@ -319,7 +320,7 @@ bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags) {
     if (left < kRecordHeaderSize) {
       dg.Error(DiagCode::kRecordTruncated, off, left,
                "file ends inside a record header at " + Hex(off) + " (" + Dec(left) + " bytes left, 16 needed); all earlier records kept");
-      if (rows) rows->Add(off, left, 0, RecordKind::kUnparsed, -1);
+      if (rows) rows->Add(off, left, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
       break;
     }
     const uint8_t* rh = w.Get(off, kRecordHeaderSize);
@@ -332,19 +333,19 @@ bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags) {
                         " bytes not decoded)";
       if (out->garbled_header) msg += "; the file header is damaged too, this is not a readable jitdump";
       dg.Error(DiagCode::kRecordTooSmall, off, left, std::move(msg));
-      if (rows) rows->Add(off, left, id, RecordKind::kUnparsed, -1);
+      if (rows) rows->Add(off, left, id, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
       break;
     }
     if (total > left) {
       dg.Error(DiagCode::kRecordTruncated, off, left,
                std::string(RecordName(id)) + " record at " + Hex(off) + " declares total_size " + Dec(total) +
                    " but the file ends after " + Dec(left) + " bytes (the file was cut); all earlier records kept");
-      if (rows) rows->Add(off, left, id, RecordKind::kUnparsed, -1);
+      if (rows) rows->Add(off, left, id, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
       break;
     }
     const uint8_t* rp = w.Get(off, total);
     if (!rp) break;
-    int32_t row = rows ? rows->Add(off, total, id, RecordKind::kRecord, -1) : -1;
+    int32_t row = rows ? rows->Add(off, total, id, RecordKind::kRecord, -1, RecordCategoryOf(id)) : -1;
     if (id < kKnownRecordIds) {
       ++out->counts[id];
     } else {
@@ -353,7 +354,7 @@ bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags) {
                  "record at " + Hex(off) + " has unknown id " + Dec(id) + "; skipped using its total_size " + Dec(total));
     }
     ++out->records;
-    ParseRecord(ByteReader(rp, total, off, hd.order), row, out, FieldSink{nullptr}, &dg);
+    ParseRecord(ByteReader(rp, total, off, hd.order), row, out, nullptr, &dg);
     off += total;
   }
   out->end_offset = off < size ? off : size;
@@ -379,18 +380,20 @@ bool JitdumpDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& prog
   out.facts.push_back({"pid", Dec(h.pid)});
   out.facts.push_back({"elf_mach", Dec(h.elf_mach)});
   out.facts.push_back({"flags", Hex(h.flags) + ((h.flags & kFlagArchTimestamp) ? " (ARCH_TIMESTAMP)" : "")});
-  std::string& x = out.info_extra;
-  x += ",\"header\":{\"magic\":" + QuoteString(Hex(h.magic)) + ",\"version\":" + Dec(h.version) +
-       ",\"total_size\":" + Dec(h.total_size) + ",\"elf_mach\":" + Dec(h.elf_mach) + ",\"pad1\":" + QuoteString(Hex(h.pad1)) +
-       ",\"pid\":" + Dec(h.pid) + ",\"timestamp\":" + Dec(h.timestamp) + ",\"flags\":" + QuoteString(Hex(h.flags)) +
-       ",\"arch_timestamp\":" + ((h.flags & kFlagArchTimestamp) ? "true" : "false") + "}";
-  x += ",\"record_counts\":{";
-  for (uint32_t i = 0; i < kKnownRecordIds; ++i) {
-    if (i) x += ',';
-    x += QuoteString(RecordName(i)) + ":" + Dec(dump_.counts[i]);
-  }
-  x += ",\"UNKNOWN\":" + Dec(dump_.unknown) + "}";
-  x += ",\"end_offset\":" + Dec(dump_.end_offset);
+  InfoValue& hv = out.info.Add("header", InfoValue());
+  hv.Add("magic", InfoValue::Text(Hex(h.magic)));
+  hv.Add("version", InfoValue::Number(h.version));
+  hv.Add("total_size", InfoValue::Number(h.total_size));
+  hv.Add("elf_mach", InfoValue::Number(h.elf_mach));
+  hv.Add("pad1", InfoValue::Text(Hex(h.pad1)));
+  hv.Add("pid", InfoValue::Number(h.pid));
+  hv.Add("timestamp", InfoValue::Number(h.timestamp));
+  hv.Add("flags", InfoValue::Text(Hex(h.flags)));
+  hv.Add("arch_timestamp", InfoValue::Bool(h.flags & kFlagArchTimestamp));
+  InfoValue& counts = out.info.Add("record_counts", InfoValue());
+  for (uint32_t i = 0; i < kKnownRecordIds; ++i) counts.Add(RecordName(i), InfoValue::Number(dump_.counts[i]));
+  counts.Add("UNKNOWN", InfoValue::Number(dump_.unknown));
+  out.info.Add("end_offset", InfoValue::Number(dump_.end_offset));
   // Time span of the records (for the timeline); these are not samples.
   bool have = false;
   for (const auto& l : dump_.loads) {
@@ -408,50 +411,49 @@ bool JitdumpDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& prog
 
 void JitdumpDecoder::AddMarkers(Profile& p) const {
   // One thread row per tid the records name (the dump has no thread table of its own).
-  std::unordered_map<uint32_t, int32_t> thread_of;
-  ThreadTable& t = p.threads;
+  ThreadTracker threads(p);
   auto thread = [&](uint32_t pid, uint32_t tid, uint64_t time) {
-    auto it = thread_of.find(tid);
-    if (it != thread_of.end()) {
-      size_t r = static_cast<size_t>(it->second);
-      if (time < t.start[r]) t.start[r] = time;
-      return it->second;
+    int32_t row = threads.Find(static_cast<int32_t>(tid));
+    if (row != kNone) {
+      threads.StartBy(row, time);
+      return row;
     }
-    int32_t row = static_cast<int32_t>(t.size());
-    t.tid.push_back(static_cast<int32_t>(tid));
-    t.pid.push_back(static_cast<int32_t>(pid));
-    t.name.push_back(kNone);
-    t.start.push_back(time);
-    t.end.push_back(0);
-    t.samples.push_back(0);
-    thread_of.emplace(tid, row);
-    return row;
+    return threads.Row(static_cast<int32_t>(tid), static_cast<int32_t>(pid), time);
   };
   AddCodeMarkers(dump_, p, thread, true);
 }
 
-void AddCodeMarkers(const Dump& d, Profile& p, const std::function<int32_t(uint32_t, uint32_t, uint64_t)>& thread,
-                    bool own_rows) {
-  const int32_t load_kind = p.strings.Intern("code load");
-  const int32_t move_kind = p.strings.Intern("code move");
-  std::unordered_map<uint64_t, size_t> load_of_index;
+void ForEachCode(const Dump& d, const std::function<void(const CodeLoad* load, const CodeMove* move,
+                                                         const std::string& move_name)>& fn) {
+  std::unordered_map<uint64_t, size_t> load_of_index;  // code_index -> latest load before the move
+  const std::string empty;
   size_t li = 0, mi = 0;
   while (li < d.loads.size() || mi < d.moves.size()) {
     bool load = mi >= d.moves.size() || (li < d.loads.size() && d.loads[li].offset < d.moves[mi].offset);
     if (load) {
       const CodeLoad& l = d.loads[li];
       load_of_index[l.code_index] = li++;
-      p.markers.Add(l.time, load_kind, thread(l.pid, l.tid, l.time), kNone, p.strings.Intern(LoadMarkerLabel(l)),
-                    own_rows ? l.row : kNone);
+      fn(&l, nullptr, empty);
     } else {
       const CodeMove& m = d.moves[mi++];
       auto it = load_of_index.find(m.code_index);
-      const std::string empty;
-      const std::string& name = it == load_of_index.end() ? empty : d.loads[it->second].name;
-      p.markers.Add(m.time, move_kind, thread(m.pid, m.tid, m.time), kNone, p.strings.Intern(MoveMarkerLabel(name, m)),
-                    own_rows ? m.row : kNone);
+      fn(nullptr, &m, it == load_of_index.end() ? empty : d.loads[it->second].name);
     }
   }
+}
+
+void AddCodeMarkers(const Dump& d, Profile& p, const std::function<int32_t(uint32_t, uint32_t, uint64_t)>& thread,
+                    bool own_rows) {
+  const int32_t load_kind = p.strings.Intern("code load");
+  const int32_t move_kind = p.strings.Intern("code move");
+  ForEachCode(d, [&](const CodeLoad* l, const CodeMove* m, const std::string& name) {
+    if (l)
+      p.markers.Add(l->time, load_kind, thread(l->pid, l->tid, l->time), kNone, p.strings.Intern(LoadMarkerLabel(*l)),
+                    own_rows ? l->row : kNone);
+    else
+      p.markers.Add(m->time, move_kind, thread(m->pid, m->tid, m->time), kNone,
+                    p.strings.Intern(MoveMarkerLabel(name, *m)), own_rows ? m->row : kNone);
+  });
 }
 
 bool JitdumpDecoder::IsListedRecord(const DecodeResult& res, int32_t row) const {
@@ -495,33 +497,41 @@ void JitdumpDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t ro
   RecordFieldsOf(r, kind == RecordKind::kFileHeader, &out);
 }
 
-std::string JitdumpDecoder::TimelineJson(const DecodeResult& res) const {
+std::vector<CodeEvent> JitdumpDecoder::CodeEvents(const DecodeResult& res) const {
   (void)res;
-  // Loads and moves in file order (their timestamps are the runtime's clock).
-  std::unordered_map<uint64_t, size_t> load_of_index;  // code_index -> latest load before the move
-  std::string out = "[";
-  size_t li = 0, mi = 0;
-  bool first = true;
-  while (li < dump_.loads.size() || mi < dump_.moves.size()) {
-    bool load = mi >= dump_.moves.size() || (li < dump_.loads.size() && dump_.loads[li].offset < dump_.moves[mi].offset);
-    if (!first) out += ',';
-    first = false;
-    if (load) {
-      const CodeLoad& l = dump_.loads[li];
-      load_of_index[l.code_index] = li++;
-      out += "{\"time\":" + Dec(l.time) + ",\"kind\":\"load\",\"name\":" + QuoteString(l.name) + ",\"addr\":" +
-             QuoteString(Hex(l.code_addr)) + ",\"size\":" + Dec(l.code_size) + ",\"index\":" + Dec(l.code_index) +
-             ",\"record\":" + std::to_string(l.row) + "}";
+  std::vector<CodeEvent> out;
+  ForEachCode(dump_, [&](const CodeLoad* l, const CodeMove* m, const std::string& name) {
+    CodeEvent e;
+    if (l) {
+      e.time = l->time;
+      e.name = l->name;
+      e.addr = l->code_addr;
+      e.size = l->code_size;
+      e.index = l->code_index;
+      e.record = l->row;
     } else {
-      const CodeMove& m = dump_.moves[mi++];
-      auto it = load_of_index.find(m.code_index);
-      std::string name = it == load_of_index.end() ? std::string() : dump_.loads[it->second].name;
-      out += "{\"time\":" + Dec(m.time) + ",\"kind\":\"move\",\"name\":" + QuoteString(name) + ",\"addr\":" +
-             QuoteString(Hex(m.new_code_addr)) + ",\"old_addr\":" + QuoteString(Hex(m.old_code_addr)) +
-             ",\"size\":" + Dec(m.code_size) + ",\"index\":" + Dec(m.code_index) + ",\"record\":" + std::to_string(m.row) + "}";
+      e.move = true;
+      e.time = m->time;
+      e.name = name;
+      e.addr = m->new_code_addr;
+      e.old_addr = m->old_code_addr;
+      e.size = m->code_size;
+      e.index = m->code_index;
+      e.record = m->row;
     }
-  }
-  return out + "]";
+    out.push_back(std::move(e));
+  });
+  return out;
+}
+
+std::string JitdumpDecoder::TypeName(const DecodeResult& res, int32_t row) const {
+  size_t i = static_cast<size_t>(row);
+  auto kind = static_cast<RecordKind>(res.records.kind[i]);
+  if (kind == RecordKind::kFileHeader) return "jitdump header";
+  if (kind == RecordKind::kUnparsed) return "unparsed bytes";
+  uint32_t id = res.records.type[i];
+  if (id >= kKnownRecordIds) return "record id " + Dec(id) + " (unknown)";
+  return RecordName(id);
 }
 
 }  // namespace profscope::jitdump

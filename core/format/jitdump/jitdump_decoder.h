@@ -1,5 +1,6 @@
 // jitdump decoder: the header and every record of a jit-PID.dump into the
-// record table, fields on demand, and the code loads/moves as a timeline.
+// record table, fields on demand, and the code loads/moves as markers and
+// as CodeEvents (the timeline).
 // See jitdump_format.h for the layout.
 #pragma once
 
@@ -22,7 +23,8 @@ class JitdumpDecoder : public Decoder {
   std::string RecordLabel(const DecodeResult& res, int32_t row) const override;
   void RecordFields(Window& w, const DecodeResult& res, int32_t row, FieldList& out) override;
   bool IsListedRecord(const DecodeResult& res, int32_t row) const override;
-  std::string TimelineJson(const DecodeResult& res) const override;
+  std::string TypeName(const DecodeResult& res, int32_t row) const override;
+  std::vector<CodeEvent> CodeEvents(const DecodeResult& res) const override;
 
   const Dump& dump() const { return dump_; }
 

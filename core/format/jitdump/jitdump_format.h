@@ -40,6 +40,8 @@ inline constexpr uint32_t kKnownRecordIds = 5;
 
 // "CODE_LOAD", ... ; "UNKNOWN" for other ids.
 const char* RecordName(uint32_t id);
+// CODE_LOAD and CODE_MOVE place code (task/mmap); the others are the runtime's own records.
+RecordCategory RecordCategoryOf(uint32_t id);
 
 // True when the first bytes carry the jitdump magic in either byte order.
 bool Sniff(const uint8_t* head, size_t n);
@@ -99,6 +101,11 @@ struct Dump {
 // Timeline marker labels (Profile::markers) of code loads and moves:
 // "name (123 bytes)" and "name 7f00..-> 7f80.." (name of the code's load, may be empty).
 std::string LoadMarkerLabel(const CodeLoad& l);
+// The code loads and moves of a dump in file order (their timestamps are the
+// runtime's clock); a move comes with the name of the latest load of its code
+// index ("" when none).
+void ForEachCode(const Dump& d, const std::function<void(const CodeLoad* load, const CodeMove* move,
+                                                         const std::string& move_name)>& fn);
 std::string MoveMarkerLabel(const std::string& name, const CodeMove& m);
 
 // One "code load" / "code move" marker per record of `d`, in file order (a move named by the

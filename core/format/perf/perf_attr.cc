@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "core/format/perf/perf_format.h"
+#include "core/model/field_reader.h"
 
 namespace profscope::perf {
 
@@ -47,18 +48,12 @@ static std::string FlagsString(uint64_t flags) {
   return out;
 }
 
-bool ParseAttr(ByteReader r, PerfEventAttr* a, FieldList* fields) {
-  if (r.size() < kAttrVer0Size) return false;
-  auto u32 = [&](const char* name, uint32_t* dst) {
-    uint64_t at = r.abs_pos();
-    *dst = r.U32();
-    if (fields) fields->Add(name, at, 4, std::to_string(*dst));
-  };
-  auto u64 = [&](const char* name, uint64_t* dst, bool hex) {
-    uint64_t at = r.abs_pos();
-    *dst = r.U64();
-    if (fields) fields->Add(name, at, 8, hex ? Hex(*dst) : std::to_string(*dst));
-  };
+bool ParseAttr(ByteReader attr, PerfEventAttr* a, FieldList* fields) {
+  if (attr.size() < kAttrVer0Size) return false;
+  FieldReader w(attr, fields ? &fields->items() : nullptr);
+  ByteReader& r = w.reader();
+  auto u32 = [&](const char* name, uint32_t* dst) { w.U32(name, dst); };
+  auto u64 = [&](const char* name, uint64_t* dst, bool hex) { w.U64(name, dst, hex ? Fmt::kHex : Fmt::kDec); };
   u32("type", &a->type);
   u32("size", &a->size);
   u64("config", &a->config, true);
@@ -66,12 +61,12 @@ bool ParseAttr(ByteReader r, PerfEventAttr* a, FieldList* fields) {
   {
     uint64_t at = r.abs_pos();
     a->sample_type = r.U64();
-    if (fields) fields->Add("sample_type", at, 8, Hex(a->sample_type) + " " + SampleTypeString(a->sample_type));
+    if (w.fielding()) w.Add("sample_type", at, 8, Hex(a->sample_type) + " " + SampleTypeString(a->sample_type));
   }
   {
     uint64_t at = r.abs_pos();
     a->read_format = r.U64();
-    if (fields) fields->Add("read_format", at, 8, Hex(a->read_format) + " " + ReadFormatString(a->read_format));
+    if (w.fielding()) w.Add("read_format", at, 8, Hex(a->read_format) + " " + ReadFormatString(a->read_format));
   }
   {
     uint64_t at = r.abs_pos();
@@ -79,7 +74,7 @@ bool ParseAttr(ByteReader r, PerfEventAttr* a, FieldList* fields) {
     // Bitfields of a file written on the other byte order: the word is not
     // byte-swapped but each byte's bits are reversed (perf: swap_bitfield()).
     a->flags = r.swapped() ? ReverseBitsInBytes(Swap64(raw)) : raw;
-    if (fields) fields->Add("flags", at, 8, Hex(a->flags) + " " + FlagsString(a->flags));
+    if (w.fielding()) w.Add("flags", at, 8, Hex(a->flags) + " " + FlagsString(a->flags));
   }
   u32("wakeup_events/watermark", &a->wakeup);
   u32("bp_type", &a->bp_type);
@@ -97,10 +92,10 @@ bool ParseAttr(ByteReader r, PerfEventAttr* a, FieldList* fields) {
     u32("aux_watermark", &a->aux_watermark);
     uint64_t at = r.abs_pos();
     a->sample_max_stack = r.U16();
-    if (fields) fields->Add("sample_max_stack", at, 2, std::to_string(a->sample_max_stack));
+    if (w.fielding()) w.Add("sample_max_stack", at, 2, std::to_string(a->sample_max_stack));
     at = r.abs_pos();
     r.U16();
-    if (fields) fields->Add("reserved", at, 2, "");
+    if (w.fielding()) w.Add("reserved", at, 2, "");
   }
   if (n >= 120) {
     u32("aux_sample_size", &a->aux_sample_size);
@@ -111,7 +106,7 @@ bool ParseAttr(ByteReader r, PerfEventAttr* a, FieldList* fields) {
   if (r.pos() < n && fields) {
     fields->Add("unknown_tail", r.abs_pos(), n - r.pos(), std::to_string(n - r.pos()) + " bytes newer than this decoder");
   }
-  return r.ok();
+  return w.ok();
 }
 
 static const char* HwName(uint64_t c) {

@@ -22,23 +22,10 @@
 #include <cstring>
 
 #include "core/format/perf/perf_format.h"
+#include "core/model/field_reader.h"
 
 namespace profscope::perf {
 namespace {
-
-std::string Dec(uint64_t v) { return std::to_string(v); }
-std::string DecI(int64_t v) { return std::to_string(v); }
-
-std::string HexBytes(const uint8_t* p, size_t n) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(n * 2);
-  for (size_t i = 0; i < n; ++i) {
-    s += kDigits[p[i] >> 4];
-    s += kDigits[p[i] & 15];
-  }
-  return s;
-}
 
 std::string Plural(uint64_t n, const char* one, const char* many) {
   return Dec(n) + " " + (n == 1 ? one : many);
@@ -85,176 +72,130 @@ std::string FeatureLabel(uint32_t id) {
   return "FEATURE_" + Dec(id);
 }
 
-// A cursor over one feature section that turns every shortfall into one
-// diagnostic naming the feature, the part and the absolute offset. After the
-// first failure every read returns false without reading.
-class Walker {
+// A feature section's problems: the first shortfall gives one diagnostic
+// naming the feature, the part and the absolute offset (later ones are not
+// reported); the reader then stops where the short part starts.
+class SectionProblems : public FieldProblems {
  public:
-  Walker(ByteReader r, std::string feat, Diagnostics& diags)
-      : r_(r), feat_(std::move(feat)), diags_(diags) {}
-
-  bool ok() const { return ok_; }
-  uint64_t pos() const { return r_.abs_pos(); }
-  uint64_t end() const { return r_.base() + r_.size(); }
-  size_t remaining() const { return r_.remaining(); }
-  const uint8_t* cursor() const { return r_.cursor(); }
+  SectionProblems(std::string feat, Diagnostics& diags) : feat_(std::move(feat)), diags_(diags) {}
   const std::string& feat() const { return feat_; }
-  ByteReader& reader() { return r_; }
   Diagnostics& diags() { return diags_; }
-
-  // Re-reads the rest of the section in another byte order (TRACING_DATA
-  // carries its own endianness flag).
-  void SetOrder(ByteOrder order) {
-    size_t p = r_.pos();
-    r_ = ByteReader(r_.data(), r_.size(), r_.base(), order);
-    r_.Seek(p);
+  bool StayAtShortfall() const override { return true; }
+  void Short(FieldReader& r, std::string_view what, uint64_t n) override {
+    Error(DiagCode::kBadFeature, r.abs_pos(), r.remaining(),
+          feat_ + ": " + std::string(what) + " at " + Hex(r.abs_pos()) + " needs " + Bytes(n) + " but only " +
+              Dec(r.remaining()) + " remain in the section");
   }
-
-  // An error that ends the decode of this section.
-  void Fail(DiagCode code, uint64_t offset, uint64_t length, const std::string& msg) {
+  // An error that ends the decode of the section (reported when it is the first).
+  void Error(DiagCode code, uint64_t offset, uint64_t length, const std::string& msg) {
     if (!reported_) diags_.Error(code, offset, length, msg);
     reported_ = true;
-    ok_ = false;
   }
   // A problem worth telling that does not stop decoding.
   void Warn(DiagCode code, uint64_t offset, uint64_t length, const std::string& msg) {
     diags_.Warning(code, offset, length, msg);
   }
-
-  // True when n more bytes are in the section; otherwise reports `what`.
-  bool Need(uint64_t n, const std::string& what) {
-    if (!ok_) return false;
-    if (n <= r_.remaining()) return true;
-    Fail(DiagCode::kBadFeature, pos(), r_.remaining(),
-         feat_ + ": " + what + " at " + Hex(pos()) + " needs " + Bytes(n) + " but only " +
-             Dec(r_.remaining()) + " remain in the section");
-    return false;
-  }
-
-  // Checks that `count` items of at least `min_each` bytes can fit in what is
-  // left. Reports once when they cannot; decoding goes on (and stops at the
-  // first item that does not fit).
-  bool Plausible(uint64_t count, uint64_t min_each, uint64_t count_offset, const std::string& what) {
-    if (!ok_ || min_each == 0) return ok_;
-    if (count <= r_.remaining() / min_each) return true;
-    if (!reported_) {
-      diags_.Error(DiagCode::kBadFeature, count_offset, end() - count_offset,
-                   feat_ + ": " + what + " count " + Dec(count) + " at " + Hex(count_offset) +
-                       " cannot fit: the remaining " + Bytes(r_.remaining()) + " hold at most " +
-                       Dec(r_.remaining() / min_each));
-    }
-    reported_ = true;
-    return false;
-  }
-
-  Field Begin(std::string name) const { return Field{std::move(name), pos(), 0, "", {}}; }
-  void End(Field& parent, Field&& f) const {
-    f.size = pos() - f.offset;
-    parent.children.push_back(std::move(f));
-  }
-
-  bool U8(Field& parent, const std::string& name, uint8_t* v) {
-    if (!Need(1, name)) return false;
-    uint64_t at = pos();
-    *v = r_.U8();
-    parent.children.push_back(Field{name, at, 1, Dec(*v), {}});
-    return true;
-  }
-  bool U32(Field& parent, const std::string& name, uint32_t* v, bool hex = false) {
-    if (!Need(4, name)) return false;
-    uint64_t at = pos();
-    *v = r_.U32();
-    parent.children.push_back(Field{name, at, 4, hex ? Hex(*v) : Dec(*v), {}});
-    return true;
-  }
-  bool I32(Field& parent, const std::string& name, int32_t* v) {
-    if (!Need(4, name)) return false;
-    uint64_t at = pos();
-    *v = r_.I32();
-    parent.children.push_back(Field{name, at, 4, DecI(*v), {}});
-    return true;
-  }
-  bool U64(Field& parent, const std::string& name, uint64_t* v, bool hex = false) {
-    if (!Need(8, name)) return false;
-    uint64_t at = pos();
-    *v = r_.U64();
-    parent.children.push_back(Field{name, at, 8, hex ? Hex(*v) : Dec(*v), {}});
-    return true;
-  }
-  // n raw bytes as one field; `data` (optional) points at them.
-  bool Raw(Field& parent, const std::string& name, uint64_t n, std::string value,
-           const uint8_t** data = nullptr) {
-    if (!Need(n, name)) return false;
-    uint64_t at = pos();
-    if (data) *data = r_.cursor();
-    r_.Skip(static_cast<size_t>(n));
-    parent.children.push_back(Field{name, at, n, std::move(value), {}});
-    return true;
-  }
-
-  // perf_header_string: u32 len, then len bytes holding NUL-padded text.
-  bool Str(Field& parent, const std::string& name, std::string* out) {
-    if (!Need(4, name + " string length")) return false;
-    uint64_t at = pos();
-    uint32_t len = r_.U32();
-    Field f{name, at, 4, "", {}};
-    f.children.push_back(Field{"len", at, 4, Dec(len), {}});
-    if (len > r_.remaining()) {
-      size_t have = r_.remaining();
-      const char* p = reinterpret_cast<const char*>(r_.cursor());
-      std::string partial(p, strnlen(p, have));
-      f.children.push_back(Field{"text", pos(), have, QuoteString(partial), {}});
-      f.size = 4 + have;
-      f.value = QuoteString(partial) + " (truncated)";
-      parent.children.push_back(std::move(f));
-      r_.Skip(have);  // the partial text is shown, so the cursor moves past it
-      Fail(DiagCode::kBadString, at, 4 + have,
-           feat_ + " " + name + " string at " + Hex(at) + " declares length " + Dec(len) +
-               " but only " + Dec(have) + " bytes remain in the section");
-      return false;
-    }
-    const char* p = reinterpret_cast<const char*>(r_.cursor());
-    size_t n = strnlen(p, len);
-    std::string text(p, n);
-    if (n == len && len > 0) {
-      Warn(DiagCode::kBadString, at, 4 + uint64_t{len},
-           feat_ + " " + name + " string at " + Hex(at) + " is not NUL-terminated within its " +
-               Dec(len) + " bytes");
-    }
-    f.children.push_back(Field{"text", pos(), len, QuoteString(text), {}});
-    r_.Skip(len);
-    f.size = 4 + uint64_t{len};
-    f.value = QuoteString(text);
-    parent.children.push_back(std::move(f));
-    *out = std::move(text);
-    return true;
-  }
-
-  // A NUL-terminated string (TRACING_DATA); the field covers the NUL.
-  bool CStr(Field& parent, const std::string& name, std::string* out) {
-    if (!Need(1, name)) return false;
-    uint64_t at = pos();
-    const char* p = reinterpret_cast<const char*>(r_.cursor());
-    size_t n = strnlen(p, r_.remaining());
-    if (n == r_.remaining()) {
-      Fail(DiagCode::kBadString, at, n,
-           feat_ + ": " + name + " string at " + Hex(at) + " has no terminating NUL before the end of the section (" +
-               Bytes(n) + " left)");
-      return false;
-    }
-    *out = std::string(p, n);
-    r_.Skip(n + 1);
-    parent.children.push_back(Field{name, at, n + 1, QuoteString(*out), {}});
-    return true;
-  }
+  bool reported() const { return reported_; }
 
  private:
-  ByteReader r_;
   std::string feat_;
   Diagnostics& diags_;
-  bool ok_ = true;
   bool reported_ = false;
 };
+
+SectionProblems& Problems(FieldReader& w) { return *static_cast<SectionProblems*>(w.problems()); }
+
+// An error that ends the decode of this section.
+void Fail(FieldReader& w, DiagCode code, uint64_t offset, uint64_t length, const std::string& msg) {
+  Problems(w).Error(code, offset, length, msg);
+  w.Stop();
+}
+
+// Checks that `count` items of at least `min_each` bytes can fit in what is
+// left. Reports once when they cannot; decoding goes on (and stops at the
+// first item that does not fit).
+bool Plausible(FieldReader& w, uint64_t count, uint64_t min_each, uint64_t count_offset, const std::string& what) {
+  if (!w.ok() || min_each == 0) return w.ok();
+  if (count <= w.remaining() / min_each) return true;
+  SectionProblems& p = Problems(w);
+  if (!p.reported()) {
+    const uint64_t end = w.reader().base() + w.reader().size();
+    p.Error(DiagCode::kBadFeature, count_offset, end - count_offset,
+            p.feat() + ": " + what + " count " + Dec(count) + " at " + Hex(count_offset) +
+                " cannot fit: the remaining " + Bytes(w.remaining()) + " hold at most " +
+                Dec(w.remaining() / min_each));
+  }
+  return false;
+}
+
+// n raw bytes as one field with `value` as given; `data` (optional) points at them.
+bool Raw(FieldReader& w, Field& parent, const std::string& name, uint64_t n, std::string value,
+         const uint8_t** data = nullptr) {
+  if (!w.Need(n, name)) return false;
+  uint64_t at = w.abs_pos();
+  if (data) *data = w.cursor();
+  w.reader().Skip(static_cast<size_t>(n));
+  parent.children.push_back(Field{name, at, n, std::move(value), {}});
+  return true;
+}
+
+// perf_header_string: u32 len, then len bytes holding NUL-padded text.
+bool HeaderString(FieldReader& w, Field& parent, const std::string& name, std::string* out) {
+  if (!w.Need(4, name + " string length")) return false;
+  ByteReader& r = w.reader();
+  const std::string& feat = Problems(w).feat();
+  uint64_t at = w.abs_pos();
+  uint32_t len = r.U32();
+  Field f{name, at, 4, "", {}};
+  f.children.push_back(Field{"len", at, 4, Dec(len), {}});
+  if (len > r.remaining()) {
+    size_t have = r.remaining();
+    const char* p = reinterpret_cast<const char*>(r.cursor());
+    std::string partial(p, strnlen(p, have));
+    f.children.push_back(Field{"text", w.abs_pos(), have, QuoteString(partial), {}});
+    f.size = 4 + have;
+    f.value = QuoteString(partial) + " (truncated)";
+    parent.children.push_back(std::move(f));
+    r.Skip(have);  // the partial text is shown, so the cursor moves past it
+    Fail(w, DiagCode::kBadString, at, 4 + have,
+         feat + " " + name + " string at " + Hex(at) + " declares length " + Dec(len) +
+             " but only " + Dec(have) + " bytes remain in the section");
+    return false;
+  }
+  const char* p = reinterpret_cast<const char*>(r.cursor());
+  size_t n = strnlen(p, len);
+  std::string text(p, n);
+  if (n == len && len > 0) {
+    Problems(w).Warn(DiagCode::kBadString, at, 4 + uint64_t{len},
+                     feat + " " + name + " string at " + Hex(at) + " is not NUL-terminated within its " +
+                         Dec(len) + " bytes");
+  }
+  f.children.push_back(Field{"text", w.abs_pos(), len, QuoteString(text), {}});
+  r.Skip(len);
+  f.size = 4 + uint64_t{len};
+  f.value = QuoteString(text);
+  parent.children.push_back(std::move(f));
+  *out = std::move(text);
+  return true;
+}
+
+// A NUL-terminated string (TRACING_DATA); the field covers the NUL.
+bool CString(FieldReader& w, Field& parent, const std::string& name, std::string* out) {
+  if (!w.Need(1, name)) return false;
+  uint64_t at = w.abs_pos();
+  const char* p = reinterpret_cast<const char*>(w.cursor());
+  size_t n = strnlen(p, w.remaining());
+  if (n == w.remaining()) {
+    Fail(w, DiagCode::kBadString, at, n,
+         Problems(w).feat() + ": " + name + " string at " + Hex(at) +
+             " has no terminating NUL before the end of the section (" + Bytes(n) + " left)");
+    return false;
+  }
+  *out = std::string(p, n);
+  w.reader().Skip(n + 1);
+  parent.children.push_back(Field{name, at, n + 1, QuoteString(*out), {}});
+  return true;
+}
 
 // Up to 32 bytes as hex, then "...".
 std::string Preview(const uint8_t* p, uint64_t n) {
@@ -265,26 +206,26 @@ std::string Preview(const uint8_t* p, uint64_t n) {
 }
 
 // The rest of the section as one opaque field.
-void RestAsBlob(Walker& w, Field& parent, const std::string& name) {
+void RestAsBlob(FieldReader& w, Field& parent, const std::string& name) {
   uint64_t n = w.remaining();
   if (n == 0) return;
   const uint8_t* p = w.cursor();
-  w.Raw(parent, name, n, Preview(p, n));
+  Raw(w, parent, name, n, Preview(p, n));
 }
 
 // u32 nr, then nr perf_header_strings, as a field `name` with children.
-bool StrList(Walker& w, Field& parent, const std::string& name, const std::string& item,
+bool StrList(FieldReader& w, Field& parent, const std::string& name, const std::string& item,
              std::vector<std::string>* out) {
   out->clear();
   Field list = w.Begin(name);
   uint32_t nr = 0;
-  uint64_t nr_at = w.pos();
+  uint64_t nr_at = w.abs_pos();
   bool ok = w.U32(list, "nr", &nr);
-  if (ok) w.Plausible(nr, 4, nr_at, name);
+  if (ok) Plausible(w, nr, 4, nr_at, name);
   std::string joined;
   for (uint32_t i = 0; ok && i < nr; ++i) {
     std::string s;
-    if (!w.Str(list, item + "[" + Dec(i) + "]", &s)) { ok = false; break; }
+    if (!HeaderString(w, list, item + "[" + Dec(i) + "]", &s)) { ok = false; break; }
     if (!joined.empty()) joined += ", ";
     joined += s;
     out->push_back(std::move(s));
@@ -296,9 +237,9 @@ bool StrList(Walker& w, Field& parent, const std::string& name, const std::strin
 
 // ---- string features ------------------------------------------------------------
 
-void DecodeStringFeature(Walker& w, Field& top, const char* child, std::string* dst) {
+void DecodeStringFeature(FieldReader& w, Field& top, const char* child, std::string* dst) {
   std::string s;
-  if (w.Str(top, child, &s)) {
+  if (HeaderString(w, top, child, &s)) {
     top.value = QuoteString(s);
     *dst = std::move(s);
   }
@@ -314,7 +255,7 @@ std::string MiscString(uint16_t misc) {
   return s + ")";
 }
 
-void DecodeBuildId(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeBuildId(FieldReader& w, Field& top, FeatureContext& ctx) {
   ctx.build_ids.clear();
   // The pre-2.6.35 layout has no pid: perf detects it by the kernel's name
   // appearing 4 bytes early ("nel.kallsyms]" where the new layout reads the
@@ -324,8 +265,8 @@ void DecodeBuildId(Walker& w, Field& top, FeatureContext& ctx) {
     ByteReader& r = w.reader();
     if (r.remaining() >= 36 + 13 && std::memcmp(r.cursor() + 36, "nel.kallsyms]", 13) == 0) {
       old_abi = true;
-      w.diags().Add(DiagCode::kBadFeature, Severity::kInfo, w.pos(), 0,
-                    "BUILD_ID at " + Hex(w.pos()) +
+      Problems(w).diags().Add(DiagCode::kBadFeature, Severity::kInfo, w.abs_pos(), 0,
+                    "BUILD_ID at " + Hex(w.abs_pos()) +
                         " uses the old (pre-2.6.35) record layout without a pid field");
     }
   }
@@ -333,7 +274,7 @@ void DecodeBuildId(Walker& w, Field& top, FeatureContext& ctx) {
   uint32_t i = 0;
   while (w.ok() && w.remaining() > 0) {
     Field rec = w.Begin("build_id[" + Dec(i) + "]");
-    uint64_t at = w.pos();
+    uint64_t at = w.abs_pos();
     if (!w.Need(8, "build_id_event header")) { w.End(top, std::move(rec)); break; }
     uint32_t type = 0;
     uint16_t misc = 0, size = 0;
@@ -341,7 +282,7 @@ void DecodeBuildId(Walker& w, Field& top, FeatureContext& ctx) {
       Field h = w.Begin("header");
       w.U32(h, "type", &type);
       ByteReader& r = w.reader();
-      uint64_t m_at = w.pos();
+      uint64_t m_at = w.abs_pos();
       misc = r.U16();
       h.children.push_back(Field{"misc", m_at, 2, MiscString(misc), {}});
       size = r.U16();
@@ -351,14 +292,14 @@ void DecodeBuildId(Walker& w, Field& top, FeatureContext& ctx) {
     }
     if (size < min_size) {
       w.End(top, std::move(rec));
-      w.Fail(DiagCode::kBadFeature, at, 8,
+      Fail(w, DiagCode::kBadFeature, at, 8,
              "BUILD_ID: record at " + Hex(at) + " declares size " + Dec(size) + ", below the " +
                  Dec(min_size) + "-byte minimum of a build_id_event");
       break;
     }
     if (size - 8u > w.remaining()) {
       w.End(top, std::move(rec));
-      w.Fail(DiagCode::kBadFeature, at, 8 + w.remaining(),
+      Fail(w, DiagCode::kBadFeature, at, 8 + w.remaining(),
              "BUILD_ID: record at " + Hex(at) + " declares size " + Dec(size) + " but only " +
                  Dec(w.remaining() + 8) + " bytes remain in the section");
       break;
@@ -370,8 +311,8 @@ void DecodeBuildId(Walker& w, Field& top, FeatureContext& ctx) {
       w.I32(rec, "pid", &pid);
     }
     const uint8_t* bid = nullptr;
-    uint64_t bid_at = w.pos();
-    if (!w.Raw(rec, "build_id", 24, "", &bid)) { w.End(top, std::move(rec)); break; }
+    uint64_t bid_at = w.abs_pos();
+    if (!Raw(w, rec, "build_id", 24, "", &bid)) { w.End(top, std::move(rec)); break; }
     size_t bid_len = 20;
     if (misc & 0x8000) {
       bid_len = bid[20] > 20 ? 20 : bid[20];
@@ -385,7 +326,7 @@ void DecodeBuildId(Walker& w, Field& top, FeatureContext& ctx) {
       area.children.push_back(Field{"reserved", bid_at + 21, 3, "", {}});
     }
     if ((misc & 0x8000) && bid[20] > 20) {
-      w.Warn(DiagCode::kBadFeature, bid_at + 20, 1,
+      Problems(w).Warn(DiagCode::kBadFeature, bid_at + 20, 1,
              "BUILD_ID: record at " + Hex(at) + " declares a build id of " + Dec(bid[20]) +
                  " bytes; only 20 are stored");
     }
@@ -394,7 +335,7 @@ void DecodeBuildId(Walker& w, Field& top, FeatureContext& ctx) {
     {
       const char* p = reinterpret_cast<const char*>(w.cursor());
       filename.assign(p, strnlen(p, name_len));
-      w.Raw(rec, "filename", name_len, QuoteString(filename));
+      Raw(w, rec, "filename", name_len, QuoteString(filename));
     }
     rec.value = hex + " " + filename;
     w.End(top, std::move(rec));
@@ -406,7 +347,7 @@ void DecodeBuildId(Walker& w, Field& top, FeatureContext& ctx) {
 
 // ---- NRCPUS, TOTAL_MEM, CMDLINE ---------------------------------------------------
 
-void DecodeNrCpus(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeNrCpus(FieldReader& w, Field& top, FeatureContext& ctx) {
   uint32_t avail = 0, online = 0;
   if (!w.U32(top, "nr_cpus_available", &avail)) return;
   ctx.nr_cpus_available = avail;
@@ -415,23 +356,23 @@ void DecodeNrCpus(Walker& w, Field& top, FeatureContext& ctx) {
   top.value = "online " + Dec(online) + ", available " + Dec(avail);
 }
 
-void DecodeTotalMem(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeTotalMem(FieldReader& w, Field& top, FeatureContext& ctx) {
   uint64_t kb = 0;
   if (!w.U64(top, "total_mem_kb", &kb)) return;
   ctx.total_mem = kb;
   top.value = Dec(kb) + " kB";
 }
 
-void DecodeCmdline(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeCmdline(FieldReader& w, Field& top, FeatureContext& ctx) {
   ctx.cmdline_argv.clear();
   ctx.cmdline.clear();
   uint32_t nr = 0;
-  uint64_t nr_at = w.pos();
+  uint64_t nr_at = w.abs_pos();
   if (!w.U32(top, "nr", &nr)) return;
-  w.Plausible(nr, 4, nr_at, "argument");
+  Plausible(w, nr, 4, nr_at, "argument");
   for (uint32_t i = 0; i < nr; ++i) {
     std::string s;
-    if (!w.Str(top, "argv[" + Dec(i) + "]", &s)) break;
+    if (!HeaderString(w, top, "argv[" + Dec(i) + "]", &s)) break;
     if (i) ctx.cmdline += ' ';
     ctx.cmdline += s;
     ctx.cmdline_argv.push_back(std::move(s));
@@ -441,20 +382,20 @@ void DecodeCmdline(Walker& w, Field& top, FeatureContext& ctx) {
 
 // ---- EVENT_DESC -------------------------------------------------------------------
 
-void DecodeEventDesc(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeEventDesc(FieldReader& w, Field& top, FeatureContext& ctx) {
   ctx.event_desc.clear();
   uint32_t nr = 0, attr_size = 0;
-  uint64_t nr_at = w.pos();
+  uint64_t nr_at = w.abs_pos();
   if (!w.U32(top, "nr", &nr)) return;
-  uint64_t sz_at = w.pos();
+  uint64_t sz_at = w.abs_pos();
   if (!w.U32(top, "attr_size", &attr_size)) return;
   if (attr_size < kAttrVer0Size) {
-    w.Fail(DiagCode::kBadFeature, sz_at, 4,
+    Fail(w, DiagCode::kBadFeature, sz_at, 4,
            "EVENT_DESC: attr_size " + Dec(attr_size) + " at " + Hex(sz_at) +
                " is below the smallest perf_event_attr (" + Dec(kAttrVer0Size) + " bytes)");
     return;
   }
-  w.Plausible(nr, uint64_t{attr_size} + 8, nr_at, "event");
+  Plausible(w, nr, uint64_t{attr_size} + 8, nr_at, "event");
   std::string names;
   for (uint32_t i = 0; i < nr && w.ok(); ++i) {
     Field ev = w.Begin("event[" + Dec(i) + "]");
@@ -470,10 +411,10 @@ void DecodeEventDesc(Walker& w, Field& top, FeatureContext& ctx) {
       w.End(ev, std::move(attr));
     }
     uint32_t nr_ids = 0;
-    uint64_t nr_ids_at = w.pos();
-    bool ok = w.U32(ev, "nr_ids", &nr_ids) && w.Str(ev, "name", &desc.name);
+    uint64_t nr_ids_at = w.abs_pos();
+    bool ok = w.U32(ev, "nr_ids", &nr_ids) && HeaderString(w, ev, "name", &desc.name);
     if (ok) {
-      w.Plausible(nr_ids, 8, nr_ids_at, "id");
+      Plausible(w, nr_ids, 8, nr_ids_at, "id");
       Field ids = w.Begin("ids");
       std::string shown;
       for (uint32_t j = 0; j < nr_ids; ++j) {
@@ -514,7 +455,7 @@ bool CpuCountFits(ByteReader r, uint64_t n) {
   return r.remaining() == n * 4;
 }
 
-void DecodeCpuTopology(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeCpuTopology(FieldReader& w, Field& top, FeatureContext& ctx) {
   ctx.cpus.clear();
   ctx.sibling_dies.clear();
   ctx.has_die_ids = false;
@@ -535,12 +476,12 @@ void DecodeCpuTopology(Walker& w, Field& top, FeatureContext& ctx) {
       if (CpuCountFits(w.reader(), c)) { n = c; break; }
     }
     if (n == 0) n = w.remaining() / 8;
-    w.Warn(DiagCode::kBadFeature, w.pos(), w.remaining(),
+    Problems(w).Warn(DiagCode::kBadFeature, w.abs_pos(), w.remaining(),
            "CPU_TOPOLOGY: the number of CPUs is not known from NRCPUS; assuming " + Dec(n) +
                " from the section's length");
   }
-  uint64_t ids_at = w.pos();
-  w.Plausible(n, 8, ids_at, "per-CPU core/socket id");
+  uint64_t ids_at = w.abs_pos();
+  Plausible(w, n, 8, ids_at, "per-CPU core/socket id");
   Field ids = w.Begin("cpu_ids");
   for (uint64_t i = 0; i < n && w.ok(); ++i) {
     Field c = w.Begin("cpu[" + Dec(i) + "]");
@@ -574,17 +515,17 @@ void DecodeCpuTopology(Walker& w, Field& top, FeatureContext& ctx) {
 
 // ---- NUMA_TOPOLOGY, PMU_MAPPINGS, GROUP_DESC, HYBRID_TOPOLOGY -------------------
 
-void DecodeNumaTopology(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeNumaTopology(FieldReader& w, Field& top, FeatureContext& ctx) {
   ctx.numa_nodes.clear();
   uint32_t nr = 0;
-  uint64_t nr_at = w.pos();
+  uint64_t nr_at = w.abs_pos();
   if (!w.U32(top, "nr", &nr)) return;
-  w.Plausible(nr, 24, nr_at, "node");
+  Plausible(w, nr, 24, nr_at, "node");
   for (uint32_t i = 0; i < nr && w.ok(); ++i) {
     Field f = w.Begin("node[" + Dec(i) + "]");
     FeatureContext::NumaNode n{};
     bool ok = w.U32(f, "node", &n.node) && w.U64(f, "mem_total_kb", &n.mem_total_kb) &&
-              w.U64(f, "mem_free_kb", &n.mem_free_kb) && w.Str(f, "cpus", &n.cpus);
+              w.U64(f, "mem_free_kb", &n.mem_free_kb) && HeaderString(w, f, "cpus", &n.cpus);
     f.value = "node" + Dec(n.node) + ": total " + Dec(n.mem_total_kb) + " kB, free " +
               Dec(n.mem_free_kb) + " kB, cpus " + n.cpus;
     w.End(top, std::move(f));
@@ -593,18 +534,18 @@ void DecodeNumaTopology(Walker& w, Field& top, FeatureContext& ctx) {
   top.value = Plural(ctx.numa_nodes.size(), "node", "nodes");
 }
 
-void DecodePmuMappings(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodePmuMappings(FieldReader& w, Field& top, FeatureContext& ctx) {
   ctx.pmu_mappings.clear();
   uint32_t nr = 0;
-  uint64_t nr_at = w.pos();
+  uint64_t nr_at = w.abs_pos();
   if (!w.U32(top, "nr", &nr)) return;
-  w.Plausible(nr, 8, nr_at, "PMU");
+  Plausible(w, nr, 8, nr_at, "PMU");
   std::string all;
   for (uint32_t i = 0; i < nr && w.ok(); ++i) {
     Field f = w.Begin("pmu[" + Dec(i) + "]");
     uint32_t type = 0;
     std::string name;
-    bool ok = w.U32(f, "type", &type) && w.Str(f, "name", &name);
+    bool ok = w.U32(f, "type", &type) && HeaderString(w, f, "name", &name);
     f.value = name + " = " + Dec(type);
     w.End(top, std::move(f));
     if (!ok) break;
@@ -615,16 +556,16 @@ void DecodePmuMappings(Walker& w, Field& top, FeatureContext& ctx) {
   top.value = all;
 }
 
-void DecodeGroupDesc(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeGroupDesc(FieldReader& w, Field& top, FeatureContext& ctx) {
   ctx.groups.clear();
   uint32_t nr = 0;
-  uint64_t nr_at = w.pos();
+  uint64_t nr_at = w.abs_pos();
   if (!w.U32(top, "nr", &nr)) return;
-  w.Plausible(nr, 12, nr_at, "group");
+  Plausible(w, nr, 12, nr_at, "group");
   for (uint32_t i = 0; i < nr && w.ok(); ++i) {
     Field f = w.Begin("group[" + Dec(i) + "]");
     FeatureContext::GroupDesc g{};
-    bool ok = w.Str(f, "name", &g.name) && w.U32(f, "leader_idx", &g.leader_idx) &&
+    bool ok = HeaderString(w, f, "name", &g.name) && w.U32(f, "leader_idx", &g.leader_idx) &&
               w.U32(f, "nr_members", &g.nr_members);
     f.value = g.name + ": leader " + Dec(g.leader_idx) + ", " + Dec(g.nr_members) + " members";
     w.End(top, std::move(f));
@@ -633,17 +574,17 @@ void DecodeGroupDesc(Walker& w, Field& top, FeatureContext& ctx) {
   top.value = Plural(ctx.groups.size(), "group", "groups");
 }
 
-void DecodeHybridTopology(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeHybridTopology(FieldReader& w, Field& top, FeatureContext& ctx) {
   ctx.hybrid_nodes.clear();
   uint32_t nr = 0;
-  uint64_t nr_at = w.pos();
+  uint64_t nr_at = w.abs_pos();
   if (!w.U32(top, "nr", &nr)) return;
-  w.Plausible(nr, 8, nr_at, "hybrid node");
+  Plausible(w, nr, 8, nr_at, "hybrid node");
   std::string all;
   for (uint32_t i = 0; i < nr && w.ok(); ++i) {
     Field f = w.Begin("node[" + Dec(i) + "]");
     FeatureContext::HybridNode n;
-    bool ok = w.Str(f, "pmu_name", &n.pmu) && w.Str(f, "cpus", &n.cpus);
+    bool ok = HeaderString(w, f, "pmu_name", &n.pmu) && HeaderString(w, f, "cpus", &n.cpus);
     f.value = n.pmu + ": " + n.cpus;
     w.End(top, std::move(f));
     if (!ok) break;
@@ -656,17 +597,17 @@ void DecodeHybridTopology(Walker& w, Field& top, FeatureContext& ctx) {
 
 // ---- AUXTRACE -----------------------------------------------------------------------
 
-void DecodeAuxtrace(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeAuxtrace(FieldReader& w, Field& top, FeatureContext& ctx) {
   ctx.auxtrace_index.clear();
   ctx.has_auxtrace = true;
   uint64_t nr = 0;
-  uint64_t nr_at = w.pos();
+  uint64_t nr_at = w.abs_pos();
   if (!w.U64(top, "nr", &nr)) return;
-  w.Plausible(nr, 16, nr_at, "index entry");
+  Plausible(w, nr, 16, nr_at, "index entry");
   for (uint64_t i = 0; i < nr && w.ok(); ++i) {
     Field f = w.Begin("entry[" + Dec(i) + "]");
     FeatureContext::AuxtraceIndexEntry e{};
-    bool ok = w.U64(f, "file_offset", &e.file_offset, true) && w.U64(f, "size", &e.size);
+    bool ok = w.U64(f, "file_offset", &e.file_offset, Fmt::kHex) && w.U64(f, "size", &e.size);
     f.value = Hex(e.file_offset) + ", " + Bytes(e.size);
     w.End(top, std::move(f));
     if (ok) ctx.auxtrace_index.push_back(e);
@@ -676,28 +617,28 @@ void DecodeAuxtrace(Walker& w, Field& top, FeatureContext& ctx) {
 
 // ---- CACHE ----------------------------------------------------------------------------
 
-void DecodeCache(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeCache(FieldReader& w, Field& top, FeatureContext& ctx) {
   ctx.caches.clear();
   uint32_t version = 0, nr = 0;
-  uint64_t v_at = w.pos();
+  uint64_t v_at = w.abs_pos();
   if (!w.U32(top, "version", &version)) return;
   if (version != 1) {
-    w.Warn(DiagCode::kBadFeature, v_at, 4,
+    Problems(w).Warn(DiagCode::kBadFeature, v_at, 4,
            "CACHE: version " + Dec(version) + " at " + Hex(v_at) +
                " is not the known version 1; the rest is kept undecoded");
     RestAsBlob(w, top, "data");
     top.value = "version " + Dec(version) + " (not decoded)";
     return;
   }
-  uint64_t nr_at = w.pos();
+  uint64_t nr_at = w.abs_pos();
   if (!w.U32(top, "nr", &nr)) return;
-  w.Plausible(nr, 28, nr_at, "cache level");
+  Plausible(w, nr, 28, nr_at, "cache level");
   for (uint32_t i = 0; i < nr && w.ok(); ++i) {
     Field f = w.Begin("cache[" + Dec(i) + "]");
     FeatureContext::Cache c{};
     bool ok = w.U32(f, "level", &c.level) && w.U32(f, "line_size", &c.line_size) &&
               w.U32(f, "sets", &c.sets) && w.U32(f, "ways", &c.ways) &&
-              w.Str(f, "type", &c.type) && w.Str(f, "size", &c.size) && w.Str(f, "map", &c.map);
+              HeaderString(w, f, "type", &c.type) && HeaderString(w, f, "size", &c.size) && HeaderString(w, f, "map", &c.map);
     f.value = "L" + Dec(c.level) + " " + c.type + " " + c.size + " [" + c.map + "]";
     w.End(top, std::move(f));
     if (ok) ctx.caches.push_back(std::move(c));
@@ -707,7 +648,7 @@ void DecodeCache(Walker& w, Field& top, FeatureContext& ctx) {
 
 // ---- SAMPLE_TIME, CLOCKID, CLOCK_DATA, DIR_FORMAT, COMPRESSED ---------------------
 
-void DecodeSampleTime(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeSampleTime(FieldReader& w, Field& top, FeatureContext& ctx) {
   uint64_t first = 0, last = 0;
   if (!w.U64(top, "first_sample_time", &first) || !w.U64(top, "last_sample_time", &last)) return;
   top.children[0].value += " (" + NsAsSeconds(first) + ")";
@@ -720,20 +661,20 @@ void DecodeSampleTime(Walker& w, Field& top, FeatureContext& ctx) {
   top.value = "first " + NsAsSeconds(first) + ", last " + NsAsSeconds(last) + ", duration " + dur;
 }
 
-void DecodeClockId(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeClockId(FieldReader& w, Field& top, FeatureContext& ctx) {
   uint64_t res = 0;
   if (!w.U64(top, "clockid_res_ns", &res)) return;
   ctx.clock_ns_res = res;
   top.value = "resolution " + Dec(res) + " ns";
 }
 
-void DecodeClockData(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeClockData(FieldReader& w, Field& top, FeatureContext& ctx) {
   uint32_t version = 0, clockid = 0;
   uint64_t tod = 0, ref = 0;
-  uint64_t v_at = w.pos();
+  uint64_t v_at = w.abs_pos();
   if (!w.U32(top, "version", &version)) return;
   if (version != 1) {
-    w.Warn(DiagCode::kBadFeature, v_at, 4,
+    Problems(w).Warn(DiagCode::kBadFeature, v_at, 4,
            "CLOCK_DATA: version " + Dec(version) + " at " + Hex(v_at) +
                " is not the known version 1; the rest is kept undecoded");
     RestAsBlob(w, top, "data");
@@ -755,14 +696,14 @@ void DecodeClockData(Walker& w, Field& top, FeatureContext& ctx) {
               NsAsSeconds(tod) + " (TOD) = " + NsAsSeconds(ref, true);
 }
 
-void DecodeDirFormat(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeDirFormat(FieldReader& w, Field& top, FeatureContext& ctx) {
   uint64_t v = 0;
   if (!w.U64(top, "version", &v)) return;
   ctx.dir_format_version = v;
   top.value = "directory data version " + Dec(v);
 }
 
-void DecodeCompressed(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeCompressed(FieldReader& w, Field& top, FeatureContext& ctx) {
   uint32_t ver = 0, type = 0, level = 0, ratio = 0, mmap_len = 0;
   if (!w.U32(top, "version", &ver)) return;
   if (!w.U32(top, "type", &type)) return;
@@ -801,24 +742,24 @@ std::string BitmapRanges(const std::vector<uint64_t>& words, uint64_t nbits) {
   return s;
 }
 
-void DecodeMemTopology(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeMemTopology(FieldReader& w, Field& top, FeatureContext& ctx) {
   ctx.memory_nodes.clear();
   uint64_t version = 0, bsize = 0, nr = 0;
-  uint64_t v_at = w.pos();
+  uint64_t v_at = w.abs_pos();
   if (!w.U64(top, "version", &version)) return;
   if (version != 1) {
-    w.Warn(DiagCode::kBadFeature, v_at, 8,
+    Problems(w).Warn(DiagCode::kBadFeature, v_at, 8,
            "MEM_TOPOLOGY: version " + Dec(version) + " at " + Hex(v_at) +
                " is not the known version 1; the rest is kept undecoded");
     RestAsBlob(w, top, "data");
     top.value = "version " + Dec(version) + " (not decoded)";
     return;
   }
-  if (!w.U64(top, "block_size", &bsize, true)) return;
+  if (!w.U64(top, "block_size", &bsize, Fmt::kHex)) return;
   ctx.memory_block_size = bsize;
-  uint64_t nr_at = w.pos();
+  uint64_t nr_at = w.abs_pos();
   if (!w.U64(top, "nr", &nr)) return;
-  w.Plausible(nr, 24, nr_at, "memory node");
+  Plausible(w, nr, 24, nr_at, "memory node");
   for (uint64_t i = 0; i < nr && w.ok(); ++i) {
     Field f = w.Begin("node[" + Dec(i) + "]");
     FeatureContext::MemNode n{};
@@ -826,7 +767,7 @@ void DecodeMemTopology(Walker& w, Field& top, FeatureContext& ctx) {
     bool ok = w.U64(f, "node", &n.node) && w.U64(f, "size", &n.size_bits);
     if (ok) {
       Field bm = w.Begin("bitmap");
-      uint64_t nb_at = w.pos();
+      uint64_t nb_at = w.abs_pos();
       ok = w.U64(bm, "nbits", &nbits);
       uint64_t nwords = nbits / 64 + (nbits % 64 ? 1 : 0);
       // nwords <= 2^58 + 1, so nwords * 8 cannot overflow.
@@ -836,7 +777,7 @@ void DecodeMemTopology(Walker& w, Field& top, FeatureContext& ctx) {
       std::vector<uint64_t> words;
       for (uint64_t k = 0; ok && k < nwords; ++k) {
         uint64_t word = 0;
-        if (!w.U64(bm, "word[" + Dec(k) + "]", &word, true)) { ok = false; break; }
+        if (!w.U64(bm, "word[" + Dec(k) + "]", &word, Fmt::kHex)) { ok = false; break; }
         words.push_back(word);
       }
       if (ok) {
@@ -857,21 +798,21 @@ void DecodeMemTopology(Walker& w, Field& top, FeatureContext& ctx) {
 
 // ---- BPF_PROG_INFO, BPF_BTF -----------------------------------------------------------
 
-void DecodeBpfProgInfo(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeBpfProgInfo(FieldReader& w, Field& top, FeatureContext& ctx) {
   uint32_t count = 0;
-  uint64_t c_at = w.pos();
+  uint64_t c_at = w.abs_pos();
   if (!w.U32(top, "count", &count)) return;
   ctx.bpf_prog_count = 0;
-  w.Plausible(count, 16, c_at, "bpf_prog_info");
+  Plausible(w, count, 16, c_at, "bpf_prog_info");
   for (uint32_t i = 0; i < count && w.ok(); ++i) {
     Field f = w.Begin("prog[" + Dec(i) + "]");
     uint32_t info_len = 0, data_len = 0;
     uint64_t arrays = 0;
     bool ok = w.U32(f, "info_len", &info_len) && w.U32(f, "data_len", &data_len) &&
-              w.U64(f, "arrays", &arrays, true);
+              w.U64(f, "arrays", &arrays, Fmt::kHex);
     const uint8_t* info = nullptr;
-    uint64_t info_at = w.pos();
-    if (ok) ok = w.Raw(f, "info", info_len, Bytes(info_len), &info);
+    uint64_t info_at = w.abs_pos();
+    if (ok) ok = Raw(w, f, "info", info_len, Bytes(info_len), &info);
     if (ok) {
       // The leading fields of struct bpf_prog_info, as far as info_len covers.
       Field& inf = f.children.back();
@@ -903,7 +844,7 @@ void DecodeBpfProgInfo(Walker& w, Field& top, FeatureContext& ctx) {
       inf.value = Bytes(info_len) + ": id " + id + (name.empty() ? "" : " " + name);
       f.value = "prog id " + id + (name.empty() ? "" : " " + QuoteString(name));
       const uint8_t* data = nullptr;
-      ok = w.Raw(f, "data", data_len, Bytes(data_len), &data);
+      ok = Raw(w, f, "data", data_len, Bytes(data_len), &data);
     }
     w.End(top, std::move(f));
     if (ok) ++ctx.bpf_prog_count;
@@ -911,19 +852,19 @@ void DecodeBpfProgInfo(Walker& w, Field& top, FeatureContext& ctx) {
   top.value = Plural(ctx.bpf_prog_count, "program", "programs");
 }
 
-void DecodeBpfBtf(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeBpfBtf(FieldReader& w, Field& top, FeatureContext& ctx) {
   uint32_t count = 0;
-  uint64_t c_at = w.pos();
+  uint64_t c_at = w.abs_pos();
   if (!w.U32(top, "count", &count)) return;
   ctx.bpf_btf_count = 0;
-  w.Plausible(count, 8, c_at, "BTF");
+  Plausible(w, count, 8, c_at, "BTF");
   for (uint32_t i = 0; i < count && w.ok(); ++i) {
     Field f = w.Begin("btf[" + Dec(i) + "]");
     uint32_t id = 0, size = 0;
     bool ok = w.U32(f, "id", &id) && w.U32(f, "data_size", &size);
     if (ok && w.Need(size, "BTF data of id " + Dec(id))) {
       const uint8_t* data = w.cursor();
-      w.Raw(f, "data", size, Preview(data, size));
+      Raw(w, f, "data", size, Preview(data, size));
     } else {
       ok = false;
     }
@@ -937,16 +878,16 @@ void DecodeBpfBtf(Walker& w, Field& top, FeatureContext& ctx) {
 // ---- CPU_PMU_CAPS, PMU_CAPS ---------------------------------------------------------
 
 // u32 nr_caps, then {name, value} string pairs.
-bool CapsList(Walker& w, Field& parent, std::vector<std::string>* caps) {
+bool CapsList(FieldReader& w, Field& parent, std::vector<std::string>* caps) {
   caps->clear();
   uint32_t nr = 0;
-  uint64_t nr_at = w.pos();
+  uint64_t nr_at = w.abs_pos();
   if (!w.U32(parent, "nr_caps", &nr)) return false;
-  w.Plausible(nr, 8, nr_at, "capability");
+  Plausible(w, nr, 8, nr_at, "capability");
   for (uint32_t i = 0; i < nr; ++i) {
     Field f = w.Begin("cap[" + Dec(i) + "]");
     std::string name, value;
-    bool ok = w.Str(f, "name", &name) && w.Str(f, "value", &value);
+    bool ok = HeaderString(w, f, "name", &name) && HeaderString(w, f, "value", &value);
     f.value = name + "=" + value;
     w.End(parent, std::move(f));
     if (!ok) return false;
@@ -961,22 +902,22 @@ std::string JoinCaps(const std::vector<std::string>& caps) {
   return s;
 }
 
-void DecodeCpuPmuCaps(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeCpuPmuCaps(FieldReader& w, Field& top, FeatureContext& ctx) {
   CapsList(w, top, &ctx.cpu_pmu_caps);
   top.value = ctx.cpu_pmu_caps.empty() ? "no capabilities" : JoinCaps(ctx.cpu_pmu_caps);
 }
 
-void DecodePmuCaps(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodePmuCaps(FieldReader& w, Field& top, FeatureContext& ctx) {
   ctx.pmu_caps.clear();
   uint32_t nr = 0;
-  uint64_t nr_at = w.pos();
+  uint64_t nr_at = w.abs_pos();
   if (!w.U32(top, "nr_pmu", &nr)) return;
-  w.Plausible(nr, 8, nr_at, "PMU");
+  Plausible(w, nr, 8, nr_at, "PMU");
   std::string all;
   for (uint32_t i = 0; i < nr && w.ok(); ++i) {
     Field f = w.Begin("pmu[" + Dec(i) + "]");
     FeatureContext::PmuCaps p;
-    bool ok = CapsList(w, f, &p.caps) && w.Str(f, "pmu_name", &p.pmu);
+    bool ok = CapsList(w, f, &p.caps) && HeaderString(w, f, "pmu_name", &p.pmu);
     f.value = p.pmu + ": " + JoinCaps(p.caps);
     w.End(top, std::move(f));
     if (!ok) break;
@@ -988,7 +929,7 @@ void DecodePmuCaps(Walker& w, Field& top, FeatureContext& ctx) {
 
 // ---- CPU_DOMAIN_INFO (bit 32, newest perf) --------------------------------------------
 
-void DecodeCpuDomainInfo(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeCpuDomainInfo(FieldReader& w, Field& top, FeatureContext& ctx) {
   uint32_t version = 0, max_domains = 0;
   if (!w.U32(top, "schedstat_version", &version) || !w.U32(top, "max_sched_domains", &max_domains))
     return;
@@ -999,13 +940,13 @@ void DecodeCpuDomainInfo(Walker& w, Field& top, FeatureContext& ctx) {
     Field f = w.Begin("cpu[" + Dec(i) + "]");
     uint32_t cpu = 0, nr_domains = 0;
     bool ok = w.U32(f, "cpu", &cpu) && w.U32(f, "nr_domains", &nr_domains);
-    if (ok) w.Plausible(nr_domains, 12, f.offset + 4, "domain");
+    if (ok) Plausible(w, nr_domains, 12, f.offset + 4, "domain");
     for (uint32_t j = 0; ok && j < nr_domains; ++j) {
       Field d = w.Begin("domain[" + Dec(j) + "]");
       uint32_t domain = 0;
       std::string dname, mask, list;
-      ok = w.U32(d, "domain", &domain) && (version < 17 || w.Str(d, "name", &dname)) &&
-           w.Str(d, "cpumask", &mask) && w.Str(d, "cpulist", &list);
+      ok = w.U32(d, "domain", &domain) && (version < 17 || HeaderString(w, d, "name", &dname)) &&
+           HeaderString(w, d, "cpumask", &mask) && HeaderString(w, d, "cpulist", &list);
       d.value = (dname.empty() ? "" : dname + " ") + list;
       w.End(f, std::move(d));
     }
@@ -1051,7 +992,7 @@ bool TracingVersionAtLeast06(const std::string& v) {
 }
 
 // A u64 size then that many bytes: the size field and the text as children of `name`.
-bool SizedText(Walker& w, Field& parent, const std::string& name, bool size64, std::string* text,
+bool SizedText(FieldReader& w, Field& parent, const std::string& name, bool size64, std::string* text,
                const char** data = nullptr, uint64_t* len = nullptr) {
   Field f = w.Begin(name);
   uint64_t size = 0;
@@ -1064,7 +1005,7 @@ bool SizedText(Walker& w, Field& parent, const std::string& name, bool size64, s
     size = s32;
   }
   const uint8_t* p = w.cursor();
-  if (ok && size) ok = w.Raw(f, "text", size, Bytes(size), &p);
+  if (ok && size) ok = Raw(w, f, "text", size, Bytes(size), &p);
   else if (ok) ok = w.Need(0, name);
   if (ok) {
     if (data) *data = reinterpret_cast<const char*>(p);
@@ -1076,40 +1017,40 @@ bool SizedText(Walker& w, Field& parent, const std::string& name, bool size64, s
   return ok;
 }
 
-void DecodeTracingData(Walker& w, Field& top, FeatureContext& ctx) {
+void DecodeTracingData(FieldReader& w, Field& top, FeatureContext& ctx) {
   ctx.tracepoint_formats.clear();
   ctx.tracing_version.clear();
   ctx.has_tracing_data = false;
   static const uint8_t kMagic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
   const uint8_t* magic = nullptr;
-  uint64_t m_at = w.pos();
-  if (!w.Raw(top, "magic", 10, "", &magic)) return;
+  uint64_t m_at = w.abs_pos();
+  if (!Raw(w, top, "magic", 10, "", &magic)) return;
   if (std::memcmp(magic, kMagic, 10) != 0) {
     top.children.back().value = HexBytes(magic, 10);
     RestAsBlob(w, top, "data");
-    w.Fail(DiagCode::kBadFeature, m_at, 10,
+    Fail(w, DiagCode::kBadFeature, m_at, 10,
            "TRACING_DATA at " + Hex(m_at) + " does not start with the \"\\x17\\x08\\x44tracing\" magic");
     return;
   }
   top.children.back().value = QuoteString(std::string(reinterpret_cast<const char*>(magic), 10));
   std::string version;
-  if (!w.CStr(top, "version", &version)) return;
+  if (!CString(w, top, "version", &version)) return;
   ctx.tracing_version = version;
   uint8_t big = 0, long_size = 0;
   if (!w.U8(top, "big_endian", &big)) return;
   top.children.back().value += big ? " (big endian)" : " (little endian)";
   w.SetOrder(big ? ByteOrder::kBig : ByteOrder::kLittle);
-  uint64_t ls_at = w.pos();
+  uint64_t ls_at = w.abs_pos();
   if (!w.U8(top, "long_size", &long_size)) return;
   if (long_size != 4 && long_size != 8) {
-    w.Warn(DiagCode::kBadFeature, ls_at, 1,
+    Problems(w).Warn(DiagCode::kBadFeature, ls_at, 1,
            "TRACING_DATA: long size " + Dec(long_size) + " at " + Hex(ls_at) + " is neither 4 nor 8");
   }
   uint32_t page_size = 0;
-  uint64_t ps_at = w.pos();
+  uint64_t ps_at = w.abs_pos();
   if (!w.U32(top, "page_size", &page_size)) return;
   if (page_size == 0) {
-    w.Fail(DiagCode::kBadFeature, ps_at, 4, "TRACING_DATA: page size at " + Hex(ps_at) + " is 0");
+    Fail(w, DiagCode::kBadFeature, ps_at, 4, "TRACING_DATA: page size at " + Hex(ps_at) + " is 0");
     return;
   }
   // header_page / header_event: a NUL-terminated tag, u64 size, text.
@@ -1118,12 +1059,12 @@ void DecodeTracingData(Walker& w, Field& top, FeatureContext& ctx) {
   for (const Hdr& h : kHdrs) {
     Field f = w.Begin(h.name);
     const uint8_t* tag = nullptr;
-    uint64_t t_at = w.pos();
-    bool ok = w.Raw(f, "tag", h.len, "", &tag);
+    uint64_t t_at = w.abs_pos();
+    bool ok = Raw(w, f, "tag", h.len, "", &tag);
     if (ok && std::memcmp(tag, h.tag, h.len) != 0) {
       f.children.back().value = HexBytes(tag, h.len);
       w.End(top, std::move(f));
-      w.Fail(DiagCode::kBadFeature, t_at, h.len,
+      Fail(w, DiagCode::kBadFeature, t_at, h.len,
              std::string("TRACING_DATA: expected the \"") + h.tag + "\" tag at " + Hex(t_at));
       return;
     }
@@ -1131,7 +1072,7 @@ void DecodeTracingData(Walker& w, Field& top, FeatureContext& ctx) {
     uint64_t size = 0;
     if (ok) ok = w.U64(f, "size", &size);
     const uint8_t* text = nullptr;
-    if (ok) ok = w.Raw(f, "text", size, Bytes(size), &text);
+    if (ok) ok = Raw(w, f, "text", size, Bytes(size), &text);
     if (ok) f.value = Bytes(size);
     w.End(top, std::move(f));
     if (!ok) return;
@@ -1140,9 +1081,9 @@ void DecodeTracingData(Walker& w, Field& top, FeatureContext& ctx) {
   {
     Field list = w.Begin("ftrace_formats");
     uint32_t count = 0;
-    uint64_t c_at = w.pos();
+    uint64_t c_at = w.abs_pos();
     bool ok = w.U32(list, "count", &count);
-    if (ok) w.Plausible(count, 8, c_at, "ftrace format");
+    if (ok) Plausible(w, count, 8, c_at, "ftrace format");
     for (uint32_t i = 0; ok && i < count; ++i) {
       const char* p = nullptr;
       uint64_t n = 0;
@@ -1161,17 +1102,17 @@ void DecodeTracingData(Walker& w, Field& top, FeatureContext& ctx) {
   {
     Field list = w.Begin("event_systems");
     uint32_t systems = 0;
-    uint64_t s_at = w.pos();
+    uint64_t s_at = w.abs_pos();
     bool ok = w.U32(list, "count", &systems);
-    if (ok) w.Plausible(systems, 5, s_at, "event system");
+    if (ok) Plausible(w, systems, 5, s_at, "event system");
     for (uint32_t i = 0; ok && i < systems; ++i) {
       Field sys = w.Begin("system[" + Dec(i) + "]");
       std::string name;
       uint32_t count = 0;
       uint64_t c_at = 0;
-      ok = w.CStr(sys, "name", &name);
-      if (ok) { c_at = w.pos(); ok = w.U32(sys, "count", &count); }
-      if (ok) w.Plausible(count, 8, c_at, name + " format");
+      ok = CString(w, sys, "name", &name);
+      if (ok) { c_at = w.abs_pos(); ok = w.U32(sys, "count", &count); }
+      if (ok) Plausible(w, count, 8, c_at, name + " format");
       for (uint32_t j = 0; ok && j < count; ++j) {
         const char* p = nullptr;
         uint64_t n = 0;
@@ -1203,21 +1144,21 @@ void DecodeTracingData(Walker& w, Field& top, FeatureContext& ctx) {
 
 // ---- trailing bytes ---------------------------------------------------------------------
 
-void CheckTrailing(Walker& w, Field& top) {
+void CheckTrailing(FieldReader& w, Field& top) {
   if (!w.ok() || w.remaining() == 0) return;
-  uint64_t at = w.pos();
+  uint64_t at = w.abs_pos();
   uint64_t n = w.remaining();
   const uint8_t* p = w.cursor();
   bool zeros = true;
   for (uint64_t i = 0; i < n; ++i) zeros = zeros && p[i] == 0;
   if (zeros && n < 8) {
     // Pipe-mode HEADER_FEATURE records are padded to 8 bytes (perf 6.12+).
-    w.Raw(top, "padding", n, Bytes(n));
+    Raw(w, top, "padding", n, Bytes(n));
     return;
   }
-  w.Raw(top, "unparsed", n, Preview(p, n));
-  w.Warn(DiagCode::kBadFeature, at, n,
-         w.feat() + ": " + Bytes(n) + " at " + Hex(at) + " after the end of the decoded data " +
+  Raw(w, top, "unparsed", n, Preview(p, n));
+  Problems(w).Warn(DiagCode::kBadFeature, at, n,
+         Problems(w).feat() + ": " + Bytes(n) + " at " + Hex(at) + " after the end of the decoded data " +
              (zeros ? "(all zero)" : "are not understood"));
 }
 
@@ -1228,7 +1169,8 @@ void DecodeFeature(uint32_t feature_id, ByteReader r, FeatureContext& ctx, Field
   // Reading starts at the slice start whatever the caller's cursor was.
   ByteReader section(r.data(), r.size(), r.base(), r.order());
   Field top{FeatureLabel(feature_id), r.base(), r.size(), "", {}};
-  Walker w(section, top.name, diags);
+  SectionProblems problems(top.name, diags);
+  FieldReader w(section, nullptr, &problems);
   bool check_trailing = true;
   switch (feature_id) {
     case kFeatTracingData: DecodeTracingData(w, top, ctx); break;

@@ -13,7 +13,7 @@
 
 #include "core/diag/diagnostics.h"
 #include "core/format/perf/perf_attr.h"
-#include "core/format/perf/simpleperf_features.h"
+#include "core/format/perf/simpleperf/simpleperf_features.h"
 #include "core/io/byte_reader.h"
 #include "core/model/fields.h"
 

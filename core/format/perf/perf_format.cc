@@ -2,9 +2,23 @@
 
 #include <cstdio>
 
-#include "core/format/perf/simpleperf_format.h"
+#include "core/format/perf/simpleperf/simpleperf_format.h"
 
 namespace profscope::perf {
+
+bool IsKnownRecordType(uint32_t t) {
+  return (t >= 1 && t < kKernelMax) || (t >= kHeaderAttr && t < kUserMax) || IsSimpleperfType(t);
+}
+
+RecordCategory RecordCategoryOf(uint32_t type) {
+  switch (type) {
+    case kSample: return RecordCategory::kSample;
+    case kMmap: case kMmap2: case kComm: case kFork: case kExit: case kNamespaces: case kCgroup:
+      return RecordCategory::kTask;
+    default:
+      return type < kHeaderAttr ? RecordCategory::kKernelEvent : RecordCategory::kUserEvent;
+  }
+}
 
 const char* RecordTypeName(uint32_t type) {
   switch (type) {

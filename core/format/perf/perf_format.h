@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/model/record_table.h"
+
 namespace profscope::perf {
 
 inline constexpr uint64_t kMagic2 = 0x32454c4946524550ULL;  // "PERFILE2" read little-endian
@@ -34,6 +36,14 @@ enum RecordType : uint32_t {
 
 // "MMAP", "SAMPLE", "HEADER_ATTR" ... or "" for an unknown type.
 const char* RecordTypeName(uint32_t type);
+
+// A record type perf or simpleperf writes (kernel 1..21, perf's 64..83, simpleperf's 32769..32778).
+bool IsKnownRecordType(uint32_t type);
+
+// The category of a record (or nested record) of this type: SAMPLE a sample;
+// MMAP, MMAP2, COMM, FORK, EXIT, NAMESPACES, CGROUP task/mmap; other types
+// below 64 kernel events; perf's own records (64+) and simpleperf's user/synthesized.
+RecordCategory RecordCategoryOf(uint32_t type);
 
 // perf_event_header.misc bits.
 inline constexpr uint16_t kMiscCpumodeMask = 7;

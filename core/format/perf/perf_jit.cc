@@ -1,5 +1,7 @@
 #include "core/format/perf/perf_jit.h"
 
+#include "core/model/thread_tracker.h"
+
 #include <algorithm>
 #include <map>
 
@@ -7,7 +9,6 @@ namespace profscope::perf {
 
 namespace {
 
-std::string Dec(uint64_t v) { return std::to_string(v); }
 
 std::string BaseName(const std::string& path) {
   size_t k = path.find_last_of("/\\");
@@ -33,12 +34,8 @@ constexpr int32_t kClockMonotonic = 1;
 // already in perf's clock), on the thread of each record's tid when
 // perf.data has that thread. They have no record row in perf.data.
 void AddJitMarkers(const jitdump::Dump& d, Profile& p) {
-  std::unordered_map<int32_t, int32_t> thread_of;  // tid -> first thread row
-  for (size_t t = 0; t < p.threads.size(); ++t) thread_of.emplace(p.threads.tid[t], static_cast<int32_t>(t));
-  auto thread = [&](uint32_t, uint32_t tid, uint64_t) {
-    auto it = thread_of.find(static_cast<int32_t>(tid));
-    return it == thread_of.end() ? kNone : it->second;
-  };
+  const ThreadTracker threads(p);
+  auto thread = [&](uint32_t, uint32_t tid, uint64_t) { return threads.Find(static_cast<int32_t>(tid)); };
   jitdump::AddCodeMarkers(d, p, thread, false);
 }
 

@@ -6,10 +6,11 @@
 #include <vector>
 
 #include "core/format/perf/perf_features.h"
+#include "core/format/perf/perf_records.h"
 #include "core/format/perf/perf_format.h"
 #include "core/format/perf/perf_sample.h"
-#include "core/format/perf/simpleperf_format.h"
-#include "core/format/perf/simpleperf_record_fields.h"
+#include "core/format/perf/simpleperf/simpleperf_format.h"
+#include "core/format/perf/simpleperf/simpleperf_record_fields.h"
 
 namespace profscope::perf {
 
@@ -40,17 +41,6 @@ using ll = long long;
 
 // perf's "%#lx": "0" for zero, "0x1f" otherwise.
 std::string AltHex(uint64_t v) { return Sprintf("%#llx", static_cast<ull>(v)); }
-
-std::string HexBytes(const uint8_t* p, size_t n) {
-  static const char digits[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(n * 2);
-  for (size_t i = 0; i < n; ++i) {
-    s += digits[p[i] >> 4];
-    s += digits[p[i] & 15];
-  }
-  return s;
-}
 
 std::string Shorten(std::string s, size_t max) {
   if (s.size() > max) {
@@ -110,221 +100,37 @@ std::string MiscString(uint32_t type, uint16_t misc) {
   return names.empty() ? Hex(misc) : Hex(misc) + " " + names;
 }
 
-std::string ProtString(uint32_t prot) {
-  std::string s = Hex(prot) + " ";
-  s += (prot & 1) ? 'r' : '-';
-  s += (prot & 2) ? 'w' : '-';
-  s += (prot & 4) ? 'x' : '-';
-  return s;
-}
-
-std::string MapFlagsString(uint32_t flags) {
-  std::string names;
-  auto add = [&](const char* n) {
-    if (!names.empty()) names += '|';
-    names += n;
-  };
-  uint32_t left = flags;
-  if (left & 0x01) { add("MAP_SHARED"); left &= ~0x01u; }
-  if (left & 0x02) { add("MAP_PRIVATE"); left &= ~0x02u; }
-  if (left & 0x20) { add("MAP_ANONYMOUS"); left &= ~0x20u; }
-  if (left & 0x800) { add("MAP_DENYWRITE"); left &= ~0x800u; }
-  if (left & 0x1000) { add("MAP_EXECUTABLE"); left &= ~0x1000u; }
-  if (left & 0x40000) { add("MAP_HUGETLB"); left &= ~0x40000u; }
-  if (left) add(Hex(left).c_str());
-  return names.empty() ? Hex(flags) : Hex(flags) + " " + names;
-}
-
-// perf's cpu_map__snprint(): runs of consecutive CPUs as "a-b", comma separated.
-std::string CpuListString(const std::vector<int>& cpus) {
-  std::string out;
-  size_t i = 0;
-  while (i < cpus.size()) {
-    size_t j = i;
-    while (j + 1 < cpus.size() && static_cast<long>(cpus[j + 1]) - cpus[i] == static_cast<long>(j + 1 - i)) ++j;
-    if (!out.empty()) out += ',';
-    out += j == i ? std::to_string(cpus[i]) : std::to_string(cpus[i]) + "-" + std::to_string(cpus[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------------------
-// Cursor that appends one Field per member and reports members that overrun.
+// What a record's field view says when its bytes fall short: a field over
+// the bytes that are there and one diagnostic naming the record.
 
-struct Ctx {
+class RecordProblems : public FieldProblems {
+ public:
   std::string rec_name = "record";
   uint64_t rec_offset = 0;
   uint32_t declared = 0;
   Diagnostics* diags = nullptr;
 
-  void Overrun(const std::string& member, uint64_t at, uint64_t need, size_t left) {
+  void Overrun(std::string_view member, uint64_t at, uint64_t need, size_t left) {
     if (!diags) return;
     diags->Error(DiagCode::kRecordFieldOverrun, at, left,
-                 rec_name + " record at " + Hex(rec_offset) + ": " + member + " needs " +
+                 rec_name + " record at " + Hex(rec_offset) + ": " + std::string(member) + " needs " +
                      std::to_string(need) + " bytes at " + Hex(at) + " but only " +
                      std::to_string(left) + " are left in the record (header.size " +
                      std::to_string(declared) + ")");
   }
-};
-
-enum class Fmt { kDec, kHex, kS32, kS64 };
-
-std::string FormatNum(uint64_t v, Fmt f) {
-  switch (f) {
-    case Fmt::kHex: return Hex(v);
-    case Fmt::kS32: return std::to_string(static_cast<int32_t>(static_cast<uint32_t>(v)));
-    case Fmt::kS64: return std::to_string(static_cast<int64_t>(v));
-    default: return std::to_string(v);
+  void Short(FieldReader& r, std::string_view member, uint64_t need) override {
+    size_t left = r.remaining();
+    uint64_t at = r.abs_pos();
+    if (left) r.Add(member, at, left, "truncated: " + std::to_string(left) + " of " + std::to_string(need) + " bytes");
+    Overrun(member, at, need, left);
   }
-}
-
-class Cur {
- public:
-  Cur(ByteReader r, std::vector<Field>* out, Ctx* ctx) : r_(r), out_(out), ctx_(ctx) {}
-
-  ByteReader& reader() { return r_; }
-  size_t remaining() const { return r_.remaining(); }
-  uint64_t abs_pos() const { return r_.abs_pos(); }
-  bool failed() const { return failed_; }
-  std::vector<Field>* out() { return out_; }
-  // Redirects the fields (e.g. into a parent's children); returns the previous target.
-  std::vector<Field>* Target(std::vector<Field>* t) {
-    std::vector<Field>* old = out_;
-    out_ = t;
-    return old;
+  void Unterminated(std::string_view name, uint64_t at, uint64_t n) override {
+    if (!diags) return;
+    diags->Warning(DiagCode::kBadString, at, n,
+                   rec_name + " record at " + Hex(rec_offset) + ": " + std::string(name) +
+                       " has no NUL terminator within its " + std::to_string(n) + "-byte area");
   }
-  Field& Last() { return out_->back(); }
-  Field& Add(std::string name, uint64_t at, uint64_t size, std::string value) {
-    out_->push_back(Field{std::move(name), at, size, std::move(value), {}});
-    return out_->back();
-  }
-
-  // True when n more bytes are there for `member`; otherwise records the
-  // overrun (a field over the bytes left + one diagnostic) and fails.
-  bool Need(uint64_t n, const std::string& member) {
-    if (failed_) return false;
-    if (n <= r_.remaining()) return true;
-    failed_ = true;
-    size_t left = r_.remaining();
-    uint64_t at = r_.abs_pos();
-    if (left) {
-      Add(member, at, left,
-          "truncated: " + std::to_string(left) + " of " + std::to_string(n) + " bytes");
-    }
-    ctx_->Overrun(member, at, n, left);
-    r_.Skip(left);
-    return false;
-  }
-  // Stops decoding (a count or size that cannot be right) without a field.
-  void Stop() { failed_ = true; }
-
-  bool U8(const std::string& name, uint8_t* v, Fmt f = Fmt::kDec) {
-    if (!Need(1, name)) return false;
-    uint64_t at = r_.abs_pos();
-    uint8_t x = r_.U8();
-    if (v) *v = x;
-    Add(name, at, 1, FormatNum(x, f));
-    return true;
-  }
-  bool U16(const std::string& name, uint16_t* v, Fmt f = Fmt::kDec) {
-    if (!Need(2, name)) return false;
-    uint64_t at = r_.abs_pos();
-    uint16_t x = r_.U16();
-    if (v) *v = x;
-    Add(name, at, 2, FormatNum(x, f));
-    return true;
-  }
-  bool U32(const std::string& name, uint32_t* v, Fmt f = Fmt::kDec) {
-    if (!Need(4, name)) return false;
-    uint64_t at = r_.abs_pos();
-    uint32_t x = r_.U32();
-    if (v) *v = x;
-    Add(name, at, 4, FormatNum(x, f));
-    return true;
-  }
-  bool U64(const std::string& name, uint64_t* v, Fmt f = Fmt::kDec) {
-    if (!Need(8, name)) return false;
-    uint64_t at = r_.abs_pos();
-    uint64_t x = r_.U64();
-    if (v) *v = x;
-    Add(name, at, 8, FormatNum(x, f));
-    return true;
-  }
-  // A NUL-terminated string in an area of `area` bytes (the field covers the area).
-  bool Str(const std::string& name, uint64_t area, std::string* v) {
-    if (!Need(area ? area : 1, name)) return false;
-    uint64_t at = r_.abs_pos();
-    const char* p = reinterpret_cast<const char*>(r_.cursor());
-    size_t n = static_cast<size_t>(area);
-    size_t len = strnlen(p, n);
-    std::string s(p, len);
-    r_.Skip(n);
-    if (len == n && ctx_->diags) {
-      ctx_->diags->Warning(DiagCode::kBadString, at, n,
-                           ctx_->rec_name + " record at " + Hex(ctx_->rec_offset) + ": " + name +
-                               " has no NUL terminator within its " + std::to_string(n) +
-                               "-byte area");
-    }
-    Add(name, at, n, QuoteString(s));
-    if (v) *v = std::move(s);
-    return true;
-  }
-  // The rest of the cursor as a string area.
-  bool StrRest(const std::string& name, std::string* v) { return Str(name, r_.remaining(), v); }
-  // n raw bytes; `value` defaults to "<n> bytes".
-  bool Blob(const std::string& name, uint64_t n, std::string value = {},
-            const uint8_t** data = nullptr) {
-    if (!Need(n, name)) return false;
-    uint64_t at = r_.abs_pos();
-    if (data) *data = r_.cursor();
-    r_.Skip(static_cast<size_t>(n));
-    Add(name, at, n, value.empty() ? std::to_string(n) + " bytes" : std::move(value));
-    return true;
-  }
-  // Bytes no member describes.
-  void Rest(const char* note = nullptr) {
-    if (failed_ || r_.remaining() == 0) return;
-    size_t n = r_.remaining();
-    const uint8_t* p = r_.cursor();
-    bool zero = true;
-    for (size_t i = 0; i < n && zero; ++i) zero = p[i] == 0;
-    std::string value = std::to_string(n) + " bytes";
-    if (note) value += note;
-    Add(zero ? "padding" : "unparsed", r_.abs_pos(), n, value);
-    r_.Skip(n);
-  }
-
- private:
-  ByteReader r_;
-  std::vector<Field>* out_;
-  Ctx* ctx_;
-  bool failed_ = false;
-};
-
-// Helper to build an array parent: children go into the parent while alive.
-class ArrayScope {
- public:
-  ArrayScope(Cur& c, std::string name, std::string value) : c_(c) {
-    start_ = c.abs_pos();
-    Field& f = c.Add(std::move(name), start_, 0, std::move(value));
-    parent_ = c.out();
-    index_ = parent_->size() - 1;
-    old_ = c.Target(&f.children);
-  }
-  ~ArrayScope() {
-    c_.Target(old_);
-    Field& f = (*parent_)[index_];
-    f.size = c_.abs_pos() - start_;
-  }
-  Field& parent() { return (*parent_)[index_]; }
-
- private:
-  Cur& c_;
-  std::vector<Field>* parent_;
-  std::vector<Field>* old_;
-  size_t index_;
-  uint64_t start_;
 };
 
 // ---------------------------------------------------------------------------
@@ -344,103 +150,56 @@ struct State {
 
 std::string Pid(uint32_t v) { return std::to_string(static_cast<int32_t>(v)); }
 
-void DecMmap(Cur& c, State& s) {
-  uint32_t pid = 0, tid = 0;
-  uint64_t start = 0, len = 0, pgoff = 0;
-  std::string file;
-  c.U32("pid", &pid, Fmt::kS32);
-  c.U32("tid", &tid, Fmt::kS32);
-  c.U64("start", &start, Fmt::kHex);
-  c.U64("len", &len, Fmt::kHex);
-  c.U64("pgoff", &pgoff, Fmt::kHex);
-  c.StrRest("filename", &file);
-  s.summary = Sprintf("%s/%s: [%#llx(%#llx) @ %#llx]: %c %s", Pid(pid).c_str(), Pid(tid).c_str(),
-                      static_cast<ull>(start), static_cast<ull>(len), static_cast<ull>(pgoff),
-                      (s.misc & kMiscMmapData) ? 'r' : 'x', file.c_str());
-}
-
-void DecMmap2(Cur& c, State& s) {
-  uint32_t pid = 0, tid = 0, maj = 0, min = 0, prot = 0, flags = 0;
-  uint64_t start = 0, len = 0, pgoff = 0, ino = 0, gen = 0;
-  std::string file, bid;
-  c.U32("pid", &pid, Fmt::kS32);
-  c.U32("tid", &tid, Fmt::kS32);
-  c.U64("start", &start, Fmt::kHex);
-  c.U64("len", &len, Fmt::kHex);
-  c.U64("pgoff", &pgoff, Fmt::kHex);
-  const bool with_build_id = s.misc & kMiscMmapBuildId;
-  if (with_build_id) {
-    uint8_t bsize = 0;
-    c.U8("build_id_size", &bsize);
-    c.U8("reserved1", nullptr);
-    c.U16("reserved2", nullptr);
-    if (c.Need(20, "build_id")) {
-      size_t n = bsize <= 20 ? bsize : 20;
-      bid = HexBytes(c.reader().cursor(), n);
-      c.Blob("build_id", 20, bid.empty() ? "(empty)" : bid);
-      if (bsize > 20) c.Last().value += " (build_id_size " + std::to_string(bsize) + " > 20)";
-    }
-  } else {
-    c.U32("maj", &maj);
-    c.U32("min", &min);
-    c.U64("ino", &ino);
-    c.U64("ino_generation", &gen);
+void DecMmap(FieldReader& c, State& s) {  // MMAP, MMAP2
+  MmapRecord m;
+  ParseMmap(c, s.type, s.misc, &m);
+  const std::string pid = std::to_string(m.pid), tid = std::to_string(m.tid);
+  if (s.type == kMmap) {
+    s.summary = Sprintf("%s/%s: [%#llx(%#llx) @ %#llx]: %c %s", pid.c_str(), tid.c_str(), static_cast<ull>(m.start),
+                        static_cast<ull>(m.len), static_cast<ull>(m.pgoff), (s.misc & kMiscMmapData) ? 'r' : 'x',
+                        m.filename.c_str());
+    return;
   }
-  if (c.U32("prot", &prot)) c.Last().value = ProtString(prot);
-  if (c.U32("flags", &flags)) c.Last().value = MapFlagsString(flags);
-  c.StrRest("filename", &file);
-  char perm[5] = {(prot & 1) ? 'r' : '-', (prot & 2) ? 'w' : '-', (prot & 4) ? 'x' : '-',
-                  (flags & 1) ? 's' : 'p', 0};
-  if (with_build_id) {
-    s.summary = Sprintf("%s/%s: [%#llx(%#llx) @ %#llx <%s>]: %s %s", Pid(pid).c_str(),
-                        Pid(tid).c_str(), static_cast<ull>(start), static_cast<ull>(len),
-                        static_cast<ull>(pgoff), bid.c_str(), perm, file.c_str());
+  char perm[5] = {(m.prot & 1) ? 'r' : '-', (m.prot & 2) ? 'w' : '-', (m.prot & 4) ? 'x' : '-',
+                  (m.flags & 1) ? 's' : 'p', 0};
+  if (m.with_build_id) {
+    s.summary = Sprintf("%s/%s: [%#llx(%#llx) @ %#llx <%s>]: %s %s", pid.c_str(), tid.c_str(),
+                        static_cast<ull>(m.start), static_cast<ull>(m.len), static_cast<ull>(m.pgoff),
+                        m.build_id.c_str(), perm, m.filename.c_str());
   } else {
-    s.summary = Sprintf("%s/%s: [%#llx(%#llx) @ %#llx %02x:%02x %llu %llu]: %s %s",
-                        Pid(pid).c_str(), Pid(tid).c_str(), static_cast<ull>(start),
-                        static_cast<ull>(len), static_cast<ull>(pgoff), maj, min,
-                        static_cast<ull>(ino), static_cast<ull>(gen), perm, file.c_str());
+    s.summary = Sprintf("%s/%s: [%#llx(%#llx) @ %#llx %02x:%02x %llu %llu]: %s %s", pid.c_str(), tid.c_str(),
+                        static_cast<ull>(m.start), static_cast<ull>(m.len), static_cast<ull>(m.pgoff), m.maj, m.min,
+                        static_cast<ull>(m.ino), static_cast<ull>(m.ino_generation), perm, m.filename.c_str());
   }
 }
 
-void DecLost(Cur& c, State& s) {
-  uint64_t id = 0, lost = 0;
-  c.U64("id", &id);
-  c.U64("lost", &lost);
-  s.summary = Sprintf("id:%llu: lost:%llu", static_cast<ull>(id), static_cast<ull>(lost));
+void DecLost(FieldReader& c, State& s) {
+  LostRecord l;
+  ParseLost(c, &l);
+  s.summary = Sprintf("id:%llu: lost:%llu", static_cast<ull>(l.id), static_cast<ull>(l.lost));
 }
 
-void DecComm(Cur& c, State& s) {
-  uint32_t pid = 0, tid = 0;
-  std::string comm;
-  c.U32("pid", &pid, Fmt::kS32);
-  c.U32("tid", &tid, Fmt::kS32);
-  c.StrRest("comm", &comm);
-  s.summary = Sprintf("%s%s:%s/%s", (s.misc & kMiscMmapData) ? "exec: " : "", comm.c_str(),
-                      Pid(pid).c_str(), Pid(tid).c_str());
+void DecComm(FieldReader& c, State& s) {
+  CommRecord r;
+  ParseComm(c, &r);
+  s.summary = Sprintf("%s%s:%d/%d", (s.misc & kMiscMmapData) ? "exec: " : "", r.comm.c_str(), r.pid, r.tid);
 }
 
-void DecTask(Cur& c, State& s) {  // EXIT, FORK
-  uint32_t pid = 0, ppid = 0, tid = 0, ptid = 0;
-  c.U32("pid", &pid, Fmt::kS32);
-  c.U32("ppid", &ppid, Fmt::kS32);
-  c.U32("tid", &tid, Fmt::kS32);
-  c.U32("ptid", &ptid, Fmt::kS32);
-  c.U64("time", nullptr);
-  s.summary = "(" + Pid(pid) + ":" + Pid(tid) + "):(" + Pid(ppid) + ":" + Pid(ptid) + ")";
+void DecTask(FieldReader& c, State& s) {  // EXIT, FORK
+  TaskRecord t;
+  ParseTask(c, &t);
+  s.summary = Sprintf("(%d:%d):(%d:%d)", t.pid, t.tid, t.ppid, t.ptid);
 }
 
-void DecThrottle(Cur& c, State& s) {
-  uint64_t time = 0, id = 0, stream = 0;
-  c.U64("time", &time);
-  c.U64("id", &id);
-  c.U64("stream_id", &stream);
-  s.summary = Sprintf("time %llu id %llu stream_id %llu", static_cast<ull>(time),
-                      static_cast<ull>(id), static_cast<ull>(stream));
+void DecThrottle(FieldReader& c, State& s) {
+  ThrottleRecord t;
+  ParseThrottle(c, &t);
+  s.summary = Sprintf("time %llu id %llu stream_id %llu", static_cast<ull>(t.time), static_cast<ull>(t.id),
+                      static_cast<ull>(t.stream_id));
 }
 
 // struct read_format as the attr's read_format lays it out (kernel perf_output_read()).
-uint64_t DecReadValues(Cur& c, uint64_t rf) {
+uint64_t DecReadValues(FieldReader& c, uint64_t rf) {
   uint64_t first = 0;
   if (rf & kReadGroup) {
     uint64_t nr = 0;
@@ -453,7 +212,7 @@ uint64_t DecReadValues(Cur& c, uint64_t rf) {
       c.Need(nr <= UINT64_MAX / per ? nr * per : UINT64_MAX, "values[" + std::to_string(nr) + "]");
       return 0;
     }
-    ArrayScope arr(c, "values", std::to_string(nr) + " entries");
+    FieldReader::Group arr(c, "values", std::to_string(nr) + " entries");
     for (uint64_t i = 0; i < nr && !c.failed(); ++i) {
       uint64_t v = 0;
       std::string p = "[" + std::to_string(i) + "].";
@@ -472,7 +231,7 @@ uint64_t DecReadValues(Cur& c, uint64_t rf) {
   return first;
 }
 
-void DecRead(Cur& c, State& s) {
+void DecRead(FieldReader& c, State& s) {
   uint32_t pid = 0, tid = 0;
   c.U32("pid", &pid, Fmt::kS32);
   c.U32("tid", &tid, Fmt::kS32);
@@ -487,145 +246,76 @@ void DecRead(Cur& c, State& s) {
               std::to_string(value);
 }
 
-void DecAux(Cur& c, State& s) {
-  uint64_t off = 0, size = 0, flags = 0;
-  c.U64("aux_offset", &off, Fmt::kHex);
-  c.U64("aux_size", &size, Fmt::kHex);
-  if (c.U64("flags", &flags, Fmt::kHex)) {
-    std::string names;
-    auto add = [&](const char* n) { names += names.empty() ? n : std::string("|") + n; };
-    if (flags & 1) add("TRUNCATED");
-    if (flags & 2) add("OVERWRITE");
-    if (flags & 4) add("PARTIAL");
-    if (flags & 8) add("COLLISION");
-    if (flags & 0xff00) add(("PMU_FORMAT_TYPE " + Hex((flags >> 8) & 0xff)).c_str());
-    if (!names.empty()) c.Last().value += " " + names;
-  }
-  s.summary = Sprintf("offset: %#llx size: %#llx flags: %#llx [%s%s%s]", static_cast<ull>(off),
-                      static_cast<ull>(size), static_cast<ull>(flags), (flags & 1) ? "T" : "",
-                      (flags & 2) ? "O" : "", (flags & 4) ? "P" : "");
+void DecAux(FieldReader& c, State& s) {
+  AuxRecord a;
+  ParseAux(c, &a);
+  s.summary = Sprintf("offset: %#llx size: %#llx flags: %#llx [%s%s%s]", static_cast<ull>(a.aux_offset),
+                      static_cast<ull>(a.aux_size), static_cast<ull>(a.flags), (a.flags & 1) ? "T" : "",
+                      (a.flags & 2) ? "O" : "", (a.flags & 4) ? "P" : "");
 }
 
-void DecItraceStart(Cur& c, State& s) {
-  uint32_t pid = 0, tid = 0;
-  c.U32("pid", &pid, Fmt::kS32);
-  c.U32("tid", &tid, Fmt::kS32);
-  s.summary = Sprintf("pid: %u tid: %u", pid, tid);
+void DecItraceStart(FieldReader& c, State& s) {
+  ItraceStartRecord t;
+  ParseItraceStart(c, &t);
+  s.summary = Sprintf("pid: %u tid: %u", static_cast<uint32_t>(t.pid), static_cast<uint32_t>(t.tid));
 }
 
-void DecLostSamples(Cur& c, State& s) {
-  uint64_t lost = 0;
-  c.U64("lost", &lost);
+void DecLostSamples(FieldReader& c, State& s) {
+  LostSamplesRecord l;
+  ParseLostSamples(c, &l);
   s.summary.clear();
   if (s.have_sid && (s.attr->sample_type & (kSampleId | kSampleIdentifier))) {
     s.summary = Sprintf("id:%llu: ", static_cast<ull>(s.sid.id));
   }
-  s.summary += Sprintf("lost samples :%llu%s", static_cast<ull>(lost),
-                       (s.misc & 0x8000) ? " (BPF)" : "");
+  s.summary += Sprintf("lost samples :%llu%s", static_cast<ull>(l.lost), (s.misc & 0x8000) ? " (BPF)" : "");
 }
 
-void DecSwitch(Cur& c, State& s) {
+void DecSwitch(FieldReader& c, State& s) {
   bool out = s.misc & kMiscSwitchOut;
   const char* in_out = !out ? "IN" : (s.misc & (1u << 14)) ? "OUT preempt" : "OUT";
-  if (s.type == kSwitch) {
-    s.summary = in_out;
-    return;
-  }
-  uint32_t pid = 0, tid = 0;
-  c.U32("next_prev_pid", &pid, Fmt::kS32);
-  c.U32("next_prev_tid", &tid, Fmt::kS32);
-  s.summary = std::string(in_out) + (out ? " next" : " prev") + " pid/tid: " + Pid(pid) + "/" +
-              Pid(tid);
+  SwitchRecord w;
+  ParseSwitch(c, s.type, &w);
+  s.summary = in_out;
+  if (s.type == kSwitchCpuWide)
+    s.summary += Sprintf("%s pid/tid: %d/%d", out ? " next" : " prev", w.next_prev_pid, w.next_prev_tid);
 }
 
-const char* NsName(uint64_t i) {
-  static const char* const names[] = {"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"};
-  return i < 7 ? names[i] : "UNKNOWN";
-}
-
-void DecNamespaces(Cur& c, State& s) {
-  uint32_t pid = 0, tid = 0;
-  uint64_t nr = 0;
-  c.U32("pid", &pid, Fmt::kS32);
-  c.U32("tid", &tid, Fmt::kS32);
-  c.U64("nr_namespaces", &nr);
+void DecNamespaces(FieldReader& c, State& s) {
+  NamespacesRecord n;
+  ParseNamespaces(c, &n);
   std::string list;
-  if (!c.failed()) {
-    if (nr > c.remaining() / 16) {
-      c.Need(nr <= UINT64_MAX / 16 ? nr * 16 : UINT64_MAX, "link_info[" + std::to_string(nr) + "]");
-    } else {
-      ArrayScope arr(c, "link_info", std::to_string(nr) + " namespaces");
-      for (uint64_t i = 0; i < nr && !c.failed(); ++i) {
-        uint64_t at = c.abs_pos();
-        Field& e = c.Add("[" + std::to_string(i) + "] " + NsName(i), at, 16, "");
-        std::vector<Field>* old = c.Target(&e.children);
-        uint64_t dev = 0, ino = 0;
-        c.U64("dev", &dev);
-        c.U64("ino", &ino, Fmt::kHex);
-        c.Target(old);
-        c.Last().value = Sprintf("dev %llu ino %#llx", static_cast<ull>(dev), static_cast<ull>(ino));
-        list += Sprintf("%s%llu/%s: %llu/%#llx", i ? ", " : "", static_cast<ull>(i), NsName(i),
-                        static_cast<ull>(dev), static_cast<ull>(ino));
-      }
-    }
-  }
-  s.summary = Pid(pid) + "/" + Pid(tid) + " - nr_namespaces: " + std::to_string(nr) + " [" + list + "]";
+  for (size_t i = 0; i < n.links.size(); ++i)
+    list += Sprintf("%s%llu/%s: %llu/%#llx", i ? ", " : "", static_cast<ull>(i), NamespaceName(i),
+                    static_cast<ull>(n.links[i].dev), static_cast<ull>(n.links[i].ino));
+  s.summary = Sprintf("%d/%d - nr_namespaces: %llu [", n.pid, n.tid, static_cast<ull>(n.nr_namespaces)) + list + "]";
 }
 
-void DecKsymbol(Cur& c, State& s) {
-  uint64_t addr = 0;
-  uint32_t len = 0;
-  uint16_t ktype = 0, flags = 0;
-  std::string name;
-  c.U64("addr", &addr, Fmt::kHex);
-  c.U32("len", &len);
-  if (c.U16("ksym_type", &ktype)) {
-    static const char* const names[] = {"UNKNOWN", "BPF", "OOL"};
-    if (ktype < 3) c.Last().value += std::string(" ") + names[ktype];
-  }
-  if (c.U16("flags", &flags, Fmt::kHex) && (flags & 1)) c.Last().value += " UNREGISTER";
-  c.StrRest("name", &name);
-  s.summary = Sprintf("addr %llx len %u type %u flags 0x%x name %s", static_cast<ull>(addr), len,
-                      ktype, flags, name.c_str());
+void DecKsymbol(FieldReader& c, State& s) {
+  KsymbolRecord k;
+  ParseKsymbol(c, &k);
+  s.summary = Sprintf("addr %llx len %u type %u flags 0x%x name %s", static_cast<ull>(k.addr), k.len, k.ksym_type,
+                      k.flags, k.name.c_str());
 }
 
-void DecBpfEvent(Cur& c, State& s) {
-  uint16_t btype = 0, flags = 0;
-  uint32_t id = 0;
-  if (c.U16("type", &btype)) {
-    static const char* const names[] = {"UNKNOWN", "PROG_LOAD", "PROG_UNLOAD"};
-    if (btype < 3) c.Last().value += std::string(" ") + names[btype];
-  }
-  c.U16("flags", &flags, Fmt::kHex);
-  c.U32("id", &id);
-  if (c.Need(8, "tag")) c.Blob("tag", 8, HexBytes(c.reader().cursor(), 8));
-  s.summary = Sprintf("type %u, flags %u, id %u", btype, flags, id);
+void DecBpfEvent(FieldReader& c, State& s) {
+  BpfEventRecord b;
+  ParseBpfEvent(c, &b);
+  s.summary = Sprintf("type %u, flags %u, id %u", b.type, b.flags, b.id);
 }
 
-void DecCgroup(Cur& c, State& s) {
-  uint64_t id = 0;
-  std::string path;
-  c.U64("id", &id);
-  c.StrRest("path", &path);
-  s.summary = Sprintf("cgroup: %llu %s", static_cast<ull>(id), path.c_str());
+void DecCgroup(FieldReader& c, State& s) {
+  CgroupRecord g;
+  ParseCgroup(c, &g);
+  s.summary = Sprintf("cgroup: %llu %s", static_cast<ull>(g.id), g.path.c_str());
 }
 
-void DecTextPoke(Cur& c, State& s) {
-  uint64_t addr = 0;
-  uint16_t old_len = 0, new_len = 0;
-  c.U64("addr", &addr, Fmt::kHex);
-  c.U16("old_len", &old_len);
-  c.U16("new_len", &new_len);
-  if (!c.failed() && c.Need(old_len, "old_bytes")) {
-    c.Blob("old_bytes", old_len, old_len ? HexBytes(c.reader().cursor(), old_len) : "(none)");
-  }
-  if (!c.failed() && c.Need(new_len, "new_bytes")) {
-    c.Blob("new_bytes", new_len, new_len ? HexBytes(c.reader().cursor(), new_len) : "(none)");
-  }
-  s.summary = Sprintf("%llx old len %u new len %u", static_cast<ull>(addr), old_len, new_len);
+void DecTextPoke(FieldReader& c, State& s) {
+  TextPokeRecord t;
+  ParseTextPoke(c, &t);
+  s.summary = Sprintf("%llx old len %u new len %u", static_cast<ull>(t.addr), t.old_len, t.new_len);
 }
 
-void DecAuxOutputHwId(Cur& c, State& s) {
+void DecAuxOutputHwId(FieldReader& c, State& s) {
   uint64_t id = 0;
   c.U64("hw_id", &id, Fmt::kHex);
   s.summary = "hw_id: " + AltHex(id);
@@ -633,36 +323,17 @@ void DecAuxOutputHwId(Cur& c, State& s) {
 
 // --- perf's own records ---
 
-void DecHeaderAttr(Cur& c, State& s) {
-  ByteReader& r = c.reader();
-  if (!c.Need(kAttrVer0Size, "attr")) return;
-  uint32_t asize = r.PeekU32(r.pos() + 4);
-  uint64_t take = asize ? asize : kAttrVer0Size;  // size 0 means PERF_ATTR_SIZE_VER0
-  if (take < kAttrVer0Size) take = kAttrVer0Size;
-  if (!c.Need(take, "attr")) return;
-  PerfEventAttr a;
-  FieldList af;
-  ByteReader ar = r.Sub(static_cast<size_t>(take));
-  ParseAttr(ar, &a, &af);
-  std::string name = EventName(a, "");
-  Field& f = c.Add("attr", ar.base(), take, name + ", size " + std::to_string(asize));
-  f.children = std::move(af.items());
-  uint64_t nids = c.remaining() / 8;
+void DecHeaderAttr(FieldReader& c, State& s) {
+  HeaderAttrRecord h;
+  if (!ParseHeaderAttr(c, &h)) return;
+  const size_t nids = h.ids.size();
   std::string ids;
-  {
-    ArrayScope arr(c, "ids", std::to_string(nids) + " ids");
-    for (uint64_t i = 0; i < nids; ++i) {
-      uint64_t id = 0;
-      c.U64("[" + std::to_string(i) + "]", &id);
-      if (i < 8) ids += (i ? ", " : "") + std::to_string(id);
-      else if (i == 8) ids += ", ...";
-    }
-  }
-  s.summary = name + ", attr size " + std::to_string(asize) + ", " + std::to_string(nids) +
+  for (size_t i = 0; i < nids && i <= 8; ++i) ids += i == 8 ? ", ..." : (i ? ", " : "") + std::to_string(h.ids[i]);
+  s.summary = EventName(h.attr, "") + ", attr size " + std::to_string(h.declared_size) + ", " + std::to_string(nids) +
               (nids == 1 ? " id" : " ids") + (nids ? ": " + ids : "");
 }
 
-void DecEventType(Cur& c, State& s) {
+void DecEventType(FieldReader& c, State& s) {
   uint64_t id = 0;
   std::string name;
   c.U64("event_id", &id);
@@ -671,13 +342,13 @@ void DecEventType(Cur& c, State& s) {
   s.summary = std::to_string(id) + ": " + name;
 }
 
-void DecTracingData(Cur& c, State& s) {
+void DecTracingData(FieldReader& c, State& s) {
   uint32_t size = 0;
   if (c.U32("size", &size)) c.Last().value += " (tracing data follow the record)";
   s.summary = "size: " + std::to_string(size);
 }
 
-void DecBuildId(Cur& c, State& s) {
+void DecBuildId(FieldReader& c, State& s) {
   uint32_t pid = 0;
   std::string bid, file;
   c.U32("pid", &pid, Fmt::kS32);
@@ -699,7 +370,7 @@ void DecBuildId(Cur& c, State& s) {
   s.summary = "pid " + Pid(pid) + " <" + bid + ">: " + file;
 }
 
-void DecIdIndex(Cur& c, State& s) {
+void DecIdIndex(FieldReader& c, State& s) {
   uint64_t nr = 0;
   c.U64("nr", &nr);
   if (c.failed()) return;
@@ -709,9 +380,9 @@ void DecIdIndex(Cur& c, State& s) {
     return;
   }
   {
-    ArrayScope arr(c, "entries", std::to_string(nr) + " entries");
+    FieldReader::Group arr(c, "entries", std::to_string(nr) + " entries");
     for (uint64_t i = 0; i < nr && !c.failed(); ++i) {
-      Field& e = c.Add("[" + std::to_string(i) + "]", c.abs_pos(), 32, "");
+      Field& e = *c.Add("[" + std::to_string(i) + "]", c.abs_pos(), 32, "");
       std::vector<Field>* old = c.Target(&e.children);
       uint64_t id = 0, idx = 0, cpu = 0, tid = 0;
       c.U64("id", &id);
@@ -728,9 +399,9 @@ void DecIdIndex(Cur& c, State& s) {
   if (nr) s.summary += nr > 4 ? "; ...]" : "]";
   // Newer perf appends {machine_pid, vcpu} per entry (id_index_entry_2).
   if (nr && c.remaining() >= nr * 16) {
-    ArrayScope arr(c, "entries_2", std::to_string(nr) + " entries");
+    FieldReader::Group arr(c, "entries_2", std::to_string(nr) + " entries");
     for (uint64_t i = 0; i < nr && !c.failed(); ++i) {
-      Field& e = c.Add("[" + std::to_string(i) + "]", c.abs_pos(), 16, "");
+      Field& e = *c.Add("[" + std::to_string(i) + "]", c.abs_pos(), 16, "");
       std::vector<Field>* old = c.Target(&e.children);
       uint64_t mpid = 0, vcpu = 0;
       c.U64("machine_pid", &mpid, Fmt::kS64);
@@ -747,19 +418,19 @@ const char* AuxtraceTypeName(uint32_t t) {
   return t < 8 ? names[t] : nullptr;
 }
 
-void DecAuxtraceInfo(Cur& c, State& s) {
+void DecAuxtraceInfo(FieldReader& c, State& s) {
   uint32_t t = 0;
   if (c.U32("type", &t) && AuxtraceTypeName(t)) c.Last().value += std::string(" ") + AuxtraceTypeName(t);
   c.U32("reserved", nullptr);
   if (!c.failed()) {
     uint64_t n = c.remaining() / 8;
-    ArrayScope arr(c, "priv", std::to_string(n) + " u64");
+    FieldReader::Group arr(c, "priv", std::to_string(n) + " u64");
     for (uint64_t i = 0; i < n; ++i) c.U64("[" + std::to_string(i) + "]", nullptr, Fmt::kHex);
   }
   s.summary = "type: " + std::to_string(t);
 }
 
-void DecAuxtrace(Cur& c, State& s) {
+void DecAuxtrace(FieldReader& c, State& s) {
   uint64_t size = 0, off = 0, ref = 0;
   uint32_t idx = 0, tid = 0, cpu = 0;
   if (c.U64("size", &size, Fmt::kHex)) c.Last().value += " (" + std::to_string(size) + " bytes of trace data follow the record)";
@@ -774,7 +445,7 @@ void DecAuxtrace(Cur& c, State& s) {
                       static_cast<int32_t>(tid), static_cast<int32_t>(cpu));
 }
 
-void DecAuxtraceError(Cur& c, State& s) {
+void DecAuxtraceError(FieldReader& c, State& s) {
   uint32_t etype = 0, code = 0, cpu = 0, pid = 0, tid = 0, fmt = 0, mpid = 0, vcpu = 0;
   uint64_t ip = 0, time = 0;
   std::string msg;
@@ -802,7 +473,7 @@ void DecAuxtraceError(Cur& c, State& s) {
                        code, msg.c_str());
 }
 
-void DecThreadMap(Cur& c, State& s) {
+void DecThreadMap(FieldReader& c, State& s) {
   uint64_t nr = 0;
   c.U64("nr", &nr);
   if (c.failed()) return;
@@ -812,9 +483,9 @@ void DecThreadMap(Cur& c, State& s) {
   }
   std::string list;
   {
-    ArrayScope arr(c, "entries", std::to_string(nr) + " threads");
+    FieldReader::Group arr(c, "entries", std::to_string(nr) + " threads");
     for (uint64_t i = 0; i < nr && !c.failed(); ++i) {
-      Field& e = c.Add("[" + std::to_string(i) + "]", c.abs_pos(), 24, "");
+      Field& e = *c.Add("[" + std::to_string(i) + "]", c.abs_pos(), 24, "");
       std::vector<Field>* old = c.Target(&e.children);
       uint64_t pid = 0;
       std::string comm;
@@ -830,73 +501,12 @@ void DecThreadMap(Cur& c, State& s) {
 }
 
 // perf_record_cpu_map_data (packed): u16 type, then the encoding. Returns the CPUs.
-std::vector<int> DecCpuMapData(Cur& c) {
-  std::vector<int> cpus;
-  uint16_t type = 0;
-  if (!c.U16("type", &type)) return cpus;
-  static const char* const names[] = {"CPUS", "MASK", "RANGE_CPUS"};
-  if (type < 3) c.Last().value += std::string(" ") + names[type];
-  if (type == 0) {
-    uint16_t nr = 0;
-    c.U16("nr", &nr);
-    if (c.failed()) return cpus;
-    if (!c.Need(2ull * nr, "cpu[" + std::to_string(nr) + "]")) return cpus;
-    ArrayScope arr(c, "cpu", std::to_string(nr) + " CPUs");
-    for (uint16_t i = 0; i < nr; ++i) {
-      uint16_t v = 0;
-      c.U16("[" + std::to_string(i) + "]", &v);
-      int cpu = v == 0xffff ? -1 : v;
-      if (cpu < 0) c.Last().value = "-1 (any)";
-      cpus.push_back(cpu);
-    }
-  } else if (type == 1) {
-    uint16_t nr = 0, long_size = 0;
-    c.U16("nr", &nr);
-    c.U16("long_size", &long_size);
-    if (c.failed()) return cpus;
-    if (long_size != 4 && long_size != 8) {
-      c.Last().value += " (unsupported; 4 or 8 expected)";
-      c.Rest();
-      return cpus;
-    }
-    if (long_size == 8) c.Blob("pad", 4, "4 bytes");
-    if (!c.Need(static_cast<uint64_t>(long_size) * nr, "mask[" + std::to_string(nr) + "]")) return cpus;
-    ArrayScope arr(c, "mask", std::to_string(nr) + " x " + std::to_string(long_size * 8) + " bits");
-    for (uint16_t i = 0; i < nr; ++i) {
-      uint64_t m = 0;
-      if (long_size == 4) {
-        uint32_t m32 = 0;
-        c.U32("[" + std::to_string(i) + "]", &m32, Fmt::kHex);
-        m = m32;
-      } else {
-        c.U64("[" + std::to_string(i) + "]", &m, Fmt::kHex);
-      }
-      for (int b = 0; b < long_size * 8; ++b) {
-        if (m & (1ULL << b)) cpus.push_back(i * long_size * 8 + b);
-      }
-    }
-  } else if (type == 2) {
-    uint8_t any = 0;
-    uint16_t first = 0, last = 0;
-    c.U8("any_cpu", &any);
-    c.U8("pad", nullptr);
-    c.U16("start_cpu", &first);
-    c.U16("end_cpu", &last);
-    if (c.failed()) return cpus;
-    if (any) cpus.push_back(-1);
-    for (int i = first; i <= last; ++i) cpus.push_back(i);
-  } else {
-    c.Rest(" (unknown cpu map encoding)");
-  }
-  return cpus;
-}
-
-void DecCpuMap(Cur& c, State& s) {
-  std::vector<int> cpus = DecCpuMapData(c);
+void DecCpuMap(FieldReader& c, State& s) {
+  std::vector<int> cpus = ParseCpuMapData(c);
   s.summary = CpuListString(cpus);
 }
 
-void DecStatConfig(Cur& c, State& s) {
+void DecStatConfig(FieldReader& c, State& s) {
   uint64_t nr = 0;
   c.U64("nr", &nr);
   if (c.failed()) return;
@@ -905,9 +515,9 @@ void DecStatConfig(Cur& c, State& s) {
     return;
   }
   static const char* const tags[] = {"aggr_mode", "interval", "scale", "aggr_level"};
-  ArrayScope arr(c, "data", std::to_string(nr) + " entries");
+  FieldReader::Group arr(c, "data", std::to_string(nr) + " entries");
   for (uint64_t i = 0; i < nr && !c.failed(); ++i) {
-    Field& e = c.Add("[" + std::to_string(i) + "]", c.abs_pos(), 16, "");
+    Field& e = *c.Add("[" + std::to_string(i) + "]", c.abs_pos(), 16, "");
     std::vector<Field>* old = c.Target(&e.children);
     uint64_t tag = 0, val = 0;
     if (c.U64("tag", &tag) && tag < 4) c.Last().value += std::string(" ") + tags[tag];
@@ -920,7 +530,7 @@ void DecStatConfig(Cur& c, State& s) {
   }
 }
 
-void DecStat(Cur& c, State& s) {
+void DecStat(FieldReader& c, State& s) {
   uint64_t id = 0, val = 0, ena = 0, run = 0;
   uint32_t cpu = 0, thread = 0;
   c.U64("id", &id);
@@ -934,119 +544,69 @@ void DecStat(Cur& c, State& s) {
                       static_cast<ull>(val), static_cast<ull>(ena), static_cast<ull>(run));
 }
 
-void DecStatRound(Cur& c, State& s) {
+void DecStatRound(FieldReader& c, State& s) {
   uint64_t type = 0, time = 0;
   if (c.U64("type", &type)) c.Last().value += type == 1 ? " FINAL" : type == 0 ? " INTERVAL" : "";
   c.U64("time", &time);
   s.summary = Sprintf("time %llu, type %s", static_cast<ull>(time), type == 1 ? "FINAL" : "INTERVAL");
 }
 
-void DecEventUpdate(Cur& c, State& s) {
-  uint64_t type = 0, id = 0;
-  static const char* const names[] = {"UNIT", "SCALE", "NAME", "CPUS"};
-  if (c.U64("type", &type) && type < 4) c.Last().value += std::string(" ") + names[type];
-  c.U64("id", &id);
-  if (c.failed()) return;
-  s.summary = "id: " + std::to_string(id);
-  std::string str;
-  switch (type) {
-    case 0:
-      c.StrRest("unit", &str);
-      s.summary += " unit: " + str;
-      break;
-    case 1: {
-      uint64_t bits = 0;
-      if (c.U64("scale", &bits)) {
-        double d;
-        std::memcpy(&d, &bits, sizeof d);
-        c.Last().value = Sprintf("%f", d);
-        s.summary += " scale: " + c.Last().value;
-      }
-      break;
-    }
-    case 2:
-      c.StrRest("name", &str);
-      s.summary += " name: " + str;
-      break;
-    case 3: {
-      std::vector<Field>* old = nullptr;
-      uint64_t at = c.abs_pos();
-      Field& f = c.Add("cpus", at, 0, "");
-      size_t idx = c.out()->size() - 1;
-      std::vector<Field>* parent = c.out();
-      old = c.Target(&f.children);
-      std::vector<int> cpus = DecCpuMapData(c);
-      c.Target(old);
-      (*parent)[idx].size = c.abs_pos() - at;
-      (*parent)[idx].value = CpuListString(cpus);
-      s.summary += " cpus: " + CpuListString(cpus);
-      break;
-    }
-    default:
-      c.Rest(" (unknown update type)");
+void DecEventUpdate(FieldReader& c, State& s) {
+  EventUpdateRecord e;
+  ParseEventUpdate(c, &e);
+  if (!e.id_ok) return;
+  s.summary = "id: " + std::to_string(e.id);
+  switch (e.type) {
+    case 0: s.summary += " unit: " + e.text; break;
+    case 1: if (e.scale_ok) s.summary += Sprintf(" scale: %f", e.scale); break;
+    case 2: s.summary += " name: " + e.text; break;
+    case 3: s.summary += " cpus: " + CpuListString(e.cpus); break;
+    default: break;
   }
 }
 
-void DecTimeConv(Cur& c, State& s) {
-  uint64_t shift = 0, mult = 0, zero = 0;
-  c.U64("time_shift", &shift);
-  c.U64("time_mult", &mult);
-  c.U64("time_zero", &zero);
-  s.summary = Sprintf("time_shift %llu time_mult %llu time_zero %llu", static_cast<ull>(shift),
-                      static_cast<ull>(mult), static_cast<ull>(zero));
-  if (c.failed() || c.remaining() == 0) return;  // the short form (perf before 5.10)
-  uint64_t cycles = 0, mask = 0;
-  uint8_t cz = 0, cs = 0;
-  c.U64("time_cycles", &cycles);
-  c.U64("time_mask", &mask, Fmt::kHex);
-  c.U8("cap_user_time_zero", &cz);
-  c.U8("cap_user_time_short", &cs);
-  if (c.Need(6, "reserved")) c.Blob("reserved", 6, "6 bytes");
-  s.summary += Sprintf(" time_cycles %llu time_mask %#llx cap_user_time_zero %u cap_user_time_short %u",
-                       static_cast<ull>(cycles), static_cast<ull>(mask), cz, cs);
+void DecTimeConv(FieldReader& c, State& s) {
+  TimeConvRecord t;
+  ParseTimeConv(c, &t);
+  s.summary = Sprintf("time_shift %llu time_mult %llu time_zero %llu", static_cast<ull>(t.time_shift),
+                      static_cast<ull>(t.time_mult), static_cast<ull>(t.time_zero));
+  if (t.extended)
+    s.summary += Sprintf(" time_cycles %llu time_mask %#llx cap_user_time_zero %u cap_user_time_short %u",
+                         static_cast<ull>(t.time_cycles), static_cast<ull>(t.time_mask), t.cap_user_time_zero,
+                         t.cap_user_time_short);
 }
 
-void DecHeaderFeature(Cur& c, State& s) {
-  uint64_t feat = 0;
-  if (!c.U64("feat_id", &feat)) return;
-  std::vector<Field>& out = *c.out();
+void DecHeaderFeature(FieldReader& c, State& s) {
+  HeaderFeatureRecord h;
+  if (!ParseHeaderFeature(c, &h)) return;
+  std::vector<Field>& out = *c.target();
   const size_t id_field = out.size() - 1;
   // The rest of the record is the feature section's bytes (possibly empty:
   // BRANCH_STACK, STAT, and the end-of-features marker carry none).
-  ByteReader& r = c.reader();
-  ByteReader body = r.Sub(r.remaining());
   FeatureContext fctx = s.features ? *s.features : FeatureContext{};
   Diagnostics local;
   FieldList fl;
-  DecodeFeature(feat <= UINT32_MAX ? static_cast<uint32_t>(feat) : UINT32_MAX, body, fctx, fl,
-                s.diags ? *s.diags : local);
+  DecodeFeature(h.feature, h.body, fctx, fl, s.diags ? *s.diags : local);
   if (!fl.items().empty()) {
     const Field& top = fl.items().front();
     out[id_field].value += " " + top.name;
     s.summary = top.value.empty() ? top.name : top.name + ": " + Shorten(top.value, 120);
   } else {
-    s.summary = "feature " + std::to_string(feat);
+    s.summary = "feature " + std::to_string(h.raw_id);
   }
   for (Field& f : fl.items()) out.push_back(std::move(f));
 }
 
-void DecCompressed(Cur& c, State& s) {
-  size_t n = c.remaining();
-  c.Blob("data", n, std::to_string(n) + " bytes of compressed records (zstd)");
-  s.summary = std::to_string(n) + " bytes";
+void DecCompressed(FieldReader& c, State& s) {  // COMPRESSED, COMPRESSED2
+  CompressedRecord z;
+  ParseCompressed(c, s.type, &z);
+  s.summary = s.type == kCompressed ? std::to_string(z.data_len) + " bytes" : "data_size: " + std::to_string(z.data_size);
 }
 
-void DecCompressed2(Cur& c, State& s) {
-  uint64_t size = 0;
-  c.U64("data_size", &size);
-  s.summary = "data_size: " + std::to_string(size);
-  if (c.failed()) return;
-  c.Blob("data", size, std::to_string(size) + " bytes of compressed records (zstd)");
-}
-
-void Dispatch(Cur& c, State& s) {
+void Dispatch(FieldReader& c, State& s) {
   switch (s.type) {
-    case kMmap: DecMmap(c, s); break;
+    case kMmap:
+    case kMmap2: DecMmap(c, s); break;
     case kLost: DecLost(c, s); break;
     case kComm: DecComm(c, s); break;
     case kExit:
@@ -1054,7 +614,6 @@ void Dispatch(Cur& c, State& s) {
     case kThrottle:
     case kUnthrottle: DecThrottle(c, s); break;
     case kRead: DecRead(c, s); break;
-    case kMmap2: DecMmap2(c, s); break;
     case kAux: DecAux(c, s); break;
     case kItraceStart: DecItraceStart(c, s); break;
     case kLostSamples: DecLostSamples(c, s); break;
@@ -1084,15 +643,15 @@ void Dispatch(Cur& c, State& s) {
     case kEventUpdate: DecEventUpdate(c, s); break;
     case kTimeConv: DecTimeConv(c, s); break;
     case kHeaderFeature: DecHeaderFeature(c, s); break;
-    case kCompressed: DecCompressed(c, s); break;
-    case kCompressed2: DecCompressed2(c, s); break;
+    case kCompressed:
+    case kCompressed2: DecCompressed(c, s); break;
     default: break;
   }
 }
 
 void Decode(ByteReader rec, const PerfEventAttr* attr, std::vector<Field>& out, Diagnostics* diags,
             const FeatureContext* features, std::string* summary) {
-  Ctx ctx;
+  RecordProblems ctx;
   ctx.diags = diags;
   ctx.rec_offset = rec.base();
   rec.Seek(0);
@@ -1113,7 +672,7 @@ void Decode(ByteReader rec, const PerfEventAttr* attr, std::vector<Field>& out, 
   if (rec.size() >= 8) ctx.declared = rec.PeekU16(6);
   {
     Field hdr{"header", rec.base(), have_hdr, "", {}};
-    Cur hc(rec.Slice(0, have_hdr), &hdr.children, &ctx);
+    FieldReader hc(rec.Slice(0, have_hdr), &hdr.children, &ctx);
     if (hc.U32("type", &type)) {
       const char* n = RecordTypeName(type);
       hc.Last().value += std::string(" (") + (*n ? n : "unknown") + ")";
@@ -1158,7 +717,7 @@ void Decode(ByteReader rec, const PerfEventAttr* attr, std::vector<Field>& out, 
 
   if (type == kSample) {
     if (!attr) {
-      Cur c(s.payload, &out, &ctx);
+      FieldReader c(s.payload, &out, &ctx);
       c.Blob("payload", s.payload.size(),
              std::to_string(s.payload.size()) + " bytes (sample_type unknown: no attr)");
       if (summary) *summary = std::to_string(s.payload.size()) + " bytes (no attr)";
@@ -1181,7 +740,7 @@ void Decode(ByteReader rec, const PerfEventAttr* attr, std::vector<Field>& out, 
   }
 
   if (!IsKernelType(type) && (type < kHeaderAttr || type >= kUserMax)) {
-    Cur c(s.payload, &out, &ctx);
+    FieldReader c(s.payload, &out, &ctx);
     if (s.payload.size()) c.Blob("payload", s.payload.size(), std::to_string(s.payload.size()) + " bytes (unknown record type)");
     if (summary) *summary = std::to_string(s.payload.size()) + " bytes of unknown record type " + std::to_string(type);
     return;
@@ -1203,7 +762,7 @@ void Decode(ByteReader rec, const PerfEventAttr* attr, std::vector<Field>& out, 
     s.have_sid = ParseSampleId(s.payload, *attr, &s.sid, nullptr);
   }
 
-  Cur c(body, &out, &ctx);
+  FieldReader c(body, &out, &ctx);
   Dispatch(c, s);
   if (IsKernelType(type) && !attr && c.remaining() >= 8) {
     c.Rest(" (sample_id trailer? attr not known)");

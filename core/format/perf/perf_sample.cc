@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/format/perf/perf_format.h"
+#include "core/model/field_reader.h"
 
 namespace profscope::perf {
 
@@ -14,33 +15,19 @@ int Popcount(uint64_t v) {
   return n;
 }
 
-struct Walker {
-  ByteReader& r;
-  FieldList* fields;
-  uint64_t U64(const char* name, bool hex = false) {
-    uint64_t at = r.abs_pos();
-    uint64_t v = r.U64();
-    if (fields && r.ok()) fields->Add(name, at, 8, hex ? Hex(v) : std::to_string(v));
-    return v;
-  }
-  uint32_t U32(const char* name) {
-    uint64_t at = r.abs_pos();
-    uint32_t v = r.U32();
-    if (fields && r.ok()) fields->Add(name, at, 4, std::to_string(v));
-    return v;
-  }
-};
-
 // Reads a REGS_USER / REGS_INTR block: abi, then one u64 per mask bit when abi != 0.
-void Regs(Walker& w, const char* name, uint64_t mask) {
-  uint64_t at = w.r.abs_pos();
-  uint64_t abi = w.r.U64();
+// The abi and values go to *abi_out / *values when given.
+void Regs(FieldReader& w, const char* name, uint64_t mask, uint64_t* abi_out, std::vector<uint64_t>* values) {
+  ByteReader& r = w.reader();
+  uint64_t at = r.abs_pos();
+  uint64_t abi = r.U64();
   size_t n = abi ? static_cast<size_t>(Popcount(mask)) : 0;
-  Field* f = nullptr;
-  if (w.fields) f = &w.fields->Add(name, at, 8 + 8 * n, "abi " + std::to_string(abi) + ", " + std::to_string(n) + " registers");
+  if (abi_out) *abi_out = abi;
+  Field* f = w.Add(name, at, 8 + 8 * n, w.fielding() ? "abi " + std::to_string(abi) + ", " + std::to_string(n) + " registers" : std::string());
   for (size_t i = 0; i < n; ++i) {
-    uint64_t rat = w.r.abs_pos();
-    uint64_t v = w.r.U64();
+    uint64_t rat = r.abs_pos();
+    uint64_t v = r.U64();
+    if (values && r.ok()) values->push_back(v);
     if (f) f->children.push_back(Field{"reg[" + std::to_string(i) + "]", rat, 8, Hex(v), {}});
   }
 }
@@ -69,13 +56,16 @@ IdPos ComputeIdPos(uint64_t st) {
   return p;
 }
 
-bool ParseSample(ByteReader r, const PerfEventAttr& attr, SampleData* s, FieldList* fields,
+bool ParseSample(ByteReader payload, const PerfEventAttr& attr, SampleData* s, FieldList* fields,
                  Diagnostics* diags) {
   const uint64_t st = attr.sample_type;
   s->sample_type = st;
   s->callchain.clear();
   s->lbr_from.clear();
-  Walker w{r, fields};
+  s->regs_user.clear();
+  FieldReader w(payload, fields ? &fields->items() : nullptr);
+  ByteReader& r = w.reader();
+  constexpr Fmt kHex = Fmt::kHex;
   auto fail = [&](const char* what) {
     if (diags) {
       diags->Error(DiagCode::kRecordFieldOverrun, r.abs_pos(), 0,
@@ -85,48 +75,51 @@ bool ParseSample(ByteReader r, const PerfEventAttr& attr, SampleData* s, FieldLi
     }
     return false;
   };
-  if (st & kSampleIdentifier) { s->id = w.U64("identifier"); if (!r.ok()) return fail("IDENTIFIER"); }
-  if (st & kSampleIp) { s->ip = w.U64("ip", true); if (!r.ok()) return fail("IP"); }
-  if (st & kSampleTid) { s->pid = w.U32("pid"); s->tid = w.U32("tid"); if (!r.ok()) return fail("TID"); }
-  if (st & kSampleTime) { s->time = w.U64("time"); if (!r.ok()) return fail("TIME"); }
-  if (st & kSampleAddr) { s->addr = w.U64("addr", true); if (!r.ok()) return fail("ADDR"); }
-  if (st & kSampleId) { s->id = w.U64("id"); if (!r.ok()) return fail("ID"); }
-  if (st & kSampleStreamId) { s->stream_id = w.U64("stream_id"); if (!r.ok()) return fail("STREAM_ID"); }
-  if (st & kSampleCpu) { s->cpu = w.U32("cpu"); w.U32("cpu_reserved"); if (!r.ok()) return fail("CPU"); }
-  if (st & kSamplePeriod) { s->period = w.U64("period"); if (!r.ok()) return fail("PERIOD"); }
+  if (st & kSampleIdentifier) { w.U64("identifier", &s->id); if (!w.ok()) return fail("IDENTIFIER"); }
+  if (st & kSampleIp) { w.U64("ip", &s->ip, kHex); if (!w.ok()) return fail("IP"); }
+  if (st & kSampleTid) { w.U32("pid", &s->pid); w.U32("tid", &s->tid); if (!w.ok()) return fail("TID"); }
+  if (st & kSampleTime) { w.U64("time", &s->time); if (!w.ok()) return fail("TIME"); }
+  if (st & kSampleAddr) { w.U64("addr", &s->addr, kHex); if (!w.ok()) return fail("ADDR"); }
+  if (st & kSampleId) { w.U64("id", &s->id); if (!w.ok()) return fail("ID"); }
+  if (st & kSampleStreamId) { w.U64("stream_id", &s->stream_id); if (!w.ok()) return fail("STREAM_ID"); }
+  if (st & kSampleCpu) { w.U32("cpu", &s->cpu); w.U32("cpu_reserved", nullptr); if (!w.ok()) return fail("CPU"); }
+  if (st & kSamplePeriod) { w.U64("period", &s->period); if (!w.ok()) return fail("PERIOD"); }
   if (st & kSampleRead) {
     uint64_t at = r.abs_pos();
-    FieldList sub;
-    Walker rw{r, fields ? &sub : nullptr};
+    std::vector<Field> sub;
+    std::vector<Field>* outer = w.Target(fields ? &sub : nullptr);
+    FieldReader& rw = w;
     const uint64_t rf = attr.read_format;
     if (rf & kReadGroup) {
-      uint64_t nr = rw.U64("nr");
-      if (rf & kReadTotalTimeEnabled) rw.U64("time_enabled");
-      if (rf & kReadTotalTimeRunning) rw.U64("time_running");
+      uint64_t nr = 0;
+      rw.U64("nr", &nr);
+      if (rf & kReadTotalTimeEnabled) rw.U64("time_enabled", nullptr);
+      if (rf & kReadTotalTimeRunning) rw.U64("time_running", nullptr);
       uint64_t per = 8 + ((rf & kReadId) ? 8 : 0) + ((rf & kReadLost) ? 8 : 0);
-      if (!r.ok() || nr > r.remaining() / per) return fail("READ");
+      if (!w.ok() || nr > r.remaining() / per) { w.Target(outer); return fail("READ"); }
       for (uint64_t i = 0; i < nr; ++i) {
-        rw.U64("value");
-        if (rf & kReadId) rw.U64("id");
-        if (rf & kReadLost) rw.U64("lost");
+        rw.U64("value", nullptr);
+        if (rf & kReadId) rw.U64("id", nullptr);
+        if (rf & kReadLost) rw.U64("lost", nullptr);
       }
     } else {
-      rw.U64("value");
-      if (rf & kReadTotalTimeEnabled) rw.U64("time_enabled");
-      if (rf & kReadTotalTimeRunning) rw.U64("time_running");
-      if (rf & kReadId) rw.U64("id");
-      if (rf & kReadLost) rw.U64("lost");
+      rw.U64("value", nullptr);
+      if (rf & kReadTotalTimeEnabled) rw.U64("time_enabled", nullptr);
+      if (rf & kReadTotalTimeRunning) rw.U64("time_running", nullptr);
+      if (rf & kReadId) rw.U64("id", nullptr);
+      if (rf & kReadLost) rw.U64("lost", nullptr);
     }
-    if (!r.ok()) return fail("READ");
+    w.Target(outer);
+    if (!w.ok()) return fail("READ");
     if (fields) {
       Field& f = fields->Add("read", at, r.abs_pos() - at, ReadFormatString(rf));
-      f.children = std::move(sub.items());
+      f.children = std::move(sub);
     }
   }
   if (st & kSampleCallchain) {
     uint64_t at = r.abs_pos();
     uint64_t nr = r.U64();
-    if (!r.ok()) return fail("CALLCHAIN");
+    if (!w.ok()) return fail("CALLCHAIN");
     if (nr > r.remaining() / 8) {
       if (diags) {
         diags->Error(DiagCode::kCallchainTooDeep, at, 8,
@@ -153,7 +146,7 @@ bool ParseSample(ByteReader r, const PerfEventAttr& attr, SampleData* s, FieldLi
   if (st & kSampleRaw) {
     uint64_t at = r.abs_pos();
     uint32_t size = r.U32();
-    if (!r.ok() || !r.Has(size)) return fail("RAW");
+    if (!w.ok() || !r.Has(size)) return fail("RAW");
     s->raw_size = size;
     s->raw_offset = r.abs_pos();
     r.Skip(size);
@@ -167,7 +160,7 @@ bool ParseSample(ByteReader r, const PerfEventAttr& attr, SampleData* s, FieldLi
     bool hw_idx = attr.branch_sample_type & kBranchHwIndex;
     uint64_t hw = 0;
     if (hw_idx) hw = r.U64();
-    if (!r.ok() || nr > r.remaining() / 24) return fail("BRANCH_STACK");
+    if (!w.ok() || nr > r.remaining() / 24) return fail("BRANCH_STACK");
     s->branch_nr = nr;
     const bool call_stack = attr.branch_sample_type & kBranchCallStack;
     Field* f = nullptr;
@@ -191,31 +184,36 @@ bool ParseSample(ByteReader r, const PerfEventAttr& attr, SampleData* s, FieldLi
       if (fields) fields->Add("branch_counters", cat, 8 * nr, std::to_string(nr) + " counters");
     }
   }
-  if (st & kSampleRegsUser) { Regs(w, "regs_user", attr.sample_regs_user); if (!r.ok()) return fail("REGS_USER"); }
+  if (st & kSampleRegsUser) {
+    Regs(w, "regs_user", attr.sample_regs_user, &s->regs_user_abi, &s->regs_user);
+    if (!w.ok()) return fail("REGS_USER");
+  }
   if (st & kSampleStackUser) {
     uint64_t at = r.abs_pos();
     uint64_t size = r.U64();
-    if (!r.ok() || size > r.remaining()) return fail("STACK_USER");
+    if (!w.ok() || size > r.remaining()) return fail("STACK_USER");
+    s->stack_user_offset = r.abs_pos();
     r.Skip(static_cast<size_t>(size));
     uint64_t dyn = 0;
     if (size) dyn = r.U64();
-    if (!r.ok()) return fail("STACK_USER");
+    if (!w.ok()) return fail("STACK_USER");
     s->stack_user_size = size;
+    s->stack_user_dyn_size = dyn;
     if (fields) fields->Add("stack_user", at, r.abs_pos() - at,
                             std::to_string(size) + " bytes" + (size ? ", dyn_size " + std::to_string(dyn) : ""));
   }
-  if (st & (kSampleWeight | kSampleWeightStruct)) { s->weight = w.U64("weight"); if (!r.ok()) return fail("WEIGHT"); }
-  if (st & kSampleDataSrc) { s->data_src = w.U64("data_src", true); if (!r.ok()) return fail("DATA_SRC"); }
-  if (st & kSampleTransaction) { s->transaction = w.U64("transaction", true); if (!r.ok()) return fail("TRANSACTION"); }
-  if (st & kSampleRegsIntr) { Regs(w, "regs_intr", attr.sample_regs_intr); if (!r.ok()) return fail("REGS_INTR"); }
-  if (st & kSamplePhysAddr) { s->phys_addr = w.U64("phys_addr", true); if (!r.ok()) return fail("PHYS_ADDR"); }
-  if (st & kSampleCgroup) { s->cgroup = w.U64("cgroup"); if (!r.ok()) return fail("CGROUP"); }
-  if (st & kSampleDataPageSize) { s->data_page_size = w.U64("data_page_size"); if (!r.ok()) return fail("DATA_PAGE_SIZE"); }
-  if (st & kSampleCodePageSize) { s->code_page_size = w.U64("code_page_size"); if (!r.ok()) return fail("CODE_PAGE_SIZE"); }
+  if (st & (kSampleWeight | kSampleWeightStruct)) { w.U64("weight", &s->weight); if (!w.ok()) return fail("WEIGHT"); }
+  if (st & kSampleDataSrc) { w.U64("data_src", &s->data_src, kHex); if (!w.ok()) return fail("DATA_SRC"); }
+  if (st & kSampleTransaction) { w.U64("transaction", &s->transaction, kHex); if (!w.ok()) return fail("TRANSACTION"); }
+  if (st & kSampleRegsIntr) { Regs(w, "regs_intr", attr.sample_regs_intr, nullptr, nullptr); if (!w.ok()) return fail("REGS_INTR"); }
+  if (st & kSamplePhysAddr) { w.U64("phys_addr", &s->phys_addr, kHex); if (!w.ok()) return fail("PHYS_ADDR"); }
+  if (st & kSampleCgroup) { w.U64("cgroup", &s->cgroup); if (!w.ok()) return fail("CGROUP"); }
+  if (st & kSampleDataPageSize) { w.U64("data_page_size", &s->data_page_size); if (!w.ok()) return fail("DATA_PAGE_SIZE"); }
+  if (st & kSampleCodePageSize) { w.U64("code_page_size", &s->code_page_size); if (!w.ok()) return fail("CODE_PAGE_SIZE"); }
   if (st & kSampleAux) {
     uint64_t at = r.abs_pos();
     uint64_t size = r.U64();
-    if (!r.ok() || size > r.remaining()) return fail("AUX");
+    if (!w.ok() || size > r.remaining()) return fail("AUX");
     r.Skip(static_cast<size_t>(size));
     if (fields) fields->Add("aux", at, 8 + size, std::to_string(size) + " bytes");
   }
@@ -230,16 +228,15 @@ bool ParseSampleId(ByteReader payload, const PerfEventAttr& attr, SampleData* s,
   uint32_t size = SampleIdSize(st);
   if (!attr.sample_id_all() || size == 0) return true;
   if (payload.size() < size) return false;
-  ByteReader r = payload.Slice(payload.size() - size, size);
-  Walker w{r, fields};
-  if (st & kSampleTid) { s->pid = w.U32("sample_id.pid"); s->tid = w.U32("sample_id.tid"); }
-  if (st & kSampleTime) s->time = w.U64("sample_id.time");
-  if (st & kSampleId) s->id = w.U64("sample_id.id");
-  if (st & kSampleStreamId) s->stream_id = w.U64("sample_id.stream_id");
-  if (st & kSampleCpu) { s->cpu = w.U32("sample_id.cpu"); w.U32("sample_id.reserved"); }
-  if (st & kSampleIdentifier) s->id = w.U64("sample_id.identifier");
+  FieldReader w(payload.Slice(payload.size() - size, size), fields ? &fields->items() : nullptr);
+  if (st & kSampleTid) { w.U32("sample_id.pid", &s->pid); w.U32("sample_id.tid", &s->tid); }
+  if (st & kSampleTime) w.U64("sample_id.time", &s->time);
+  if (st & kSampleId) w.U64("sample_id.id", &s->id);
+  if (st & kSampleStreamId) w.U64("sample_id.stream_id", &s->stream_id);
+  if (st & kSampleCpu) { w.U32("sample_id.cpu", &s->cpu); w.U32("sample_id.reserved", nullptr); }
+  if (st & kSampleIdentifier) w.U64("sample_id.identifier", &s->id);
   s->sample_type = st;
-  return r.ok();
+  return w.ok();
 }
 
 }  // namespace profscope::perf

@@ -27,7 +27,14 @@ struct SampleData {
   // entries' from addresses (call sites, innermost first) and the first entry's to.
   std::vector<uint64_t> lbr_from;
   uint64_t lbr_to0 = 0;
+  // perf record --call-graph dwarf: REGS_USER's ABI (0 none, 1 32-bit, 2 64-bit) and one value per
+  // set bit of the attr's sample_regs_user, lowest bit first; STACK_USER's copy of the user stack
+  // (bytes at stack_user_offset, of which dyn_size hold stack; an unwinder reads them from the record).
+  uint64_t regs_user_abi = 0;
+  std::vector<uint64_t> regs_user;
   uint64_t stack_user_size = 0;
+  uint64_t stack_user_offset = 0;  // absolute (or within the decompressed stream for nested records)
+  uint64_t stack_user_dyn_size = 0;
   std::vector<uint64_t> callchain;  // as stored, including context markers
   uint64_t callchain_offset = 0;    // absolute offset of callchain[0]
 };

@@ -3,6 +3,7 @@
 // 32-byte records, FDR mode's 16-byte metadata and 8-byte function records.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace profscope::xray {
@@ -44,6 +45,6 @@ inline constexpr uint32_t kTypeEventPayload = 60;   // custom/typed event data f
 inline constexpr uint32_t kTypePadding = 61;        // bytes skipped between buffers
 
 const char* MetadataKindName(uint8_t kind);
-const char* ActionName(uint8_t action);  // "enter", "exit", "tail-exit", "enter-arg"
+// Function record actions are CallAction's (core/model/call_log.h): CallActionName names them.
 
 }  // namespace profscope::xray

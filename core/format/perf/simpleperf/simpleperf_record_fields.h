@@ -29,6 +29,7 @@ struct SimpleperfCallchain {
   uint32_t pid = 0, tid = 0;
   uint64_t chain_type = 0, time = 0;
   std::vector<uint64_t> ips, sps;
+  bool nr_read = false, ips_read = false;  // how far it got
 };
 bool ParseSimpleperfCallchain(ByteReader rec, SimpleperfCallchain* out);
 

@@ -1,4 +1,4 @@
-#include "core/format/perf/simpleperf_format.h"
+#include "core/format/perf/simpleperf/simpleperf_format.h"
 
 namespace profscope::perf {
 

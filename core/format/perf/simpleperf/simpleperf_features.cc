@@ -1,4 +1,4 @@
-#include "core/format/perf/simpleperf_features.h"
+#include "core/format/perf/simpleperf/simpleperf_features.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -11,13 +11,12 @@
 #include "core/format/elf/elf_reader.h"
 #include "core/format/perf/perf_format.h"
 #include "core/format/perf/perf_record_fields.h"
-#include "core/format/perf/simpleperf_format.h"
+#include "core/format/perf/simpleperf/simpleperf_format.h"
 
 namespace profscope::perf {
 
 namespace {
 
-std::string Dec(uint64_t v) { return std::to_string(v); }
 
 constexpr int kMaxDepth = 16;
 

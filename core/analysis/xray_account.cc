@@ -1,0 +1,72 @@
+#include "core/analysis/xray_account.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <unordered_map>
+
+namespace profscope {
+
+std::vector<AccountRow> XRayAccount(const CallLog& log) {
+  // `llvm-xray account`: records in the order its loader gives them (no
+  // sorting, no sibling-call deduction); records it cannot place are skipped
+  // as with -keep-going.
+  std::map<int32_t, std::vector<uint64_t>> lat;
+  std::unordered_map<uint32_t, std::vector<std::pair<int32_t, uint64_t>>> stacks;
+  uint64_t first = 0;
+  bool have_first = false;
+  for (size_t idx : log.loader_order) {
+    const CallEvent& e = log.events[idx];
+    if (!have_first) { first = e.tsc; have_first = true; }
+    if (e.tsc < first) continue;
+    auto& s = stacks[e.tid];
+    if (IsEntry(e.action)) {
+      s.emplace_back(e.func, e.tsc);
+      continue;
+    }
+    if (s.empty() || s.back().first != e.func) continue;
+    uint64_t a = s.back().second;
+    lat[e.func].push_back(std::max(a, e.tsc) - std::min(a, e.tsc));
+    s.pop_back();
+  }
+  std::vector<AccountRow> rows;
+  for (auto& [id, t] : lat) {
+    AccountRow r;
+    r.func = id;
+    r.count = t.size();
+    double sum = 0;
+    for (uint64_t v : t) sum += static_cast<double>(v);
+    std::sort(t.begin(), t.end());
+    r.min = static_cast<double>(t.front());
+    r.max = static_cast<double>(t.back());
+    r.median = static_cast<double>(t[t.size() / 2]);
+    r.p90 = static_cast<double>(t[static_cast<size_t>(std::floor(t.size() * 0.9))]);
+    r.p99 = static_cast<double>(t[static_cast<size_t>(std::floor(t.size() * 0.99))]);
+    r.sum = sum;
+    if (log.ticks_per_second) {
+      double f = static_cast<double>(log.ticks_per_second);
+      r.min /= f; r.max /= f; r.median /= f; r.p90 /= f; r.p99 /= f; r.sum /= f;
+    }
+    r.name = log.Name(id);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+std::string AccountText(const std::vector<AccountRow>& rows) {
+  std::string out = "Functions with latencies: " + std::to_string(rows.size()) + "\n";
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%9s %10s [%9s, %9s, %9s, %9s, %9s] %9s  %-12s\n", "funcid", "count", "min", "med", "90p",
+                "99p", "max", "sum", "function");
+  out += buf;
+  for (const auto& r : rows) {
+    std::snprintf(buf, sizeof buf, "%9d %10llu [%9.6f, %9.6f, %9.6f, %9.6f, %9.6f] %9.6f  ", r.func,
+                  static_cast<unsigned long long>(r.count), r.min, r.median, r.p90, r.p99, r.max, r.sum);
+    out += buf;
+    out += r.name + "\n";
+  }
+  return out;
+}
+
+}  // namespace profscope

@@ -1,0 +1,70 @@
+// The profscope command line, once for both shells: its grammar, usage
+// text and dispatch. cli/main.cc (native) and wasm/cli.mjs (through
+// wasm/cli_bindings.cc) only give it their files and print what it writes,
+// so the two agree by construction.
+//
+// Adding a command: a row in kCommands (cli.cc) and its case in Run. Adding
+// an option: a row in kOptions, with the commands it applies to. Options
+// with a value take it as the next argument or after '=' (--event=NAME).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/api/output_sink.h"
+#include "core/io/byte_source.h"
+
+namespace profscope::cli {
+
+// What a shell gives the command line: read access to its files.
+class Host {
+ public:
+  virtual ~Host() = default;
+  // `path` opened for reading, or nullptr with `error` set to why not ("No such file or directory").
+  virtual std::unique_ptr<ByteSource> Open(const std::string& path, std::string* error) = 0;
+  virtual bool IsDirectory(const std::string& path) = 0;
+  // The names of a directory's entries.
+  virtual std::vector<std::string> List(const std::string& dir) = 0;
+  // Writes `bytes` to the file `path` (export -o); false with `error` set to
+  // why not (empty when the reason is not known).
+  virtual bool WriteFile(const std::string& path, std::string_view bytes, std::string* error) = 0;
+};
+
+enum class Command { kInfo, kRecords, kStacks, kEvents, kExport, kDiff };
+
+// A parsed command line.
+struct Request {
+  Command command = Command::kInfo;
+  std::vector<std::string> inputs;  // FILE arguments as given
+  std::vector<std::string> side;    // --symbols / --binary / --jitdump / --instr-map paths
+  std::vector<std::pair<std::string, std::string>> options;  // --option KEY=VALUE
+  bool addresses = false;           // stacks --addresses
+  std::string event;                // stacks / export / diff --event NAME
+  std::string format, weight;       // export --format, --weight
+  std::string output;               // export -o OUT ("" or "-": standard output)
+  bool normalize = false;           // diff --normalize
+};
+
+// The arguments after the program name; nullopt for a usage error.
+std::optional<Request> Parse(const std::vector<std::string>& args);
+std::string Usage();
+
+// The files of one recording: a perf record --threads directory becomes
+// DIR/data then its data.N files in numeric order (N decimal digits only);
+// otherwise the inputs as given. Each with the name the session calls it:
+// the main file as given, the others by their base name.
+struct Input {
+  std::string path, name;
+};
+std::vector<Input> ExpandInputs(const std::vector<std::string>& inputs, Host& host);
+
+// Runs a command line: its output to `out`, messages to `err` (both flushed).
+// Returns the exit status: 0 decoded, 1 nothing decodable or a file that
+// cannot be opened (`info` still prints its JSON), 2 usage error.
+int Run(const std::vector<std::string>& args, Host& host, OutputSink& out, OutputSink& err);
+
+}  // namespace profscope::cli

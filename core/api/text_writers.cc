@@ -1,0 +1,51 @@
+#include "core/api/text_writers.h"
+
+namespace profscope {
+
+namespace {
+
+// The third column: the type number, or its name with '_' for blanks.
+std::string TypeColumn(const DecodeResult& res, const Decoder& decoder, int32_t row) {
+  if (res.record_types_are_numbers) return std::to_string(res.records.type[static_cast<size_t>(row)]);
+  std::string name = decoder.TypeName(res, row);
+  for (auto& c : name)
+    if (c == ' ') c = '_';
+  return name;
+}
+
+}  // namespace
+
+void WriteRecordsText(const DecodeResult& res, const Decoder& decoder, OutputSink& out) {
+  const RecordTable& t = res.records;
+  std::string line;
+  for (size_t i = 0; i < t.rows(); ++i) {
+    if (!decoder.IsListedRecord(res, static_cast<int32_t>(i))) continue;
+    line = Dec(t.offset[i]) + "\t" + Dec(t.size[i]) + "\t" + TypeColumn(res, decoder, static_cast<int32_t>(i));
+    if (static_cast<RecordKind>(t.kind[i]) == RecordKind::kNested) {
+      line += "\tin:" + Dec(t.offset[static_cast<size_t>(t.parent[i])]);
+    }
+    if (t.file[i] != 0 && t.file[i] < res.files.size()) {
+      line += "\tfile:" + res.files[t.file[i]];
+    }
+    line += '\n';
+    out.Write(line);
+  }
+}
+
+void WriteEventsText(const CallLog& calls, OutputSink& out) {
+  std::string line;
+  for (const auto& e : calls.events) {
+    line = Dec(e.tid) + "\t" + Dec(e.tsc) + "\t" + CallActionName(e.action) + "\t" + std::to_string(e.func);
+    if (!e.args.empty()) {
+      line += '\t';
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        if (i) line += ',';
+        line += Dec(e.args[i]);
+      }
+    }
+    line += '\n';
+    out.Write(line);
+  }
+}
+
+}  // namespace profscope

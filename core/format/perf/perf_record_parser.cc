@@ -1,0 +1,244 @@
+#include "core/format/perf/perf_record_parser.h"
+
+#include "core/format/perf/perf_format.h"
+#include "core/format/perf/simpleperf/simpleperf_format.h"
+#include "core/format/perf/simpleperf/simpleperf_record_fields.h"
+
+namespace profscope::perf {
+
+PerfRecordParser::PerfRecordParser(PerfSession& session, DecodeResult& out)
+    : session_(session), out_(out), threads_(out.profile), stacks_(out.profile) {}
+
+RecordWhen PerfRecordParser::When(ByteReader rec, uint32_t type) const {
+  RecordWhen w;
+  const PerfSession::AttrInfo* a = session_.AttrForRecord(rec, type);
+  if (!a || !a->attr.sample_id_all()) return w;
+  SampleData sd;
+  if (!ParseSampleId(rec.Slice(8, rec.size() - 8), a->attr, &sd, nullptr)) return w;
+  const uint64_t st = a->attr.sample_type;
+  if (st & kSampleTime) w.time = sd.time;
+  if (st & kSampleTid) w.tid = static_cast<int32_t>(sd.tid);
+  if (st & kSampleCpu) w.cpu = static_cast<int32_t>(sd.cpu);
+  return w;
+}
+
+void PerfRecordParser::Overrun(ByteReader rec, const char* what) {
+  out_.diags.Error(DiagCode::kRecordFieldOverrun, rec.base(), rec.size(),
+                   std::string(what) + " record at " + Hex(rec.base()) + " is " + Dec(rec.size()) +
+                       " bytes, too short for its fields");
+}
+
+void PerfRecordParser::Record(int32_t row, ByteReader rec) {
+  ByteReader r = rec;
+  const uint32_t type = r.U32();
+  const uint16_t misc = r.U16();
+  r.U16();
+  FieldReader payload(r.Sub(r.remaining()));
+  // simpleperf's reader wants SPLIT pieces back to back, ended by SPLIT_END.
+  if (split_.pending() && type != kSpSplit && type != kSpSplitEnd) split_.Interrupted(rec, type, out_);
+  RecordWhen when;
+  if (type < kKernelMax && type != kSample) when = When(rec, type);
+  switch (type) {
+    case kSample: Sample(rec, row); break;
+    case kMmap:
+    case kMmap2: Mmap(rec, payload, type, misc, row, when); break;
+    case kComm: Comm(rec, payload, misc, row, when); break;
+    case kFork:
+    case kExit: Task(rec, payload, type, row, when); break;
+    case kHeaderAttr: HeaderAttr(rec, payload, row); break;
+    case kHeaderFeature: {
+      HeaderFeatureRecord hf;
+      if (!ParseHeaderFeature(payload, &hf)) { Overrun(rec, "HEADER_FEATURE"); break; }
+      FieldList ignored;
+      DecodeFeature(hf.feature, hf.body, session_.features, ignored, out_.diags);
+      break;
+    }
+    case kEventUpdate: {
+      EventUpdateRecord e;
+      ParseEventUpdate(payload, &e);
+      if (e.id_ok && e.type == 2) session_.NameEventId(e.id, e.text);
+      break;
+    }
+    case kCompressed:
+    case kCompressed2: break;  // the tokenizer hands on the records inside
+    case kTimeConv: TimeConv(rec, payload, row); break;
+    case kSpSplit:
+    case kSpSplitEnd:
+      session_.features.simpleperf.present = true;
+      split_.Piece(rec, type, row, session_.order, out_, *this);
+      break;
+    default:
+      if (type < kKernelMax) MarkerOnly(payload, type, misc, row, when);
+      Other(rec, type);
+      break;
+  }
+}
+
+void PerfRecordParser::Mmap(ByteReader rec, FieldReader& r, uint32_t type, uint16_t misc, int32_t row,
+                            const RecordWhen& when) {
+  MmapRecord m;
+  ParseMmap(r, type, misc, &m);
+  if (!m.filename_ok) {
+    Overrun(rec, RecordTypeName(type));
+  } else {
+    Profile& p = out_.profile;
+    const int32_t path = p.strings.Intern(m.filename);
+    std::string build_id = m.build_id;
+    if (build_id.empty()) {
+      for (const auto& b : session_.features.build_ids)
+        if (b.filename == m.filename) { build_id = b.build_id_hex; break; }
+    }
+    spaces_.Add(p, m.pid, m.start, m.len, m.pgoff, path, build_id.empty() ? kNone : p.strings.Intern(build_id),
+                when.time, row);
+  }
+  markers_.Mmap(when, type, m, row, out_.profile);
+}
+
+void PerfRecordParser::Comm(ByteReader rec, FieldReader& r, uint16_t misc, int32_t row, const RecordWhen& when) {
+  CommRecord c;
+  ParseComm(r, &c);
+  if (!c.comm_ok) {
+    Overrun(rec, "COMM");
+  } else {
+    int32_t th = threads_.Seen(c.pid, c.tid, when.time);
+    threads_.Name(th, when.time, out_.profile.strings.Intern(c.comm));
+  }
+  markers_.Comm(when, misc, c, row, out_.profile);
+}
+
+void PerfRecordParser::Task(ByteReader rec, FieldReader& r, uint32_t type, int32_t row, const RecordWhen& when) {
+  TaskRecord t;
+  ParseTask(r, &t);
+  if (!t.ok) {
+    Overrun(rec, RecordTypeName(type));
+  } else {
+    int32_t th = threads_.Seen(t.pid, t.tid, type == kFork ? t.time : 0);
+    if (type == kExit) threads_.End(th, t.time);
+    if (type == kFork && t.ptid != t.tid && RecordedBySimpleperf(session_.features)) {
+      // simpleperf's ThreadTree::ForkThread: the child gets its parent's
+      // comm (what stackcollapse.py then prints for its samples).
+      int32_t parent = threads_.Find(t.ptid);
+      int32_t name = parent == kNone ? kNone : out_.profile.threads.name[static_cast<size_t>(parent)];
+      if (name != kNone) threads_.Name(th, when.time, name);
+    }
+  }
+  markers_.Task(when, type, t, row, out_.profile);
+}
+
+void PerfRecordParser::HeaderAttr(ByteReader rec, FieldReader& r, int32_t row) {
+  HeaderAttrRecord h;
+  bool ok = ParseHeaderAttr(r, &h);
+  if (h.size_past_record) {
+    out_.diags.Error(DiagCode::kBadAttr, rec.base(), rec.size(),
+                     "HEADER_ATTR at " + Hex(rec.base()) + " declares attr size " + Dec(h.declared_size) +
+                         " but the record holds only " + Dec(rec.size() - 8) + " bytes after its header");
+  }
+  if (!ok) {
+    out_.diags.Error(DiagCode::kBadAttr, rec.base(), rec.size(), "HEADER_ATTR at " + Hex(rec.base()) + " holds no readable attr");
+    return;
+  }
+  session_.AddAttr(h.attr, std::move(h.ids), row);
+}
+
+void PerfRecordParser::TimeConv(ByteReader rec, FieldReader& r, int32_t row) {
+  TimeConvRecord t;
+  ParseTimeConv(r, &t);
+  if (!t.base_ok) { Overrun(rec, "TIME_CONV"); return; }
+  perf::TimeConv tc;
+  tc.time_shift = t.time_shift;
+  tc.time_mult = t.time_mult;
+  tc.time_zero = t.time_zero;
+  tc.extended = t.extended;  // perf's event_contains(time_conv, time_cycles)
+  if (tc.extended) {
+    tc.time_cycles = t.time_cycles;
+    tc.time_mask = t.time_mask;
+    tc.cap_user_time_zero = t.cap_user_time_zero != 0;
+    tc.cap_user_time_short = t.cap_user_time_short != 0;
+    if (!t.extended_ok) Overrun(rec, "TIME_CONV");
+  }
+  tc.present = true;
+  tc.row = row;
+  session_.time_conv = tc;
+}
+
+void PerfRecordParser::MarkerOnly(FieldReader& r, uint32_t type, uint16_t misc, int32_t row, const RecordWhen& when) {
+  Profile& p = out_.profile;
+  switch (type) {
+    case kLost: { LostRecord x; ParseLost(r, &x); markers_.Lost(when, x, row, p); break; }
+    case kLostSamples: { LostSamplesRecord x; ParseLostSamples(r, &x); markers_.LostSamples(when, x, row, p); break; }
+    case kThrottle:
+    case kUnthrottle: { ThrottleRecord x; ParseThrottle(r, &x); markers_.Throttle(when, type, x, row, p); break; }
+    case kSwitch:
+    case kSwitchCpuWide: { SwitchRecord x; ParseSwitch(r, type, &x); markers_.Switch(when, type, misc, x, row, p); break; }
+    case kKsymbol: { KsymbolRecord x; ParseKsymbol(r, &x); markers_.Ksymbol(when, x, row, p); break; }
+    case kBpfEvent: { BpfEventRecord x; ParseBpfEvent(r, &x); markers_.BpfEvent(when, x, row, p); break; }
+    case kNamespaces: { NamespacesRecord x; ParseNamespaces(r, &x); markers_.Namespaces(when, x, row, p); break; }
+    case kCgroup: { CgroupRecord x; ParseCgroup(r, &x); markers_.Cgroup(when, x, row, p); break; }
+    case kTextPoke: { TextPokeRecord x; ParseTextPoke(r, &x); markers_.TextPoke(when, x, row, p); break; }
+    case kAux: { AuxRecord x; ParseAux(r, &x); markers_.Aux(when, x, row, p); break; }
+    case kItraceStart: { ItraceStartRecord x; ParseItraceStart(r, &x); markers_.ItraceStart(when, x, row, p); break; }
+    default: break;  // READ, AUX_OUTPUT_HW_ID: neither interpreted nor a marker
+  }
+}
+
+void PerfRecordParser::Other(ByteReader rec, uint32_t type) {
+  if ((type == kHeaderTracingData && rec.size() > 16) || type == kSpTracingData) {
+    // simpleperf's tracing data, inside the record: tracepoint formats.
+    uint32_t n = rec.PeekU32(8);
+    if (n <= rec.size() - 12) {
+      FieldList ignored;
+      DecodeFeature(kFeatTracingData, rec.Slice(12, n), session_.features, ignored, out_.diags);
+    }
+  }
+  if (type > kSimpleperfTypeStart) {  // simpleperf's records: symbol tables and joined callchains
+    ProcessSimpleperfRecord(rec, session_.features.simpleperf);
+    SimpleperfCallchain cc;
+    if (type == kSpCallchain && ParseSimpleperfCallchain(rec, &cc) && (cc.chain_type == 2 || cc.chain_type == 3))
+      session_.features.simpleperf.joined_callchains[{cc.tid, cc.time}] = std::move(cc.ips);
+  }
+  if (!IsKnownRecordType(type) && type < kSimpleperfTypeStart) {
+    out_.diags.Warning(DiagCode::kUnknownRecordType, rec.base(), rec.size(),
+                       "record at " + Hex(rec.base()) + " has unknown type " + Dec(type) + "; kept as opaque bytes");
+  }
+}
+
+void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
+  const PerfSession::AttrInfo* a = session_.AttrForRecord(rec, kSample);
+  if (!a) {
+    out_.diags.Warning(DiagCode::kUnknownSampleId, rec.base(), rec.size(),
+                       "SAMPLE at " + Hex(rec.base()) + " carries a sample id that matches no attr; not counted");
+    return;
+  }
+  SampleData& s = sample_;
+  if (!ParseSample(rec.Slice(8, rec.size() - 8), a->attr, &s, nullptr, &out_.diags)) {
+    if (!(a->attr.sample_type & kSampleIp)) return;
+  }
+  const uint64_t st = a->attr.sample_type;
+  const int32_t pid = (st & kSampleTid) ? static_cast<int32_t>(s.pid) : -1;
+  const int32_t tid = (st & kSampleTid) ? static_cast<int32_t>(s.tid) : -1;
+  const uint64_t time = (st & kSampleTime) ? s.time : 0;
+  const int32_t th = threads_.Seen(pid, tid, time);
+  threads_.AddSamples(th);
+  const int32_t stack =
+      stacks_.Stack(s, a->attr, rec.PeekU16(4), pid, tid, time, th, spaces_, session_.features.simpleperf);
+  SampleTable& t = out_.profile.samples;
+  t.time.push_back(time);
+  t.thread.push_back(th);
+  t.cpu.push_back((st & kSampleCpu) ? static_cast<int32_t>(s.cpu) : kNone);
+  t.event.push_back(session_.AttrIndex(a));  // = the event row FinishEvents gives the attr
+  t.weight.push_back((st & kSamplePeriod) ? static_cast<double>(s.period) : 1.0);
+  t.stack.push_back(stack);
+  t.record.push_back(row);
+  if (time) {
+    if (!have_time_ || time < out_.time_start) out_.time_start = time;
+    if (!have_time_ || time > out_.time_end) out_.time_end = time;
+    have_time_ = true;
+  }
+}
+
+void PerfRecordParser::Finish() {
+  markers_.Finish(out_.profile, threads_);
+  split_.Finish(out_);
+}
+
+}  // namespace profscope::perf

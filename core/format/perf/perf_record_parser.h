@@ -1,0 +1,67 @@
+// The interpretation of perf records into the profile tables: COMM/FORK/EXIT
+// into threads with names over time, MMAP/MMAP2 into each process's
+// mappings over time, SAMPLE into samples with their stacks, HEADER_ATTR /
+// HEADER_FEATURE / EVENT_UPDATE / TIME_CONV into the session, and a timeline
+// marker for each record that explains a profile without being a sample.
+//
+// Records arrive through Record() (a RecordSink) in the order the tokenizer
+// cuts them, which is file order. perf itself interprets them in time order
+// (its ordered-events queue, flushed at each FINISHED_ROUND); such a queue
+// would sit between the tokenizer and this sink, and the record table (what
+// the tokenizer adds) stays in file order either way.
+#pragma once
+
+#include <cstdint>
+
+#include "core/format/decoder.h"
+#include "core/format/perf/perf_markers.h"
+#include "core/format/perf/perf_session.h"
+#include "core/format/perf/perf_stacks.h"
+#include "core/format/perf/perf_zstd_stream.h"
+#include "core/format/perf/simpleperf/simpleperf_split.h"
+#include "core/model/address_space.h"
+#include "core/model/thread_tracker.h"
+
+namespace profscope::perf {
+
+class PerfRecordParser : public RecordSink {
+ public:
+  PerfRecordParser(PerfSession& session, DecodeResult& out);
+  // One record (header included); `row` is its record-table row (kNone for
+  // simpleperf's INIT_MAP records).
+  void Record(int32_t row, ByteReader rec) override;
+
+  SplitJoiner& split() { return split_; }
+  StackBuilder& stacks() { return stacks_.builder(); }
+  // After the last record: markers get their thread rows, waiting SPLIT pieces are reported.
+  void Finish();
+  // Frees the caches once no sample can follow.
+  void Release() { stacks_.Release(); }
+  void ForgetFrames() { stacks_.ForgetFrames(); }
+
+ private:
+  // Where and when the record happened, from its sample_id trailer.
+  RecordWhen When(ByteReader rec, uint32_t type) const;
+  void Sample(ByteReader rec, int32_t row);
+  void Overrun(ByteReader rec, const char* what);
+  void Mmap(ByteReader rec, FieldReader& r, uint32_t type, uint16_t misc, int32_t row, const RecordWhen& when);
+  void Comm(ByteReader rec, FieldReader& r, uint16_t misc, int32_t row, const RecordWhen& when);
+  void Task(ByteReader rec, FieldReader& r, uint32_t type, int32_t row, const RecordWhen& when);
+  void HeaderAttr(ByteReader rec, FieldReader& r, int32_t row);
+  void TimeConv(ByteReader rec, FieldReader& r, int32_t row);
+  // Records that only become markers (LOST, THROTTLE, SWITCH, KSYMBOL, ...).
+  void MarkerOnly(FieldReader& r, uint32_t type, uint16_t misc, int32_t row, const RecordWhen& when);
+  void Other(ByteReader rec, uint32_t type);
+
+  PerfSession& session_;
+  DecodeResult& out_;
+  ThreadTracker threads_;
+  AddressSpaces spaces_;
+  PerfStacks stacks_;
+  PerfMarkers markers_;
+  SplitJoiner split_;
+  SampleData sample_;  // scratch
+  bool have_time_ = false;
+};
+
+}  // namespace profscope::perf

@@ -1,0 +1,61 @@
+// The stack of one perf SAMPLE: its frames leaf first (the callchain without
+// its context markers, the LBR call stack under --call-graph lbr, else the
+// ip; simpleperf's joined callchains and hidden ART frames applied), each
+// resolved to the mapping of its process at that moment and named
+// `path+0xoffset` (simpleperf: from the file's own symbol tables), interned
+// into the profile's frame/func/stack tables.
+//
+// The decode's hot path: a frame and its name are made once per distinct
+// (address, mapping); the outer frames a thread's sample shares with its
+// previous one reuse their stack nodes without any lookup.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/format/perf/perf_sample.h"
+#include "core/format/perf/simpleperf/simpleperf_features.h"
+#include "core/model/address_space.h"
+#include "core/model/profile.h"
+
+namespace profscope::perf {
+
+class PerfStacks {
+ public:
+  explicit PerfStacks(Profile& p);
+  // The stack row of sample `s` (kNone without frames) of process `pid`,
+  // thread row `thread`; `misc` is the record header's (its cpumode).
+  int32_t Stack(const SampleData& s, const PerfEventAttr& attr, uint16_t misc, int32_t pid, int32_t tid,
+                uint64_t time, int32_t thread, const AddressSpaces& spaces, SimpleperfInfo& spi);
+  StackBuilder& builder() { return *stacks_; }
+  // Frees the caches once no sample can follow (the interning indexes too).
+  void Release();
+  // Frames may have been renamed (side files): the frame cache no longer holds.
+  void ForgetFrames() { frame_cache_.Clear(); }
+
+ private:
+  void CollectFrames(const SampleData& s, const PerfEventAttr& attr, uint16_t misc);
+  void SimpleperfFrames(int32_t pid, int32_t tid, uint64_t time, const AddressSpaces& spaces, SimpleperfInfo& spi);
+  int32_t NewFrame(size_t i, SimpleperfInfo& spi);
+
+  Profile& p_;
+  std::unique_ptr<StackBuilder> stacks_;
+  // (address, mapping) -> frame of the samples decoded so far.
+  FlatIndex frame_cache_;
+  std::string name_buf_;          // scratch: a frame's `path+0xoffset` name
+  int32_t unknown_func_ = kNone;  // the "[unknown]" func (frames in no mapping)
+  std::vector<uint64_t> addrs_;   // scratch: the sample's frames, leaf first
+  std::vector<uint8_t> kernel_;   // scratch: frame is in kernel context
+  std::vector<int32_t> maps_;     // scratch: mapping row of each frame
+  // Per thread row, the previous sample's frames root first with their stack nodes.
+  struct ChainEntry {
+    uint64_t address;
+    int32_t mapping;
+    int32_t stack;
+  };
+  std::vector<std::vector<ChainEntry>> thread_chains_;
+};
+
+}  // namespace profscope::perf

@@ -1,0 +1,59 @@
+// Cuts a perf.data file into the record table: the file header, the attrs
+// (with their ids), the old event_types section, the data section's records
+// (and the payloads that follow AUXTRACE / HEADER_TRACING_DATA), the records
+// inside COMPRESSED containers and the feature sections; pipe mode (the
+// header, then records only) and the data.N files of perf record --threads.
+// A record whose size is below 8 is resynchronised past (the next offset
+// where two consecutive plausible headers start). Each record is handed, with
+// its row, to a RecordSink (the interpretation); the tokenizer itself only
+// reads what it needs to cut: the header, the attrs and the feature sections
+// (event names, tracing formats), which it puts into the PerfSession.
+// Layout: perf's tools/perf/util/header.c (perf_session__read_header,
+// perf_file_section) and session.c (reader loop, user event payloads).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/format/decoder.h"
+#include "core/format/perf/perf_session.h"
+#include "core/format/perf/perf_zstd_stream.h"
+#include "core/format/perf/simpleperf/simpleperf_split.h"
+
+namespace profscope::perf {
+
+class PerfTokenizer : private RecordSink {
+ public:
+  PerfTokenizer(PerfSession& session, DecodeResult& out, RecordSink& sink, SplitJoiner& split)
+      : session_(session), out_(out), sink_(sink), split_(split) {}
+
+  // The main file (its byte order and mode are in the session already).
+  bool File(Window& w, const ProgressFn& progress);
+  bool Pipe(Window& w, const ProgressFn& progress);
+  // A data.N file of a perf --threads directory: records only, no header.
+  void DataFile(Window& w, uint8_t file_index, const ProgressFn& progress);
+
+ private:
+  struct Sec {  // a feature section: id, offset, size
+    uint32_t id;
+    uint64_t off, size;
+  };
+  // Decodes the feature sections into the session (and INIT_MAP's records when asked).
+  void ReadFeatures(Window& w, const std::vector<Sec>& secs, bool with_init_map);
+  // The records of [off, end), rows under `parent`.
+  void Records(Window& w, uint64_t off, uint64_t end, int32_t parent, const ProgressFn& progress);
+  // A record cut from the file or a container: interpreted, and a container's records cut in turn.
+  void Record(int32_t row, ByteReader rec) override;
+  void Progress(uint64_t off, const ProgressFn& progress);
+
+  PerfSession& session_;
+  DecodeResult& out_;
+  RecordSink& sink_;
+  SplitJoiner& split_;
+  ZstdStream zstd_;
+  InitMap init_map_;
+  uint64_t last_progress_ = 0;
+  uint64_t total_ = 0;
+};
+
+}  // namespace profscope::perf

@@ -1,0 +1,237 @@
+#include "core/format/xray/xray_calls.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "core/format/xray/xray_format.h"
+#include "core/model/thread_tracker.h"
+
+namespace profscope::xray {
+
+void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& out) {
+  Profile& p = out.profile;
+  StackBuilder sb(p);
+  ThreadTracker threads(p);
+  // A thread's row, made (spanning `tsc`) the first time its tid shows.
+  auto thread_of_tid = [&](uint32_t tid, uint32_t pid, uint64_t tsc) {
+    int32_t row = threads.Find(static_cast<int32_t>(tid));
+    if (row != kNone) return row;
+    row = threads.Row(static_cast<int32_t>(tid), static_cast<int32_t>(pid), tsc);
+    threads.Cover(row, tsc);
+    return row;
+  };
+  p.events.name.push_back(p.strings.Intern("calls"));
+  p.events.samples.push_back(0);
+  // Frames: one per thread root ("thread_TID") and one per function id.
+  std::unordered_map<int32_t, int32_t> func_frame;
+  auto frame_of = [&](int32_t id) {
+    auto it = func_frame.find(id);
+    if (it != func_frame.end()) return it->second;
+    int32_t fn = sb.Func(p.strings.Intern(names.Name(id)), kNone);
+    int32_t fr = sb.Frame(names.Address(id), fn, kNone);
+    func_frame[id] = fr;
+    return fr;
+  };
+  // llvm-xray stack processes the records sorted by TSC (stable).
+  const std::vector<CallEvent>& events = log.events;
+  std::vector<size_t> order(events.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return events[a].tsc < events[b].tsc; });
+  struct Open { int32_t stack; int32_t func; uint64_t tsc; int32_t row; };
+  struct ThreadState { std::vector<Open> stack; bool last_exit = false; int32_t root = kNone; uint64_t last_tsc = 0; };
+  std::unordered_map<uint32_t, ThreadState> states;
+  uint64_t repaired = 0;
+  auto add_sample = [&](int32_t thread, const Open& o, uint64_t end) {
+    p.samples.time.push_back(o.tsc);
+    p.samples.thread.push_back(thread);
+    p.samples.cpu.push_back(kNone);
+    p.samples.event.push_back(0);
+    p.samples.weight.push_back(static_cast<double>(end >= o.tsc ? end - o.tsc : o.tsc - end));
+    p.samples.stack.push_back(o.stack);
+    p.samples.record.push_back(o.row);
+    p.events.samples[0]++;
+    threads.AddSamples(thread);
+  };
+  auto add_interval = [&](int32_t thread, const Open& o, uint64_t end, int32_t depth) {
+    p.intervals.thread.push_back(thread);
+    p.intervals.func.push_back(p.frames.func[static_cast<size_t>(func_frame[o.func])]);
+    p.intervals.start.push_back(o.tsc);
+    p.intervals.end.push_back(end);
+    p.intervals.depth.push_back(depth);
+    p.intervals.record.push_back(o.row);
+  };
+  for (size_t idx : order) {
+    const CallEvent& e = events[idx];
+    int32_t th = threads.Row(static_cast<int32_t>(e.tid), static_cast<int32_t>(e.pid), e.tsc);
+    ThreadState& st = states[e.tid];
+    if (st.root == kNone) {
+      int32_t fn = sb.Func(p.strings.Intern("thread_" + Dec(e.tid)), kNone);
+      st.root = sb.Stack(kNone, sb.Frame(0, fn, kNone));
+    }
+    threads.Cover(th, e.tsc);
+    st.last_tsc = std::max(st.last_tsc, e.tsc);
+    uint64_t at = e.row >= 0 ? out.records.offset[static_cast<size_t>(e.row)] : 0;
+    if (IsEntry(e.action)) {
+      st.last_exit = false;
+      int32_t prefix = st.stack.empty() ? st.root : st.stack.back().stack;
+      st.stack.push_back(Open{sb.Stack(prefix, frame_of(e.func)), e.func, e.tsc, e.row});
+      continue;
+    }
+    bool was_exit = st.last_exit;
+    st.last_exit = true;
+    if (st.stack.empty()) {
+      ++repaired;
+      out.diags.Warning(DiagCode::kStackRepaired, at, kFunctionRecordSize,
+                        "exit of " + names.Name(e.func) + " on thread " + Dec(e.tid) +
+                            " with no function on the stack: ignored (llvm-xray stack: entry not found)");
+      continue;
+    }
+    size_t match = st.stack.size();
+    for (size_t k = st.stack.size(); k-- > 0;)
+      if (st.stack[k].func == e.func) { match = k; break; }
+    size_t from = match;
+    if (match == st.stack.size()) {
+      from = 0;
+      ++repaired;
+      out.diags.Warning(DiagCode::kStackRepaired, at, kFunctionRecordSize,
+                        "exit of " + names.Name(e.func) + " on thread " + Dec(e.tid) + " matches no open call: the whole stack of " +
+                            Dec(st.stack.size()) + " calls was closed here, as llvm-xray stack does");
+    } else if (match + 1 != st.stack.size()) {
+      ++repaired;
+      out.diags.Warning(DiagCode::kStackRepaired, at, kFunctionRecordSize,
+                        "exit of " + names.Name(e.func) + " on thread " + Dec(e.tid) + " closes " +
+                            Dec(st.stack.size() - match - 1) + " inner call(s) that never exited (a tail call or a lost exit)");
+    }
+    (void)was_exit;
+    for (size_t k = from; k < st.stack.size(); ++k) {
+      add_sample(th, st.stack[k], e.tsc);
+      add_interval(th, st.stack[k], e.tsc, static_cast<int32_t>(k));
+    }
+    st.stack.resize(from);
+  }
+  uint64_t open = 0;
+  for (auto& [tid, st] : states) {
+    int32_t th = threads.Find(static_cast<int32_t>(tid));
+    for (size_t k = 0; k < st.stack.size(); ++k) {
+      add_interval(th, st.stack[k], st.last_tsc, static_cast<int32_t>(k));
+      ++open;
+    }
+  }
+  if (open)
+    out.diags.Add(DiagCode::kStackRepaired, Severity::kInfo, 0, 0,
+                  Dec(open) + " call(s) never exited before the log ended; their intervals end at the thread's last record");
+  (void)repaired;
+  // Markers, in time order (stable: file order among equal times).
+  const std::vector<XRayMarker>& markers = log.markers;
+  std::vector<size_t> morder(markers.size());
+  for (size_t i = 0; i < morder.size(); ++i) morder[i] = i;
+  std::stable_sort(morder.begin(), morder.end(), [&](size_t a, size_t b) { return markers[a].tsc < markers[b].tsc; });
+  for (size_t idx : morder) {
+    const XRayMarker& m = markers[idx];
+    const char* kind = m.kind == kCustomEventMarker ? "custom event"
+                       : m.kind == kTypedEventMarker ? "typed event"
+                       : m.kind == kWalltimeMarker   ? "wall time"
+                                                     : "cpu";
+    p.markers.Add(m.tsc, p.strings.Intern(kind), thread_of_tid(m.tid, m.pid, m.tsc), m.cpu, p.strings.Intern(m.label), m.row);
+  }
+  if (!events.empty()) {
+    uint64_t lo = events[order.front()].tsc, hi = events[order.back()].tsc;
+    out.time_start = lo;
+    out.time_end = hi;
+  }
+  out.facts.emplace_back("function records", Dec(events.size()));
+  out.facts.emplace_back("time unit", log.freq ? "TSC ticks (" + Dec(log.freq) + " per second)" : "TSC ticks");
+}
+
+std::vector<size_t> LoaderOrder(const XRayLog& log) {
+  const std::vector<CallEvent>& events = log.events;
+  const std::vector<XRayBlock>& blocks = log.blocks;
+  std::vector<size_t> order;
+  order.reserve(events.size());
+  if (log.type != kFdrLog || blocks.empty()) {
+    for (size_t i = 0; i < events.size(); ++i) order.push_back(i);
+    return order;
+  }
+  // LLVM's loader keeps FDR blocks in a DenseMap<pair<uint64_t pid, int32_t
+  // tid>, blocks> and expands it in bucket order: the same hash (each half
+  // times 37, then mixed), power-of-two tables of at least 64 buckets,
+  // quadratic probing, growth at 3/4 full re-inserting in bucket order.
+  auto hash = [](uint64_t pid, int32_t tid) {
+    uint64_t key = static_cast<uint64_t>(static_cast<uint32_t>(pid * 37ULL)) << 32 |
+                   static_cast<uint32_t>(static_cast<uint32_t>(tid) * 37U);
+    key += ~(key << 32);
+    key ^= (key >> 22);
+    key += ~(key << 13);
+    key ^= (key >> 8);
+    key += (key << 3);
+    key ^= (key >> 15);
+    key += ~(key << 27);
+    key ^= (key >> 31);
+    return static_cast<uint32_t>(key);
+  };
+  std::vector<std::pair<uint64_t, int32_t>> keys;            // in first-flush order
+  std::map<std::pair<uint64_t, int32_t>, std::vector<size_t>> key_blocks;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    auto k = std::make_pair(blocks[b].pid, blocks[b].tid);
+    auto& v = key_blocks[k];
+    if (v.empty()) keys.push_back(k);
+    v.push_back(b);
+  }
+  std::vector<int32_t> table(64, -1);  // key index per bucket
+  auto place = [&](std::vector<int32_t>& t, int32_t ki) {
+    size_t mask = t.size() - 1;
+    size_t at = hash(keys[static_cast<size_t>(ki)].first, keys[static_cast<size_t>(ki)].second) & mask;
+    for (size_t probe = 1; t[at] >= 0; ++probe) at = (at + probe) & mask;
+    t[at] = ki;
+  };
+  size_t entries = 0;
+  for (size_t ki = 0; ki < keys.size(); ++ki) {
+    if ((entries + 1) * 4 >= table.size() * 3) {
+      std::vector<int32_t> bigger(table.size() * 2, -1);
+      for (int32_t k : table)
+        if (k >= 0) place(bigger, k);
+      table.swap(bigger);
+    }
+    place(table, static_cast<int32_t>(ki));
+    ++entries;
+  }
+  // Each key's blocks sorted by wall time with LLVM's comparator (seconds and
+  // micros both smaller), by insertion as libstdc++'s std::sort does for up to
+  // 16 elements. (That comparator is no strict weak order, so for longer runs
+  // std::sort's result is its implementation's accident: there, and to stay
+  // O(n log n), blocks are stably sorted by (seconds, micros) instead.)
+  auto before = [&](size_t a, size_t b) {
+    return blocks[a].seconds < blocks[b].seconds && blocks[a].micros < blocks[b].micros;
+  };
+  std::vector<std::vector<size_t>> block_events(blocks.size());
+  for (size_t i = 0; i < events.size(); ++i)
+    if (events[i].block >= 0) block_events[static_cast<size_t>(events[i].block)].push_back(i);
+  for (int32_t ki : table) {
+    if (ki < 0) continue;
+    std::vector<size_t> bl = key_blocks[keys[static_cast<size_t>(ki)]];
+    if (bl.size() > 16)
+      std::stable_sort(bl.begin(), bl.end(), [&](size_t a, size_t b) {
+        return std::make_pair(blocks[a].seconds, blocks[a].micros) < std::make_pair(blocks[b].seconds, blocks[b].micros);
+      });
+    for (size_t i = 1; bl.size() <= 16 && i < bl.size(); ++i) {
+      size_t v = bl[i];
+      if (before(v, bl[0])) {
+        std::move_backward(bl.begin(), bl.begin() + static_cast<long>(i), bl.begin() + static_cast<long>(i) + 1);
+        bl[0] = v;
+        continue;
+      }
+      size_t j = i;
+      while (j > 0 && before(v, bl[j - 1])) {
+        bl[j] = bl[j - 1];
+        --j;
+      }
+      bl[j] = v;
+    }
+    for (size_t b : bl)
+      for (size_t e : block_events[b]) order.push_back(e);
+  }
+  return order;
+}
+
+}  // namespace profscope::xray

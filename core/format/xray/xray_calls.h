@@ -1,0 +1,25 @@
+// From an XRay log's enter/exit records to the profile: enters and exits
+// paired per thread into intervals (a time-ordered flame chart) and call
+// stacks like `llvm-xray stack` builds them: one sample per accounted exit
+// on the stack node (root = "thread_TID"), so the folded stacks' values are
+// llvm-xray's `-aggregation-type=count`; markers on their threads.
+#pragma once
+
+#include <vector>
+
+#include "core/format/decoder.h"
+#include "core/format/xray/xray_map.h"
+#include "core/format/xray/xray_reader.h"
+
+namespace profscope::xray {
+
+// Fills threads, funcs/frames/stacks, samples, intervals, the "calls" event and markers.
+void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& out);
+
+// Event indexes in the order llvm-xray's loader yields them (basic: file
+// order; FDR: per (pid, tid) in its hash map's bucket order, each thread's
+// blocks by wall time): `llvm-xray account` drops every record older than
+// the first one it sees, so its statistics depend on this order.
+std::vector<size_t> LoaderOrder(const XRayLog& log);
+
+}  // namespace profscope::xray

@@ -1,0 +1,424 @@
+#include "core/format/xray/xray_reader.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <unordered_map>
+
+#include "core/format/xray/xray_format.h"
+
+namespace profscope::xray {
+
+const char* MetadataKindName(uint8_t kind) {
+  switch (kind) {
+    case kNewBuffer: return "NewBuffer";
+    case kEndOfBuffer: return "EndOfBuffer";
+    case kNewCPUId: return "NewCPUId";
+    case kTSCWrap: return "TSCWrap";
+    case kWalltimeMarker: return "WallTimeMarker";
+    case kCustomEventMarker: return "CustomEventMarker";
+    case kCallArgument: return "CallArgument";
+    case kBufferExtents: return "BufferExtents";
+    case kTypedEventMarker: return "TypedEventMarker";
+    case kPid: return "PIDRecord";
+  }
+  return "UnknownMetadata";
+}
+
+namespace {
+
+// A marker label's view of an event payload: its size and the first 48
+// bytes, printable ASCII as is and anything else as '.'.
+std::string PayloadPreview(const uint8_t* p, size_t have, uint64_t size) {
+  constexpr size_t kPreview = 48;
+  std::string out = Dec(size) + (size == 1 ? " byte" : " bytes");
+  size_t take = std::min(have, kPreview);
+  if (take == 0) return out;
+  out += ": ";
+  for (size_t i = 0; i < take; ++i) out += p[i] >= 0x20 && p[i] < 0x7f ? static_cast<char>(p[i]) : '.';
+  if (size > take) out += "...";
+  return out;
+}
+
+bool HeaderOk(uint16_t version, uint16_t type) {
+  if (type == kNaiveLog) return version >= 1 && version <= 3;
+  if (type == kFdrLog) return version >= 1 && version <= 5;
+  return false;
+}
+
+bool ReadHeader(const uint8_t* h, size_t n, ByteOrder& order, uint16_t& version, uint16_t& type) {
+  if (n < kFileHeaderSize) return false;
+  for (ByteOrder o : {ByteOrder::kLittle, ByteOrder::kBig}) {
+    ByteReader r(h, n, 0, o);
+    uint16_t v = r.U16(), t = r.U16();
+    if (HeaderOk(v, t)) {
+      order = o;
+      version = v;
+      type = t;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Custom and typed events are what the program wrote; the other metadata records are XRay's bookkeeping.
+RecordCategory MetadataCategory(uint8_t kind) {
+  return kind == kCustomEventMarker || kind == kTypedEventMarker ? RecordCategory::kUserEvent : RecordCategory::kMetadata;
+}
+
+void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
+  size_t off = kFileHeaderSize;
+  while (off < n) {
+    if (n - off < kBasicRecordSize) {
+      out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
+      out.diags.Error(DiagCode::kRecordTruncated, off, n - off,
+                      "the file ends " + Dec(n - off) + " bytes into a 32-byte basic-mode record");
+      break;
+    }
+    const uint8_t* rec = w.Get(off, kBasicRecordSize);
+    if (!rec) break;
+    ByteReader r(rec, kBasicRecordSize, off, log->order);
+    uint16_t rt = r.U16();
+    if (rt == 0) {
+      CallEvent e;
+      e.cpu = r.U8();
+      uint8_t type = r.U8();
+      e.func = r.I32();
+      e.tsc = r.U64();
+      e.tid = r.U32();
+      e.pid = r.U32();
+      if (type > kEnterArg) {
+        out.records.Add(off, kBasicRecordSize, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
+        out.diags.Error(DiagCode::kUnknownRecordType, off, kBasicRecordSize,
+                        "basic-mode record with unknown function action " + Dec(type) + "; skipped");
+      } else {
+        e.action = static_cast<CallAction>(type);
+        e.row = out.records.Add(off, kBasicRecordSize, kTypeBasicBase + type, RecordKind::kRecord, -1, RecordCategory::kSample);
+        log->events.push_back(std::move(e));
+      }
+    } else if (rt == 1) {
+      r.Skip(2);
+      int32_t func = r.I32();
+      uint32_t tid = r.U32(), pid = r.U32();
+      uint64_t arg = r.U64();
+      out.records.Add(off, kBasicRecordSize, kTypeBasicArg, RecordKind::kRecord, -1, RecordCategory::kMetadata);
+      if (log->events.empty() || log->events.back().func != func || log->events.back().tid != tid ||
+          (log->version >= 3 && log->events.back().pid != pid)) {
+        out.diags.Error(DiagCode::kRecordFieldOverrun, off, kBasicRecordSize,
+                        "argument payload for function " + std::to_string(func) + " thread " + Dec(tid) +
+                            " does not follow a record of that function and thread (llvm-xray rejects the log here)");
+      } else {
+        log->events.back().args.push_back(arg);
+      }
+    } else {
+      out.records.Add(off, kBasicRecordSize, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
+      out.diags.Error(DiagCode::kUnknownRecordType, off, kBasicRecordSize,
+                      "basic-mode record type " + Dec(rt) + " is neither 0 (function) nor 1 (argument payload); skipped");
+    }
+    off += kBasicRecordSize;
+  }
+}
+
+void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
+  size_t off = kFileHeaderSize;
+  uint64_t v1_buffer_size = 0;
+  if (log->version == 1) {
+    ByteReader h(w.Get(0, kFileHeaderSize), kFileHeaderSize, 0, log->order);
+    v1_buffer_size = h.PeekU64(16);
+  }
+  auto byte_at = [&](size_t at) -> int {
+    const uint8_t* p = w.Get(at, 1);
+    return p ? *p : -1;
+  };
+  uint64_t buffer_left = 0;   // v3+: bytes of the current buffer not yet read
+  size_t buffer_start = off;  // v1: start of the current buffer
+  bool ignoring = false;      // after EndOfBuffer until the next NewBuffer
+  bool fn_open = false;       // a function record can still take CallArgument records
+  uint32_t tid = 0, pid = 0;
+  uint16_t cpu = 0;
+  uint64_t base_tsc = 0;
+  std::unordered_map<uint32_t, uint16_t> thread_cpu;  // last NewCPUId per thread (for "cpu" markers)
+  size_t wall_pending = SIZE_MAX;  // a WallTimeMarker waiting for the buffer's first TSC
+  int32_t block = kNone;           // the current BlockIndexer block
+  auto cur_block = [&]() {
+    if (block == kNone) {
+      block = static_cast<int32_t>(log->blocks.size());
+      log->blocks.emplace_back();
+    }
+    return &log->blocks[static_cast<size_t>(block)];
+  };
+  while (off < n) {
+    if (log->version >= 3 && buffer_left == 0) {
+      // Find the next BufferExtents record, skipping what lies between buffers.
+      size_t at = off;
+      while (at < n) {
+        int b = byte_at(at);
+        if (b < 0 || ((b & 1) && (b >> 1) == kBufferExtents)) break;
+        ++at;
+      }
+      if (at > off) {
+        out.records.Add(off, at - off, kTypePadding, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
+        if (at >= n)
+          out.diags.Warning(DiagCode::kTrailingBytes, off, at - off,
+                            Dec(at - off) + " bytes after the last buffer hold no BufferExtents record");
+      }
+      off = at;
+      if (off >= n) break;
+    }
+    int first_byte = byte_at(off);
+    if (first_byte < 0) break;
+    uint8_t first = static_cast<uint8_t>(first_byte);
+    size_t avail = n - off;
+    if (first & 1) {
+      uint8_t kind = first >> 1;
+      if (avail < kMetadataSize) {
+        out.records.Add(off, avail, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
+        out.diags.Error(DiagCode::kRecordTruncated, off, avail,
+                        std::string("the file ends inside a 16-byte ") + MetadataKindName(kind) + " record");
+        break;
+      }
+      if (kind >= kMetadataKinds || (kind == kEndOfBuffer && log->version >= 2)) {
+        out.records.Add(off, kMetadataSize, kTypeMetadataBase + (kind & 0x7f), RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
+        out.diags.Error(DiagCode::kUnknownRecordType, off, kMetadataSize,
+                        kind >= kMetadataKinds ? "unknown metadata record kind " + Dec(kind) + "; skipped 16 bytes"
+                                               : "EndOfBuffer records do not exist in FDR version >= 2; skipped");
+        off += kMetadataSize;
+        if (log->version >= 3) buffer_left = buffer_left > kMetadataSize ? buffer_left - kMetadataSize : 0;
+        continue;
+      }
+      const uint8_t* md = w.Get(off, kMetadataSize);
+      if (!md) break;
+      uint8_t body[kMetadataSize - 1];
+      std::memcpy(body, md + 1, sizeof body);
+      ByteReader r(body, sizeof body, off + 1, log->order);
+      int32_t row = out.records.Add(off, kMetadataSize, kTypeMetadataBase + kind, RecordKind::kRecord, -1, MetadataCategory(kind));
+      size_t used = kMetadataSize;
+      switch (kind) {
+        case kNewBuffer:
+          tid = static_cast<uint32_t>(r.I32());
+          if (log->version == 2) pid = tid;
+          block = kNone;
+          cur_block()->tid = static_cast<int32_t>(tid);
+          ignoring = false;
+          buffer_start = off;
+          fn_open = false;
+          wall_pending = SIZE_MAX;
+          break;
+        case kEndOfBuffer:
+          ignoring = true;
+          fn_open = false;
+          break;
+        case kNewCPUId: {
+          cpu = r.U16();
+          base_tsc = r.U64();
+          if (ignoring) break;
+          if (wall_pending < log->markers.size()) {
+            log->markers[wall_pending].tsc = base_tsc;
+            log->markers[wall_pending].cpu = cpu;
+          }
+          wall_pending = SIZE_MAX;
+          auto it = thread_cpu.find(tid);
+          if (it == thread_cpu.end() || it->second != cpu) {
+            thread_cpu[tid] = cpu;
+            log->markers.push_back(XRayMarker{base_tsc, tid, pid, cpu, kNewCPUId, "cpu " + Dec(cpu), row});
+          }
+          break;
+        }
+        case kTSCWrap:
+          base_tsc = r.U64();
+          break;
+        case kWalltimeMarker: {
+          uint64_t sec = r.U64();
+          uint32_t micros = r.U32();
+          cur_block()->seconds = sec;
+          cur_block()->micros = micros;
+          if (ignoring) break;
+          char buf[48];
+          std::snprintf(buf, sizeof buf, "%llu.%06u", static_cast<unsigned long long>(sec), micros);
+          wall_pending = log->markers.size();
+          log->markers.push_back(XRayMarker{base_tsc, tid, pid, cpu, kWalltimeMarker, buf, row});
+          break;
+        }
+        case kCallArgument: {
+          uint64_t arg = r.U64();
+          if (fn_open && !log->events.empty()) {
+            log->events.back().args.push_back(arg);
+            log->events.back().action = CallAction::kEnterArg;
+          } else {
+            out.diags.Warning(DiagCode::kRecordFieldOverrun, off, kMetadataSize,
+                              "CallArgument record with no function record before it in this buffer");
+          }
+          break;
+        }
+        case kBufferExtents:
+          buffer_left = r.U64();
+          fn_open = false;
+          break;
+        case kPid:
+          pid = static_cast<uint32_t>(r.I32());
+          cur_block()->pid = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(pid)));
+          break;
+        case kCustomEventMarker:
+        case kTypedEventMarker: {
+          int32_t size = r.I32();
+          uint64_t tsc = 0;
+          int32_t ev_cpu = cpu;
+          uint16_t ev_type = 0;
+          if (kind == kTypedEventMarker || log->version >= 5) {
+            int32_t delta = r.I32();
+            if (!ignoring) base_tsc += static_cast<uint32_t>(delta);
+            tsc = base_tsc;
+            if (kind == kTypedEventMarker) ev_type = r.U16();
+          } else {
+            tsc = r.U64();  // versions 1-4: the full TSC; version 4 adds the CPU
+            if (log->version >= 4) ev_cpu = r.U16();
+          }
+          fn_open = false;
+          if (size <= 0) {
+            out.diags.Error(DiagCode::kRecordFieldOverrun, off, kMetadataSize,
+                            "event record with size " + std::to_string(size) + " (must be > 0)");
+            break;
+          }
+          uint64_t psize = static_cast<uint32_t>(size);
+          uint64_t have = n - (off + kMetadataSize);
+          int32_t payload_row;
+          if (psize > have) {
+            payload_row = out.records.Add(off + kMetadataSize, have, kTypeEventPayload, RecordKind::kPayload, row, RecordCategory::kPayload);
+            out.diags.Error(DiagCode::kMissingPayload, off + kMetadataSize, have,
+                            "event payload of " + Dec(psize) + " bytes, but only " + Dec(have) + " are left");
+            used += have;
+          } else {
+            payload_row = out.records.Add(off + kMetadataSize, psize, kTypeEventPayload, RecordKind::kPayload, row, RecordCategory::kPayload);
+            used += psize;
+          }
+          if (!ignoring) {
+            size_t peek = static_cast<size_t>(std::min<uint64_t>(std::min<uint64_t>(psize, have), 48));
+            const uint8_t* pp = peek ? w.Get(off + kMetadataSize, peek) : nullptr;
+            std::string label = PayloadPreview(pp, pp ? peek : 0, psize);
+            if (kind == kTypedEventMarker) label = "type " + Dec(ev_type) + ", " + label;
+            log->markers.push_back(XRayMarker{tsc, tid, pid, ev_cpu, kind, label, payload_row});
+          }
+          break;
+        }
+      }
+      off += used;
+      if (log->version >= 3 && kind != kBufferExtents) {
+        if (used > buffer_left) {
+          out.diags.Error(DiagCode::kRecordTruncated, off - used, used,
+                          "record runs " + Dec(used - buffer_left) + " bytes past the end of its buffer (BufferExtents)");
+          buffer_left = 0;
+        } else {
+          buffer_left -= used;
+        }
+      }
+      if (kind == kEndOfBuffer && log->version == 1 && v1_buffer_size) {
+        // The rest of a version-1 buffer after EndOfBuffer is unused memory.
+        uint64_t end = buffer_start + v1_buffer_size;
+        if (end > off && end <= n) {
+          out.records.Add(off, end - off, kTypePadding, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
+          off = static_cast<size_t>(end);
+        }
+      }
+      continue;
+    }
+    // Function record.
+    if (avail < kFunctionRecordSize) {
+      out.records.Add(off, avail, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
+      out.diags.Error(DiagCode::kRecordTruncated, off, avail, "the file ends inside an 8-byte function record");
+      break;
+    }
+    const uint8_t* fr = w.Get(off, kFunctionRecordSize);
+    if (!fr) break;
+    ByteReader r(fr, kFunctionRecordSize, off, log->order);
+    uint32_t word = r.U32();
+    uint32_t delta = r.U32();
+    uint8_t action = (word >> 1) & 7;
+    int32_t func = static_cast<int32_t>(word >> 4);
+    if (action > kEnterArg) {
+      out.records.Add(off, kFunctionRecordSize, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
+      out.diags.Error(DiagCode::kUnknownRecordType, off, kFunctionRecordSize,
+                      "function record with unknown action " + Dec(action) + "; skipped");
+      fn_open = false;
+    } else {
+      int32_t row = out.records.Add(off, kFunctionRecordSize, kTypeFunctionBase + action, RecordKind::kRecord, -1, RecordCategory::kSample);
+      if (!ignoring) {
+        base_tsc += delta;
+        CallEvent e;
+        e.tid = tid;
+        e.pid = pid;
+        e.cpu = cpu;
+        e.action = static_cast<CallAction>(action);
+        e.func = func;
+        e.tsc = base_tsc;
+        e.row = row;
+        e.block = cur_block() - log->blocks.data();
+        log->events.push_back(std::move(e));
+        fn_open = true;
+        if (wall_pending < log->markers.size()) {
+          log->markers[wall_pending].tsc = base_tsc;
+          log->markers[wall_pending].cpu = cpu;
+        }
+        wall_pending = SIZE_MAX;
+      }
+    }
+    off += kFunctionRecordSize;
+    if (log->version >= 3) {
+      if (kFunctionRecordSize > buffer_left) {
+        out.diags.Error(DiagCode::kRecordTruncated, off - kFunctionRecordSize, kFunctionRecordSize,
+                        "function record runs past the end of its buffer (BufferExtents)");
+        buffer_left = 0;
+      } else {
+        buffer_left -= kFunctionRecordSize;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool Sniff(const uint8_t* head, size_t n) {
+  ByteOrder o;
+  uint16_t v, t;
+  if (!ReadHeader(head, n, o, v, t)) return false;
+  if (n > kFileHeaderSize) {
+    uint8_t b = head[kFileHeaderSize];
+    if (t == kFdrLog) {
+      // The first buffer starts with NewBuffer (v1) or BufferExtents (v2+).
+      if (b != ((kNewBuffer << 1) | 1) && b != ((kBufferExtents << 1) | 1)) return false;
+    } else {
+      if (n >= kFileHeaderSize + 2) {
+        ByteReader r(head + kFileHeaderSize, n - kFileHeaderSize, 0, o);
+        if (r.U16() > 1) return false;  // basic record type: 0 function, 1 arg payload
+      }
+    }
+  }
+  return true;
+}
+
+bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out) {
+  // Streams through the window: records are read where they lie, never the whole file at once.
+  size_t n = static_cast<size_t>(w.size());
+  const uint8_t* d = n >= kFileHeaderSize ? w.Get(0, kFileHeaderSize) : nullptr;
+  if (!d || !ReadHeader(d, kFileHeaderSize, log->order, log->version, log->type)) {
+    out.diags.Fatal(DiagCode::kTruncatedHeader, 0, n, "not an XRay log: a 32-byte header with version 1-5 and type 0/1 is needed");
+    return false;
+  }
+  out.byte_order = log->order == ByteOrder::kLittle ? "little" : "big";
+  out.mode = log->type == kFdrLog ? "fdr" : "basic";
+  ByteReader h(d, kFileHeaderSize, 0, log->order);
+  h.Skip(4);
+  uint32_t bits = h.U32();
+  log->freq = h.U64();
+  out.records.Add(0, kFileHeaderSize, kTypeFileHeader, RecordKind::kFileHeader, -1, RecordCategory::kMetadata);
+  out.facts.emplace_back("log version", Dec(log->version));
+  out.facts.emplace_back("log type", log->type == kFdrLog ? "FDR" : "basic (naive)");
+  out.facts.emplace_back("constant tsc", (bits & 1) ? "true" : "false");
+  out.facts.emplace_back("nonstop tsc", (bits & 2) ? "true" : "false");
+  out.facts.emplace_back("cycle frequency", Dec(log->freq));
+  out.clock_hz = log->freq;
+  if (log->type == kFdrLog) ReadFdr(w, n, log, out);
+  else ReadBasic(w, n, log, out);
+  return true;
+}
+
+}  // namespace profscope::xray
