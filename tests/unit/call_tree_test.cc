@@ -127,17 +127,17 @@ TEST(CallTree, TransformsApplyInOrder) {
   CallTreeBuilder b(f.p);
   int32_t a = FuncNamed(b, "a"), main = FuncNamed(b, "main");
   AnalysisOptions o;
-  o.transforms.push_back({AnalysisTransform::kMergeFunction, a, {}, ""});
+  o.transforms.push_back({AnalysisTransform::Type::kMergeFunction, a, {}, ""});
   EXPECT_EQ(Folded(b, b.Build(o)), "main 2\nmain;b 2\nmain;libx;liby;c 1\n<root> 1\n");
-  o.transforms = {{AnalysisTransform::kDropFunction, a, {}, ""}};
+  o.transforms = {{AnalysisTransform::Type::kDropFunction, a, {}, ""}};
   EXPECT_EQ(Folded(b, b.Build(o)), "main 1\nmain;libx;liby;c 1\n<root> 1\n");
-  o.transforms = {{AnalysisTransform::kCollapseRecursion, a, {}, ""}};
+  o.transforms = {{AnalysisTransform::Type::kCollapseRecursion, a, {}, ""}};
   EXPECT_EQ(Folded(b, b.Build(o)), "main 1\nmain;a 1\nmain;a;b 2\nmain;libx;liby;c 1\n<root> 1\n");
-  o.transforms = {{AnalysisTransform::kFocusFunction, a, {}, ""}};
+  o.transforms = {{AnalysisTransform::Type::kFocusFunction, a, {}, ""}};
   EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a 1\na;b 2\n");
-  o.transforms = {{AnalysisTransform::kFocusSubtree, kNone, {main, a}, ""}};
+  o.transforms = {{AnalysisTransform::Type::kFocusSubtree, kNone, {main, a}, ""}};
   EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a 1\na;b 2\n");
-  o.transforms = {{AnalysisTransform::kCollapseLibrary, kNone, {}, "/lib/lib.so"}};
+  o.transforms = {{AnalysisTransform::Type::kCollapseLibrary, kNone, {}, "/lib/lib.so"}};
   EXPECT_EQ(Folded(b, b.Build(o)), "main 1\nmain;[lib] /lib/lib.so;c 1\nmain;a;a;a 1\nmain;a;b 2\n<root> 1\n");
 }
 
@@ -148,10 +148,10 @@ TEST(CallTree, InvertAndSandwichHalves) {
   o.invert = true;
   EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a;main 1\nb;a;main 2\nc;liby;libx;main 1\nmain 1\n<root> 1\n");
   o = {};
-  o.sandwich = AnalysisOptions::kCallees;
+  o.sandwich = AnalysisOptions::Sandwich::kCallees;
   o.sandwich_func = FuncNamed(b, "a");
   EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a 1\na;b 2\n");
-  o.sandwich = AnalysisOptions::kCallers;
+  o.sandwich = AnalysisOptions::Sandwich::kCallers;
   o.invert = false;  // callers are always inverted
   EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a;main 1\na;main 2\n");
 }
