@@ -1,8 +1,8 @@
 // Shared by every fuzz target: one input = one file handed to profscope::Session,
 // as the CLI and the web worker do. Detection picks the decoder; each target is
 // seeded with one format's test files (fuzz/run.sh), so it mostly explores that
-// decoder. Every text the CLI can print and the fields of every record row are
-// produced. Any crash, sanitizer report, leak, >1 GiB allocation or timeout is a bug.
+// decoder. Every text the CLI can print, the fields of every record row and
+// the page's call trees (plain and inverted) are produced. Any crash, sanitizer report, leak, >1 GiB allocation or timeout is a bug.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -30,7 +30,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       sink += s.RecordLabel(r);
       sink += s.RecordFieldsJson(r);
     }
-    s.RecordAt(size / 2);
+    profscope::AnalysisOptions o;
+    sink += std::to_string(s.Analyze(o).size());
+    o.invert = true;
+    sink += std::to_string(s.Analyze(o).size());
   }
   sink += s.DiagnosticsJson();
   return sink.empty() ? 0 : 0;
