@@ -108,10 +108,6 @@ export class DecoderClient {
     return this.request('searchRecords', { query });
   }
 
-  /** @returns {Promise<{row: number}>} */
-  recordAt(offset) {
-    return this.request('recordAt', { offset });
-  }
 
   /** Re-aggregates in the worker: opts {filter, transforms, invert, search}. */
   analyze(opts) {
@@ -122,7 +118,7 @@ export class DecoderClient {
     return this.request('sandwich', { opts, func });
   }
 
-  /** Samples behind a call node of the last analysis. */
+  /** Samples behind a call node of the last analysis, and their record rows. @returns {Promise<{samples: Int32Array, rows: Int32Array}>} */
   samplesOf(node) {
     return this.request('samplesOf', { node });
   }
@@ -135,5 +131,10 @@ export class DecoderClient {
   /** Callchain slot of a call node in one sample: {row, slot:{offset,size,name}|null, fields}. */
   slot(sample, node) {
     return this.request('slot', { sample, node });
+  }
+
+  /** The library (mapping path) collapse-library would put a function in; '' when none. @returns {Promise<{lib: string}>} */
+  library(func) {
+    return this.request('library', { func });
   }
 }
