@@ -1,19 +1,6 @@
 // Record table helpers on the page (all O(log n) or O(depth); the O(n) indexes
 // are built in the worker, see worker/record-index.js).
-
-export const RecordKind = {
-  FileHeader: 0,
-  Attr: 1,
-  AttrIds: 2,
-  EventTypes: 3,
-  DataSection: 4,
-  Record: 5,
-  FeatureTable: 6,
-  Feature: 7,
-  Payload: 8,
-  Nested: 9,
-  Unparsed: 10,
-};
+import { RecordKind } from './record-kind.js';
 
 const KIND_NAMES = [
   'header',
@@ -51,6 +38,11 @@ export function fallbackLabel(kind, type) {
   if (kind === RecordKind.Attr) return `attr ${type}`;
   if (kind === RecordKind.Feature) return `feature ${type}`;
   return kindName(kind);
+}
+
+/** The label of a row: the worker's, else a stand-in until it arrives. */
+export function rowLabel(doc, row) {
+  return doc.labels.get(row) ?? fallbackLabel(doc.records.kinds[row], doc.records.types[row]);
 }
 
 /**
