@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "core/analysis/call_tree.h"
+#include "tests/unit/analysis_profile.h"
 
 namespace profscope {
 namespace {
@@ -116,16 +117,7 @@ void Build(const Case& c, Built& b) {
   std::map<std::string, int32_t> mapping_of;
   auto mapping = [&](const std::string& lib) {
     auto it = mapping_of.find(lib);
-    if (it != mapping_of.end()) return it->second;
-    p.mappings.pid.push_back(1);
-    p.mappings.start.push_back(0);
-    p.mappings.end.push_back(0);
-    p.mappings.pgoff.push_back(0);
-    p.mappings.path.push_back(p.strings.Intern(lib));
-    p.mappings.build_id.push_back(kNone);
-    p.mappings.time.push_back(0);
-    p.mappings.record.push_back(kNone);
-    return mapping_of[lib] = static_cast<int32_t>(p.mappings.size() - 1);
+    return it != mapping_of.end() ? it->second : mapping_of[lib] = AddMapping(p, lib);
   };
   StackBuilder sb(p);
   auto attr = [&](const char* key, size_t i, int64_t otherwise) -> int64_t {
@@ -146,23 +138,11 @@ void Build(const Case& c, Built& b) {
     }
     const int32_t thread = static_cast<int32_t>(attr("thread", col, 0));
     max_thread = std::max(max_thread, thread);
-    p.samples.time.push_back(static_cast<uint64_t>(attr("time", col, static_cast<int64_t>(col + 1))));
-    p.samples.thread.push_back(thread);
-    p.samples.cpu.push_back(static_cast<int32_t>(attr("cpu", col, 0)));
-    p.samples.event.push_back(static_cast<int32_t>(attr("event", col, 0)));
-    p.samples.weight.push_back(1);
-    p.samples.stack.push_back(stack);
-    p.samples.record.push_back(kNone);
+    AddSample(p, thread, static_cast<int32_t>(attr("cpu", col, 0)), static_cast<int32_t>(attr("event", col, 0)),
+              static_cast<uint64_t>(attr("time", col, static_cast<int64_t>(col + 1))), stack);
     if (attrs.count("count")) p.samples.count.push_back(static_cast<uint32_t>(attr("count", col, 1)));
   }
-  for (int32_t t = 0; t <= max_thread; ++t) {
-    p.threads.tid.push_back(t + 1);
-    p.threads.pid.push_back(1);
-    p.threads.name.push_back(kNone);
-    p.threads.start.push_back(0);
-    p.threads.end.push_back(0);
-    p.threads.samples.push_back(0);
-  }
+  AddThreads(p, max_thread + 1);
 }
 
 bool Options(const Case& c, const CallTreeBuilder& b, AnalysisOptions& o, std::string& error) {
