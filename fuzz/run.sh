@@ -44,6 +44,7 @@ fi
 seed_dirs() {
   case "$1" in
     perf_fuzz) echo perf perf_dir simpleperf ;;
+    archive_fuzz|symbols_fuzz) echo perf ;;
     *) echo "${1%_fuzz}" ;;
   esac
 }
