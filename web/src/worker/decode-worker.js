@@ -24,7 +24,7 @@ import { RecordKind } from '../lib/record-kind.js';
 import { decodeStrings } from '../lib/strings.js';
 import { buildRecordIndex } from './record-index.js';
 import { parseJson, readIntervals, readMarkers, readProfile, readRecords } from './session-columns.js';
-import { buildLanes, cpuLanes, cpuRows, eventTotals, funcSources, heaviestEvent, recordComposition, recordSamples } from './derive.js';
+import { buildLanes, cpuLanes, cpuRows, eventTotals, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames } from './derive.js';
 import { FileAnalysis } from './file-analysis.js';
 import { functionTotals, samplesOf } from './call-nodes.js';
 import { callchainSlot, frameAddressFor } from './record-slot.js';
@@ -153,6 +153,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], options 
   file = { analysis, sampleRecords: profile.sampleRecords, labels: null };
   const totals = eventTotals(profile.sampleEvents, profile.sampleCounts, events.length);
   const decoderOptions = parseJson(s.decoderOptionsJson(), /** @type {any} */ ({}));
+  const typeNames = recordTypeNames(records, (r) => typeName(s, records.kinds[r], r));
   const defaultEvent = heaviestEvent(totals);
   const msg = {
     type: 'decoded',
@@ -181,7 +182,8 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], options 
     intervals: readIntervals(s, analysis.canon, base.scale),
     account: parseJson(s.accountJson(), []),
     funcSources: funcSources(s.frameSourceFrames(), s.frameSourceStrings(), profile.frameFuncs, analysis.canon, strings),
-    composition: recordComposition(records, (r) => groupName(s, records.kinds[r], r)),
+    typeNames, // (kind, type) -> type name: a row's name until its label arrives
+    composition: recordComposition(records, typeNames),
     timing,
     defaultEvent,
     analysis: analysis.run({ filter: { event: totals.length ? defaultEvent : -1 }, transforms: [], invert: false }),
@@ -191,15 +193,16 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], options 
 }
 
 /**
- * The name of a composition group, from its first row: the record's type name, else its label.
+ * The type name of a row: the first word of a record's label when it is a name ("SAMPLE",
+ * "TSCWrap"), else the label.
  * @param {Session} s
  * @param {number} kind
  * @param {number} row
  */
-function groupName(s, kind, row) {
+function typeName(s, kind, row) {
   const label = String(s.recordLabel(row));
   const first = label.split(' ')[0];
-  return (kind === RecordKind.Record || kind === RecordKind.Nested) && /^[A-Z][A-Z0-9_]+$/.test(first) ? first : label;
+  return (kind === RecordKind.Record || kind === RecordKind.Nested) && /^[A-Z][A-Za-z0-9_]+$/.test(first) ? first : label;
 }
 
 /**

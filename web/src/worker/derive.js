@@ -100,6 +100,33 @@ export function cpuRows(sampleCpus) {
 }
 
 /**
+ * The key of a row's (kind, type): rows with the same key have the same type name.
+ * @param {number} kind
+ * @param {number} type
+ */
+export function typeKey(kind, type) {
+  return kind * 4294967296 + type;
+}
+
+/**
+ * The type name of every (kind, type) of the table, named by its first row: what the page shows
+ * for a row until its own label arrives, and the composition's group names.
+ * @param {import('./session-columns.js').RecordColumns} records
+ * @param {(row: number) => string} nameOf
+ * @returns {Map<number, string>} typeKey -> name
+ */
+export function recordTypeNames(records, nameOf) {
+  const { kinds, types } = records;
+  /** @type {Map<number, string>} */
+  const names = new Map();
+  for (let r = 0; r < kinds.length; r++) {
+    const key = typeKey(kinds[r], types[r]);
+    if (!names.has(key)) names.set(key, nameOf(r));
+  }
+  return names;
+}
+
+/**
  * @typedef {{label: string, kind: number, type: number, count: number, bytes: number, nested: boolean, first: number}} CompositionGroup
  */
 
@@ -110,10 +137,10 @@ export function cpuRows(sampleCpus) {
  * left out (their bytes are counted by their children); `nested` groups (inside a decompressed
  * COMPRESSED stream) are not file bytes.
  * @param {import('./session-columns.js').RecordColumns} records
- * @param {(row: number) => string} groupName the name of a group, from its first row
+ * @param {Map<number, string>} typeNames recordTypeNames()
  * @returns {CompositionGroup[]}
  */
-export function recordComposition(records, groupName) {
+export function recordComposition(records, typeNames) {
   const { kinds, types, sizes, parents } = records;
   /** @type {Map<number, CompositionGroup>} */
   const groups = new Map();
@@ -121,10 +148,10 @@ export function recordComposition(records, groupName) {
     const k = kinds[r];
     if (k === RecordKind.DataSection || k === RecordKind.FeatureTable) continue;
     if (k === RecordKind.Record && parents[r] >= 0 && kinds[parents[r]] === RecordKind.Record) continue;
-    const key = k * 4294967296 + types[r];
+    const key = typeKey(k, types[r]);
     let g = groups.get(key);
     if (!g) {
-      g = { label: groupName(r), kind: k, type: types[r], count: 0, bytes: 0, nested: k === RecordKind.Nested, first: r };
+      g = { label: typeNames.get(key) ?? '', kind: k, type: types[r], count: 0, bytes: 0, nested: k === RecordKind.Nested, first: r };
       groups.set(key, g);
     }
     g.count++;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { profile } from '../../../tests/reference/small-profile.js';
 import { RecordKind } from '../lib/record-kind.js';
-import { buildLanes, cpuLanes, cpuRows, eventTotals, funcSources, heaviestEvent, recordComposition, recordSamples } from './derive.js';
+import { buildLanes, cpuLanes, cpuRows, eventTotals, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames, typeKey } from './derive.js';
 
 describe('lanes', () => {
   it('per thread, sorted by time', () => {
@@ -52,8 +52,15 @@ describe('record composition', () => {
     files: new Uint8Array(10),
   };
   const names = ['header', 'attr 0', 'data', 'SAMPLE', 'SAMPLE', 'MMAP2', 'COMPRESSED', 'SAMPLE', 'features', 'feature HOSTNAME'];
+  it('names each kind and type by its first row', () => {
+    const t = recordTypeNames(records, (r) => names[r]);
+    expect(t.size).toBe(9);
+    expect(t.get(typeKey(K.Record, 9))).toBe('SAMPLE');
+    expect(t.get(typeKey(K.Nested, 9))).toBe('SAMPLE');
+    expect(t.get(typeKey(K.FeatureTable, 0))).toBe('features');
+  });
   it('groups rows by kind and type, leaves containers out, sorts by bytes', () => {
-    const g = recordComposition(records, (r) => names[r]);
+    const g = recordComposition(records, recordTypeNames(records, (r) => names[r]));
     expect(g.map((x) => [x.label, x.count, x.bytes, x.nested, x.first])).toEqual([
       ['COMPRESSED', 1, 300, false, 6],
       ['attr 0', 1, 136, false, 1],
