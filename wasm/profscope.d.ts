@@ -147,6 +147,11 @@ export interface Session {
 
   // ---- profile tables (Firefox Profiler's processed model; -1 = none) ----
   strings(): StringBlob;           // string ids index into it
+  /** profscope export: the file's bytes (JSON text, or gzip for pprof), or why none was written.
+   *  format: folded|speedscope|gecko|pprof|chrome; weight: ""|samples|period|time; event: "" = every event. */
+  exportFile(format: string, weight: string, event: string): { bytes: Uint8Array; error: string };
+  /** profscope diff THIS OTHER: "STACK COUNT_A COUNT_B" lines (difffolded.pl's form), or an error. */
+  diffText(other: Session, event: string, normalize: boolean): { text: string; error: string };
   funcNames(): Int32Array;         // func -> string id
   funcMappings(): Int32Array;      // func -> mapping (-1)
   frameAddresses(): BigUint64Array; // frame -> absolute address (exact, kernel addresses included)

@@ -70,7 +70,7 @@ class Session {
   // t - TimeOrigin() (0 for 0), exact for every time of this profile.
   double RelativeTime(uint64_t t) const { return t == 0 ? 0.0 : static_cast<double>(t - time_origin_); }
   // Nanoseconds per unit of the profile's times: 1 for formats that record ns,
-  // 1e9 / the cycle frequency for XRay's TSC ticks.
+  // 1e9 / DecodeResult::clock_hz for ticks (XRay's TSC).
   double NanosPerTimeUnit() const;
 
   // ---- aggregation (core/analysis/call_tree.h), what the views show ----
@@ -92,7 +92,6 @@ class Session {
   CallTreeBuilder& Analyzer();
   std::unique_ptr<CallTreeBuilder> analyzer_;
   uint64_t time_origin_ = 0;
-  std::string ThreadRootStacksText(bool addresses, int32_t event) const;
   ByteSource& src_;
   std::string name_;
   Window window_;
