@@ -50,11 +50,12 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
           if (!d || b.t0 == null) return;
           const now = performance.now() - b.t0;
           if (d.type === 'progress' && b.t.firstProgress == null) b.t.firstProgress = now;
+          if (d.type === 'progress' && d.total > 0 && d.done >= d.total) b.t.decodeDone = now; // the worker's last progress: decode() returned
           if (d.type === 'decoded') {
             b.t.decodedMessage = now;
             b.heapBytes = d.heapBytes ?? null;
             b.records = d.records?.offsets?.length ?? null;
-            b.samples = d.profile?.sampleStacks?.length ?? null;
+            b.samples = d.sampleTimes?.length ?? null;
           }
           if (d.type === 'error') b.error = String(d.message);
         });
@@ -140,7 +141,8 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `outcome: ${outcome}`,
       `drop -> first progress message from the worker: ${ms(b?.t.firstProgress)}`,
       `drop -> first hex paint (file's first bytes shown): ${ms(b?.t.hex)}`,
-      `drop -> 'decoded' message at the page: ${ms(b?.t.decodedMessage)}`,
+      `drop -> decode done in the worker (its last progress message): ${ms(b?.t.decodeDone)}`,
+      `drop -> 'decoded' message at the page: ${ms(b?.t.decodedMessage)} (the worker's work after decode: ${ms(b?.t.decodedMessage - b?.t.decodeDone)})`,
       `drop -> summary filled (decode finished): ${ms(b?.t.summary)}`,
       `drop -> flame graph painted: ${ms(b?.t.flame)}`,
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,

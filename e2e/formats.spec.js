@@ -57,6 +57,38 @@ test('a jit dump alone: its code loads on the timeline, each clickable through t
   errs.check();
 });
 
+// perf's record type names (a perf.data's numbering): the XRay log's types 16-33 are its own.
+const PERF_NAMES = /^(MMAP2?|LOST|COMM|EXIT|THROTTLE|UNTHROTTLE|FORK|READ|SAMPLE|AUX|ITRACE_START|LOST_SAMPLES|SWITCH|SWITCH_CPU_WIDE|NAMESPACES|KSYMBOL|BPF_EVENT|CGROUP|TEXT_POKE|AUX_OUTPUT_HW_ID)\b/;
+
+test('an XRay log never shows perf names, even before its labels arrive', async ({ page }) => {
+  // hold back the worker's answers to 'labels': the tree shows what it knows before them
+  await page.addInitScript(() => {
+    const Orig = window.Worker;
+    window.Worker = class extends Orig {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', (e) => {
+          if (e.data?.type === 'labels') e.stopImmediatePropagation();
+        });
+      }
+    };
+  });
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles(T('xray', 'fdr_calltree', 'xray.log'));
+  await waitDecoded(page, 'xray.log');
+  const labels = page.locator('.rt-row:not(.rt-field) .rt-label');
+  await expect(labels.first()).toBeVisible();
+  const shown = await labels.allTextContents();
+  // file header, BufferExtents, NewBuffer, WallTimeMarker, PIDRecord, NewCPUId, function enter/exit ...
+  expect(shown).toEqual(expect.arrayContaining(['file header', 'BufferExtents', 'NewBuffer', 'WallTimeMarker', 'PIDRecord', 'NewCPUId']));
+  expect(shown.filter((l) => PERF_NAMES.test(l))).toEqual([]);
+  // and the record kind filter names the same types
+  const kinds = await page.getByLabel('Record kind').locator('option').allTextContents();
+  expect(kinds.filter((l) => PERF_NAMES.test(l))).toEqual([]);
+  expect(kinds.join('\n')).toContain('NewBuffer');
+});
+
 test('XRay log + its instrumented binary: functions named from xray_instr_map', async ({ page }) => {
   const errs = watchErrors(page);
   await page.goto('./');

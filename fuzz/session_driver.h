@@ -1,8 +1,9 @@
 // Shared by every fuzz target: one input = one file handed to profscope::Session,
 // as the CLI and the web worker do. Detection picks the decoder; each target is
 // seeded with one format's test files (fuzz/run.sh), so it mostly explores that
-// decoder. Every text the CLI can print and the fields of every record row are
-// produced, every export written and the profile diffed with itself. Any crash, sanitizer report, leak, >1 GiB allocation or timeout is a bug.
+// decoder. Every text the CLI can print, the fields of every record row and
+// the page's call trees (plain and inverted) are produced, every export written and the
+// profile diffed with itself. Any crash, sanitizer report, leak, >1 GiB allocation or timeout is a bug.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -32,13 +33,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       sink += s.RecordLabel(r);
       sink += s.RecordFieldsJson(r);
     }
-    s.RecordAt(size / 2);
+    profscope::AnalysisOptions o;
+    sink += std::to_string(s.Analyze(o).size());
+    o.invert = true;
+    sink += std::to_string(s.Analyze(o).size());
     // every export (the writers trust no table: ids, times, counts come from the file)
     for (const char* f : {"folded", "speedscope", "gecko", "pprof", "chrome"}) {
       for (const char* w : {"samples", "period", "time"}) {
-        profscope::exporter::Output o = profscope::exporter::ExportByName(s.result(), f, w, "");
-        sink += o.error;
-        sink.append(o.bytes, 0, 16);
+        profscope::exporter::Output out = profscope::exporter::ExportByName(s.result(), f, w, "");
+        sink += out.error;
+        sink.append(out.bytes, 0, 16);
       }
     }
     sink += profscope::DiffCommand(s.result(), s.result(), "", true).text;

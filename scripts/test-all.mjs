@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Runs every check in sequence (after scripts/setup.sh has built everything):
 //   1. ctest      C++ unit + corpus tests (build/native)
-//   2. vitest     node tests in tests/node (WASM module, CLI parity) and web/src/**/*.test.js, if any
-//   3. playwright browser tests (e2e/playwright.config.js), if present
+//   2. tsc        the decoding worker type-checked against wasm/profscope.d.ts (web/tsconfig.json)
+//   3. vitest     node tests in tests/node (WASM module, CLI parity), tests/reference (the
+//                 JavaScript aggregation the core is held to) and web/src/**/*.test.js
+//   4. playwright browser tests (e2e/playwright.config.js), if present
 // Counts come from machine-readable reports (JUnit XML, JSON). A suite that
 // crashes, times out or whose counts cannot be read counts as 1 failed.
 // Last line: "N passed, N failed". Exit code 1 when anything failed.
@@ -86,10 +88,29 @@ function ctest() {
   return res;
 }
 
+// The worker's contract: `tsc --noEmit` over the worker's JavaScript (// @ts-check, JSDoc types)
+// against wasm/profscope.d.ts. One test per project; each error it prints counts as a failure.
+function tsc() {
+  const project = path.join(ROOT, 'web', 'tsconfig.json');
+  if (!fs.existsSync(project)) return { absent: 'no web/tsconfig.json' };
+  const r = spawnSync('npx', ['--no-install', 'tsc', '-p', project, '--pretty', 'false'], {
+    cwd: ROOT, env, encoding: 'utf8', timeout: SUITE_TIMEOUT_MS, killSignal: 'SIGKILL',
+  });
+  console.log(`\n$ npx tsc -p web/tsconfig.json`);
+  if (r.error) return { error: String(r.error) };
+  const out = `${r.stdout || ''}${r.stderr || ''}`;
+  process.stdout.write(out);
+  const errors = (out.match(/error TS\d+/g) || []).length;
+  if (r.status !== 0 && errors === 0) return { error: `tsc exited ${r.status}` };
+  return errors ? { passed: 0, failed: errors, skipped: 0 } : { passed: 1, failed: 0, skipped: 0 };
+}
+
 function vitest() {
-  // node tests (tests/node) and the web app's unit tests (web/src/**/*.test.js); never e2e/*.spec.js
+  // node tests (tests/node), the reference aggregation's tests (tests/reference) and the web
+  // app's unit tests (web/src/**/*.test.js); never e2e/*.spec.js
   const dirs = [];
   if (hasFiles(path.join(ROOT, 'tests', 'node'), /\.(test|spec)\.[cm]?[jt]sx?$/)) dirs.push('tests/node');
+  if (hasFiles(path.join(ROOT, 'tests', 'reference'), /\.test\.[cm]?[jt]sx?$/)) dirs.push('tests/reference');
   if (hasFiles(path.join(ROOT, 'web', 'src'), /\.test\.[cm]?[jt]sx?$/)) dirs.push('web/src');
   if (!dirs.length) return { absent: 'no tests in tests/node or web/src' };
   const json = path.join(OUT, 'vitest.json');
@@ -173,7 +194,7 @@ function fuzz() {
 }
 
 // ---- run them all ------------------------------------------------------------------------
-const suites = [['ctest', ctest], ['vitest', vitest], ['playwright', playwright], ['fuzz', fuzz]];
+const suites = [['ctest', ctest], ['tsc', tsc], ['vitest', vitest], ['playwright', playwright], ['fuzz', fuzz]];
 const results = [];
 for (const [name, fn] of suites) {
   let res;

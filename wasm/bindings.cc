@@ -1,18 +1,17 @@
 // embind bindings: the JS face of core/api/session.h (see profscope.d.ts).
-// Every array getter returns a fresh JS typed array (a copy), never a view
-// into the WASM heap, so the worker can transfer it and heap growth cannot
-// detach it.
+// They only translate: every answer comes from Session. Every array getter
+// returns a fresh JS typed array (a copy), never a view into the WASM heap, so
+// the worker can transfer it and heap growth cannot detach it; strings cross
+// as one UTF-8 blob plus offsets, addresses as BigUint64Array, times relative
+// to the session's time origin.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "core/analysis/call_tree.h"
 #include "core/api/compare.h"
 #include "core/api/export/exporter.h"
 #include "core/api/session.h"
@@ -51,38 +50,27 @@ val CopyU64AsF64(const std::vector<uint64_t>& v) {
   return Copy("Float64Array", d);
 }
 
-// Times relative to `origin` (0 stays 0 = "no time"): XRay TSC values near
-// 2^61 would lose their low bits as doubles, so time getters subtract an origin
-// first (see timeOrigin()).
-val CopyTimes(const std::vector<uint64_t>& v, uint64_t origin) {
-  std::vector<double> d(v.size());
-  for (size_t i = 0; i < v.size(); ++i) d[i] = v[i] == 0 ? 0.0 : static_cast<double>(v[i] - origin);
-  return Copy("Float64Array", d);
+// Exact u64 values (addresses): the bytes are copied once into a fresh buffer
+// that a BigUint64Array then views (WASM and JS typed arrays are both little-endian).
+val CopyU64(const std::vector<uint64_t>& v) {
+  val bytes = val::global("Uint8Array").new_(emscripten::typed_memory_view(v.size() * sizeof(uint64_t), reinterpret_cast<const uint8_t*>(v.data())));
+  return val::global("BigUint64Array").new_(bytes["buffer"]);
 }
 
-std::vector<int32_t> IntArray(const val& v) {
-  std::vector<int32_t> out;
-  if (v.isUndefined() || v.isNull()) return out;
-  const size_t n = v["length"].as<size_t>();
-  out.reserve(n);
-  for (size_t i = 0; i < n; ++i) out.push_back(v[i].as<int32_t>());
-  return out;
-}
-
-bool Has(const val& obj, const char* key) {
-  if (obj.isUndefined() || obj.isNull()) return false;
-  val v = obj[key];
-  return !v.isUndefined() && !v.isNull();
-}
-
-std::string JsonQuote(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') { o += '\\'; o += static_cast<char>(c); }
-    else if (c < 0x20) { char b[8]; snprintf(b, sizeof b, "\\u%04x", c); o += b; }
-    else o += static_cast<char>(c);
+// Strings as one UTF-8 blob plus offsets: string i is bytes[offsets[i], offsets[i + 1]).
+val StringBlob(const std::vector<std::string>& strings) {
+  std::vector<uint32_t> offsets;
+  offsets.reserve(strings.size() + 1);
+  std::string bytes;
+  for (const auto& s : strings) {
+    offsets.push_back(static_cast<uint32_t>(bytes.size()));
+    bytes += s;
   }
-  return o + "\"";
+  offsets.push_back(static_cast<uint32_t>(bytes.size()));
+  val out = val::object();
+  out.set("bytes", val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<const uint8_t*>(bytes.data()))));
+  out.set("offsets", Copy("Uint32Array", offsets));
+  return out;
 }
 
 class JsSession {
@@ -109,7 +97,6 @@ class JsSession {
         progress(static_cast<double>(done), static_cast<double>(total));
       };
     }
-    origin_ready_ = false;  // the tables are (re)made by this decode
     return session_.Decode(fn);
   }
   std::string infoJson() const { return session_.InfoJson(); }
@@ -122,12 +109,10 @@ class JsSession {
   std::string threadsJson() const { return session_.ThreadsJson(); }
   std::string mappingsJson() const { return session_.MappingsJson(); }
   std::string eventsJson() const { return session_.EventsJson(); }
-  std::string stringsJson() const { return session_.StringsJson(); }
-  // XRay: `llvm-xray account` rows; intervals (enter/exit pairs) for the flame chart.
   std::string accountJson() const { return session_.AccountJson(); }
-  std::string intervalsJson() const { return session_.IntervalsJson(); }
-  // Decoder options before decode() (gperftools: pc_minus_one, drop_duplicate_leaf, strip_signal_frames).
   void setOption(std::string key, std::string value) { session_.SetOption(std::move(key), std::move(value)); }
+  std::string decoderOptionsJson() const { return session_.DecoderOptionsJson(); }
+  val strings() const { return StringBlob(p().strings.all()); }
   // profscope export (core/api/export/exporter.h): {bytes: Uint8Array, error: string}.
   val exportFile(std::string format, std::string weight, std::string event) const {
     profscope::exporter::Output r = profscope::exporter::ExportByName(session_.result(), format, weight, event);
@@ -155,115 +140,37 @@ class JsSession {
   val recordFiles() const { return Copy("Uint8Array", rt().file); }
   std::string recordLabel(int row) const { return session_.RecordLabel(row); }
   std::string recordFieldsJson(int row) { return session_.RecordFieldsJson(row); }
-  int recordAt(double offset) const { return session_.RecordAt(static_cast<uint64_t>(offset)); }
 
   val funcNames() const { return Copy("Int32Array", p().funcs.name); }
   val funcMappings() const { return Copy("Int32Array", p().funcs.mapping); }
-  val frameAddresses() const { return CopyU64AsF64(p().frames.address); }
+  val frameAddresses() const { return CopyU64(p().frames.address); }
   val frameFuncs() const { return Copy("Int32Array", p().frames.func); }
   val frameMappings() const { return Copy("Int32Array", p().frames.mapping); }
   val stackFrames() const { return Copy("Int32Array", p().stacks.frame); }
   val stackPrefixes() const { return Copy("Int32Array", p().stacks.prefix); }
-  // Every time getter returns times minus timeOrigin() (decimal text; "0" unless times exceed 2^53).
-  std::string timeOrigin() const { return std::to_string(Origin()); }
-  val sampleTimes() const { return CopyTimes(p().samples.time, Origin()); }
+  val timeBase() const {
+    val out = val::object();
+    out.set("origin", std::to_string(session_.TimeOrigin()));
+    out.set("start", session_.RelativeTime(session_.result().time_start));
+    out.set("end", session_.RelativeTime(session_.result().time_end));
+    out.set("scale", session_.NanosPerTimeUnit());
+    return out;
+  }
+  val sampleTimes() const { return Times(p().samples.time); }
   val sampleThreads() const { return Copy("Int32Array", p().samples.thread); }
   val sampleCpus() const { return Copy("Int32Array", p().samples.cpu); }
   val sampleEvents() const { return Copy("Int32Array", p().samples.event); }
   val sampleWeights() const { return Copy("Float64Array", p().samples.weight); }
   val sampleStacks() const { return Copy("Int32Array", p().samples.stack); }
-  // samples per row (gperftools counts); empty when every row is one sample
-  val sampleCounts() const { return Copy("Uint32Array", p().samples.count); }
   val sampleRecords() const { return Copy("Int32Array", p().samples.record); }
+  val sampleCounts() const { return Copy("Uint32Array", p().samples.count); }
   val intervalThreads() const { return Copy("Int32Array", p().intervals.thread); }
   val intervalFuncs() const { return Copy("Int32Array", p().intervals.func); }
-  val intervalStarts() const { return CopyTimes(p().intervals.start, Origin()); }
-  val intervalEnds() const { return CopyTimes(p().intervals.end, Origin()); }
+  val intervalStarts() const { return Times(p().intervals.start); }
+  val intervalEnds() const { return Times(p().intervals.end); }
   val intervalDepths() const { return Copy("Int32Array", p().intervals.depth); }
   val intervalRecords() const { return Copy("Int32Array", p().intervals.record); }
-  // ---- aggregation in the core (core/analysis/call_tree.h) ----
-  // opts: {filter:{event, threads:[], cpus:[], t0, t1}, transforms:[{type, func, path, lib}], invert,
-  //        sandwich:{mode:'callers'|'callees', func}}; t0/t1 in the units of sampleTimes() (before any page scaling).
-  val analyze(val opts) {
-    profscope::AnalysisOptions o;
-    val f = Has(opts, "filter") ? opts["filter"] : val::object();
-    if (Has(f, "event")) o.event = f["event"].as<int32_t>();
-    if (Has(f, "threads")) o.threads = IntArray(f["threads"]);
-    if (Has(f, "cpus")) o.cpus = IntArray(f["cpus"]);
-    const uint64_t origin = Origin();
-    if (Has(f, "t0")) {
-      double t = std::ceil(f["t0"].as<double>());
-      o.has_t0 = true;
-      o.t0 = origin + (t > 0 ? static_cast<uint64_t>(t) : 0);
-    }
-    if (Has(f, "t1")) {
-      double t = std::floor(f["t1"].as<double>());
-      o.has_t1 = true;
-      o.t1 = t >= 0 ? origin + static_cast<uint64_t>(t) : origin > 0 ? origin - 1 : 0;
-    }
-    if (Has(opts, "transforms")) {
-      val ts = opts["transforms"];
-      const size_t n = ts["length"].as<size_t>();
-      for (size_t i = 0; i < n; ++i) {
-        val t = ts[i];
-        std::string type = Has(t, "type") ? t["type"].as<std::string>() : "";
-        profscope::AnalysisTransform x;
-        if (type == "focus-subtree") x.type = profscope::AnalysisTransform::kFocusSubtree;
-        else if (type == "focus-function") x.type = profscope::AnalysisTransform::kFocusFunction;
-        else if (type == "merge-function") x.type = profscope::AnalysisTransform::kMergeFunction;
-        else if (type == "drop-function") x.type = profscope::AnalysisTransform::kDropFunction;
-        else if (type == "collapse-recursion") x.type = profscope::AnalysisTransform::kCollapseRecursion;
-        else if (type == "collapse-library") x.type = profscope::AnalysisTransform::kCollapseLibrary;
-        else continue;
-        if (Has(t, "func")) x.func = t["func"].as<int32_t>();
-        if (Has(t, "path")) x.path = IntArray(t["path"]);
-        if (Has(t, "lib")) x.lib = t["lib"].as<std::string>();
-        o.transforms.push_back(std::move(x));
-      }
-    }
-    o.invert = Has(opts, "invert") && opts["invert"].as<bool>();
-    if (Has(opts, "sandwich")) {
-      val sw = opts["sandwich"];
-      std::string mode = Has(sw, "mode") ? sw["mode"].as<std::string>() : "";
-      o.sandwich = mode == "callers" ? profscope::AnalysisOptions::kCallers
-                   : mode == "callees" ? profscope::AnalysisOptions::kCallees
-                                       : profscope::AnalysisOptions::kNoSandwich;
-      o.sandwich_func = Has(sw, "func") ? sw["func"].as<int32_t>() : -1;
-    }
-    profscope::CallTree t = Analyzer().Build(o);
-    val out = val::object();
-    out.set("parent", Copy("Int32Array", t.parent));
-    out.set("func", Copy("Int32Array", t.func));
-    out.set("depth", Copy("Int32Array", t.depth));
-    out.set("self", Copy("Float64Array", t.self));
-    out.set("total", Copy("Float64Array", t.total));
-    out.set("sampleNode", Copy("Int32Array", t.sample_node));
-    out.set("count", static_cast<double>(t.size()));
-    out.set("samples", static_cast<double>(t.samples));
-    return out;
-  }
-  // func row -> canonical func (functions merged by name)
-  val analysisCanon() {
-    profscope::CallTreeBuilder& b = Analyzer();
-    std::vector<int32_t> c(p().funcs.name.size());
-    for (size_t i = 0; i < c.size(); ++i) c[i] = b.Canon(static_cast<int32_t>(i));
-    return Copy("Int32Array", c);
-  }
-  // canonical func -> string id (-1 for names made by the analysis: see analysisNamesJson)
-  val analysisNameIds() { return Copy("Int32Array", Analyzer().name_ids()); }
-  // JSON object {index: name} of the canonical names without a string id ("[unknown]", "[lib] PATH")
-  std::string analysisExtraNamesJson() {
-    profscope::CallTreeBuilder& b = Analyzer();
-    std::string out = "{";
-    for (size_t i = 0; i < b.name_ids().size(); ++i) {
-      if (b.name_ids()[i] >= 0) continue;
-      if (out.size() > 1) out += ',';
-      out += "\"" + std::to_string(i) + "\":" + JsonQuote(b.names()[i]);
-    }
-    return out + "}";
-  }
-
-  val markerTimes() const { return CopyTimes(p().markers.time, Origin()); }
+  val markerTimes() const { return Times(p().markers.time); }
   val markerKinds() const { return Copy("Int32Array", p().markers.kind); }
   val markerThreads() const { return Copy("Int32Array", p().markers.thread); }
   val markerCpus() const { return Copy("Int32Array", p().markers.cpu); }
@@ -272,32 +179,40 @@ class JsSession {
   val frameSourceFrames() const { return Copy("Int32Array", p().frame_sources.frame); }
   val frameSourceStrings() const { return Copy("Int32Array", p().frame_sources.source); }
 
+  // The call tree of the options' JSON form (core/api/analysis_options_json.h),
+  // or {error} when the text is not such options.
+  val analyze(std::string json) {
+    profscope::AnalysisOptions o;
+    std::string error;
+    val out = val::object();
+    if (!session_.ParseAnalysisOptions(json, &o, &error)) {
+      out.set("error", error);
+      return out;
+    }
+    const profscope::CallTree t = session_.Analyze(o);
+    out.set("parent", Copy("Int32Array", t.parent));
+    out.set("func", Copy("Int32Array", t.func));
+    out.set("depth", Copy("Int32Array", t.depth));
+    out.set("subtreeEnd", Copy("Int32Array", t.subtree_end));
+    out.set("self", Copy("Float64Array", t.self));
+    out.set("total", Copy("Float64Array", t.total));
+    out.set("sampleNode", Copy("Int32Array", t.sample_node));
+    out.set("count", static_cast<double>(t.size()));
+    out.set("samples", static_cast<double>(t.samples));
+    return out;
+  }
+  val analysisCanon() { return Copy("Int32Array", session_.AnalysisCanon()); }
+  val analysisNameIds() { return Copy("Int32Array", session_.AnalysisNameIds()); }
+  std::string analysisName(int canon) { return session_.AnalysisName(canon); }
+  std::string analysisLibrary(int canon) { return session_.AnalysisLibrary(canon); }
+
  private:
-  profscope::CallTreeBuilder& Analyzer() {
-    if (!analyzer_) analyzer_ = std::make_unique<profscope::CallTreeBuilder>(p());
-    return *analyzer_;
+  // Times relative to the session's origin (0 stays 0): exact as doubles.
+  val Times(const std::vector<uint64_t>& v) const {
+    std::vector<double> d(v.size());
+    for (size_t i = 0; i < v.size(); ++i) d[i] = session_.RelativeTime(v[i]);
+    return Copy("Float64Array", d);
   }
-  std::unique_ptr<profscope::CallTreeBuilder> analyzer_;
-  // 0 when every time fits a double exactly; else one below the smallest non-zero time.
-  // Computed once (the tables do not change after decode); every time getter and analyze() use it.
-  uint64_t Origin() const {
-    if (origin_ready_) return origin_;
-    const profscope::Profile& pr = p();
-    uint64_t lo = UINT64_MAX, hi = 0;
-    auto scan = [&](const std::vector<uint64_t>& v) {
-      for (uint64_t t : v)
-        if (t != 0) { lo = t < lo ? t : lo; hi = t > hi ? t : hi; }
-    };
-    scan(pr.samples.time);
-    scan(pr.intervals.start);
-    scan(pr.intervals.end);
-    scan(pr.markers.time);
-    origin_ = hi >= (uint64_t{1} << 53) ? lo - 1 : 0;
-    origin_ready_ = true;
-    return origin_;
-  }
-  mutable bool origin_ready_ = false;
-  mutable uint64_t origin_ = 0;
   const profscope::RecordTable& rt() const { return session_.result().records; }
   const profscope::Profile& p() const { return session_.result().profile; }
   JsSource src_;
@@ -316,41 +231,22 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("addDataFile", &JsSession::addDataFile)
       .function("addSideFile", &JsSession::addSideFile)
       .function("decode", &JsSession::decode)
-      .function("eventsText", &JsSession::eventsText)
-      .function("timelineJson", &JsSession::timelineJson)
       .function("infoJson", &JsSession::infoJson)
       .function("recordsText", &JsSession::recordsText)
       .function("stacksText", &JsSession::stacksText)
+      .function("eventsText", &JsSession::eventsText)
+      .function("timelineJson", &JsSession::timelineJson)
       .function("diagnosticsJson", &JsSession::diagnosticsJson)
       .function("summaryJson", &JsSession::summaryJson)
       .function("threadsJson", &JsSession::threadsJson)
       .function("mappingsJson", &JsSession::mappingsJson)
       .function("eventsJson", &JsSession::eventsJson)
-      .function("stringsJson", &JsSession::stringsJson)
       .function("accountJson", &JsSession::accountJson)
-      .function("intervalsJson", &JsSession::intervalsJson)
       .function("setOption", &JsSession::setOption)
+      .function("decoderOptionsJson", &JsSession::decoderOptionsJson)
+      .function("strings", &JsSession::strings)
       .function("exportFile", &JsSession::exportFile)
       .function("diffText", &JsSession::diffText)
-      .function("intervalThreads", &JsSession::intervalThreads)
-      .function("intervalFuncs", &JsSession::intervalFuncs)
-      .function("intervalStarts", &JsSession::intervalStarts)
-      .function("intervalEnds", &JsSession::intervalEnds)
-      .function("intervalDepths", &JsSession::intervalDepths)
-      .function("intervalRecords", &JsSession::intervalRecords)
-      .function("markerTimes", &JsSession::markerTimes)
-      .function("timeOrigin", &JsSession::timeOrigin)
-      .function("analyze", &JsSession::analyze)
-      .function("analysisCanon", &JsSession::analysisCanon)
-      .function("analysisNameIds", &JsSession::analysisNameIds)
-      .function("analysisExtraNamesJson", &JsSession::analysisExtraNamesJson)
-      .function("markerKinds", &JsSession::markerKinds)
-      .function("markerThreads", &JsSession::markerThreads)
-      .function("markerCpus", &JsSession::markerCpus)
-      .function("markerLabels", &JsSession::markerLabels)
-      .function("markerRecords", &JsSession::markerRecords)
-      .function("frameSourceFrames", &JsSession::frameSourceFrames)
-      .function("frameSourceStrings", &JsSession::frameSourceStrings)
       .function("recordCount", &JsSession::recordCount)
       .function("recordOffsets", &JsSession::recordOffsets)
       .function("recordSizes", &JsSession::recordSizes)
@@ -360,7 +256,6 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("recordFiles", &JsSession::recordFiles)
       .function("recordLabel", &JsSession::recordLabel)
       .function("recordFieldsJson", &JsSession::recordFieldsJson)
-      .function("recordAt", &JsSession::recordAt)
       .function("funcNames", &JsSession::funcNames)
       .function("funcMappings", &JsSession::funcMappings)
       .function("frameAddresses", &JsSession::frameAddresses)
@@ -368,6 +263,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("frameMappings", &JsSession::frameMappings)
       .function("stackFrames", &JsSession::stackFrames)
       .function("stackPrefixes", &JsSession::stackPrefixes)
+      .function("timeBase", &JsSession::timeBase)
       .function("sampleTimes", &JsSession::sampleTimes)
       .function("sampleThreads", &JsSession::sampleThreads)
       .function("sampleCpus", &JsSession::sampleCpus)
@@ -375,5 +271,24 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("sampleWeights", &JsSession::sampleWeights)
       .function("sampleStacks", &JsSession::sampleStacks)
       .function("sampleRecords", &JsSession::sampleRecords)
-      .function("sampleCounts", &JsSession::sampleCounts);
+      .function("sampleCounts", &JsSession::sampleCounts)
+      .function("intervalThreads", &JsSession::intervalThreads)
+      .function("intervalFuncs", &JsSession::intervalFuncs)
+      .function("intervalStarts", &JsSession::intervalStarts)
+      .function("intervalEnds", &JsSession::intervalEnds)
+      .function("intervalDepths", &JsSession::intervalDepths)
+      .function("intervalRecords", &JsSession::intervalRecords)
+      .function("markerTimes", &JsSession::markerTimes)
+      .function("markerKinds", &JsSession::markerKinds)
+      .function("markerThreads", &JsSession::markerThreads)
+      .function("markerCpus", &JsSession::markerCpus)
+      .function("markerLabels", &JsSession::markerLabels)
+      .function("markerRecords", &JsSession::markerRecords)
+      .function("frameSourceFrames", &JsSession::frameSourceFrames)
+      .function("frameSourceStrings", &JsSession::frameSourceStrings)
+      .function("analyze", &JsSession::analyze)
+      .function("analysisCanon", &JsSession::analysisCanon)
+      .function("analysisNameIds", &JsSession::analysisNameIds)
+      .function("analysisName", &JsSession::analysisName)
+      .function("analysisLibrary", &JsSession::analysisLibrary);
 }

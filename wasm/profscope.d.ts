@@ -1,13 +1,20 @@
-// Hand-written types of the embind module built from wasm/bindings.cc.
-// Every array getter returns a fresh copy (never a view into the WASM heap),
-// so the worker can transfer it to the page.
+// Hand-written types of the embind module built from wasm/bindings.cc: the
+// contract between the core and the worker. The worker (web/src/worker/, with
+// // @ts-check) is type-checked against it by `npm run test` (web/tsconfig.json).
+// Every array getter returns a fresh copy (never a view into the WASM heap), so
+// the worker can transfer it to the page.
 
 export interface ProfscopeModule {
   /** Decodes a file pulled in chunks through `read` (offset, length) => bytes. */
-  Session: new (read: (offset: number, length: number) => Uint8Array, size: number, name: string) => Session;
+  Session: new (read: ByteReadFn, size: number, name: string) => Session;
   version(): string;
   /** The command line (core/api/cli.h, from wasm/cli_bindings.cc): `profscope ARGS...` with the host's files; returns the exit status. */
   runCli(args: string[], host: CliHost): number;
+  /** The module's linear memory (what the benchmark reports as the WASM heap). */
+  HEAP8?: Int8Array;
+  HEAPU8?: Uint8Array;
+  /** Message of a C++ exception pointer (builds without JS exception support throw numbers). */
+  getExceptionMessage?(ptr: number): string | string[];
 }
 
 /** What wasm/cli.mjs gives the command line: its files, and where the output goes (chunks as they are made). */
@@ -21,52 +28,128 @@ export interface CliHost {
   stderr(bytes: Uint8Array): void;
 }
 
-/** Record kinds (Uint8): what a row of the record table is. */
-export const enum RecordKind {
-  FileHeader = 0,   // perf_file_header / pipe header
-  Attr = 1,         // one perf_event_attr (+ ids section) in file mode
-  AttrIds = 2,      // the ids array of an attr
-  EventTypes = 3,   // old event_types section
-  DataSection = 4,  // the data section container
-  Record = 5,       // a perf_event record (type = numeric perf type)
-  FeatureTable = 6, // the perf_file_section table after the data
-  Feature = 7,      // one feature section (type = feature id)
-  Payload = 8,      // bytes that follow a record but are not counted in its size (AUXTRACE, TRACING_DATA in pipe mode)
-  Nested = 9,       // a record inside a decompressed COMPRESSED payload (offset within the decompressed stream)
-  Unparsed = 10,    // bytes that form no record (trailing garbage, skipped damage)
+export type ByteReadFn = (offset: number, length: number) => Uint8Array;
+
+/**
+ * Record kinds (the Uint8 recordKinds() column): what a row of the record table is.
+ * Mirrors core/model/record_table.h RecordKind; web/src/lib/record-kind.js is the one
+ * JavaScript declaration and is checked against this.
+ */
+export interface RecordKinds {
+  FileHeader: 0;   // perf_file_header / pipe header
+  Attr: 1;         // one perf_event_attr (+ ids section) in file mode
+  AttrIds: 2;      // the ids array of an attr
+  EventTypes: 3;   // old event_types section
+  DataSection: 4;  // the data section container
+  Record: 5;       // a record of the format (type = its numeric type in that format)
+  FeatureTable: 6; // the perf_file_section table after the data
+  Feature: 7;      // one feature section (type = feature id)
+  Payload: 8;      // bytes that follow a record but are not counted in its size (AUXTRACE, TRACING_DATA in pipe mode)
+  Nested: 9;       // a record inside a decompressed COMPRESSED payload (offset within the decompressed stream)
+  Unparsed: 10;    // bytes that form no record (trailing garbage, skipped damage)
+}
+export type RecordKind = RecordKinds[keyof RecordKinds];
+
+/** Interned strings: string i is the UTF-8 bytes[offsets[i], offsets[i + 1]). */
+export interface StringBlob {
+  bytes: Uint8Array;
+  offsets: Uint32Array;
+}
+
+/** Times of the profile: every time getter returns times minus `origin`, in the file's units. */
+export interface TimeBase {
+  /** Decimal u64 subtracted from every time ("0" unless the file's times exceed 2^53, as XRay TSCs do). */
+  origin: string;
+  /** The sample time span (DecodeResult time_start/time_end) minus origin; 0 when the file has none. */
+  start: number;
+  end: number;
+  /** Nanoseconds per unit: 1 for ns clocks, 1e9 / cycle frequency for XRay TSC ticks. */
+  scale: number;
+}
+
+/**
+ * The analysis options' JSON form (core/api/analysis_options_json.h), passed to analyze() as text.
+ * Functions are canonical ids (analysisCanon()); t0/t1 in sampleTimes() units (relative to the origin).
+ */
+export interface AnalysisOptionsJson {
+  filter?: { event?: number; threads?: number[]; cpus?: number[]; t0?: number | null; t1?: number | null };
+  transforms?: AnalysisTransformJson[];
+  invert?: boolean;
+  sandwich?: { mode: 'callers' | 'callees'; func: number };
+}
+export interface AnalysisTransformJson {
+  type: 'focus-subtree' | 'focus-function' | 'merge-function' | 'drop-function' | 'collapse-recursion' | 'collapse-library';
+  func?: number;
+  path?: number[];
+  lib?: string;
+}
+
+/**
+ * A call-node tree in depth-first order: node 0 is the root (func -1); the nodes
+ * [n, subtreeEnd[n]) are n's subtree; self/total count samples.
+ */
+export interface CallTreeColumns {
+  parent: Int32Array;
+  func: Int32Array;
+  depth: Int32Array;
+  subtreeEnd: Int32Array;
+  self: Float64Array;
+  total: Float64Array;
+  count: number;
+}
+export interface CallTreeResult extends CallTreeColumns {
+  /** sample -> node, -1 when filtered out or dropped */
+  sampleNode: Int32Array;
+  /** samples counted (rows times their counts) */
+  samples: number;
 }
 
 export interface Session {
   /** perf record --threads directories: add each data.N file (in order) before decode(). */
-  addDataFile(read: (offset: number, length: number) => Uint8Array, size: number, name: string): void;
+  addDataFile(read: ByteReadFn, size: number, name: string): void;
   /** A program binary (ELF), jit-PID.dump or `llvm-xray extract` YAML to use with the profile; before decode(). */
-  addSideFile(read: (offset: number, length: number) => Uint8Array, size: number, name: string): void;
-  /** Same text as `profscope events FILE` (XRay function records); "" for other formats. */
-  eventsText(): string;
-  /**
-   * Sample-less entries over time as JSON (jitdump: code loads and moves, in file order):
-   * [{time, kind: "load"|"move", name, addr: "0x..", size, index, record, old_addr? (moves)}]; "[]" for other formats.
-   */
-  timelineJson(): string;
+  addSideFile(read: ByteReadFn, size: number, name: string): void;
+  /** A decoder option, applied by the next decode() (decoderOptionsJson() lists those of the format). */
+  setOption(key: string, value: string): void;
   /** Decodes everything; progress(doneBytes, totalBytes) is called at most every ~1 MiB. Returns false when fatal. */
   decode(progress: (done: number, total: number) => void): boolean;
 
+  // ---- the CLI's texts (byte-identical to the native CLI) ----
   /** Same JSON object `profscope info FILE` prints. */
   infoJson(): string;
   /** Same text as `profscope records FILE`. */
   recordsText(): string;
   /** Same text as `profscope stacks FILE [--addresses] [--event NAME]`; event "" = all. */
   stacksText(addresses: boolean, event: string): string;
+  /** Same text as `profscope events FILE` (XRay function records); "" for other formats. */
+  eventsText(): string;
+
+  // ---- small tables as JSON ----
   /** JSON array of {code, severity, offset, length, message}. */
   diagnosticsJson(): string;
-  /** JSON: {format, mode, byte_order, size, records, samples, time_start, time_end, events:[{name,samples}], threads:[...]} */
+  /** JSON: infoJson's object plus {name, rows, diagnostics_suppressed, facts: {key: value}}. */
   summaryJson(): string;
+  /** JSON array of {tid, pid, name, samples, names:[{time,name}], start, end}. */
+  threadsJson(): string;
+  /** JSON array of {pid, start, end, pgoff, path, build_id, time, record}. */
+  mappingsJson(): string;
+  /** JSON array of {name, samples}. */
+  eventsJson(): string;
+  /**
+   * Sample-less entries over time as JSON (jitdump: code loads and moves, in file order):
+   * [{time, kind: "load"|"move", name, addr: "0x..", size, index, record, old_addr? (moves)}]; "[]" for other formats.
+   */
+  timelineJson(): string;
+  /** XRay: `llvm-xray account` rows [{funcid,count,min,median,p90,p99,max,sum,function}] (seconds); "[]" for other formats. */
+  accountJson(): string;
+  /** The options the format's decoder takes: {title, options: [{key, label, help, value}]}; "{}" when none. */
+  decoderOptionsJson(): string;
 
   // ---- record table (one row per record/section; rows in file order, children after parents) ----
   recordCount(): number;
-  recordOffsets(): Float64Array;   // absolute file offset (Nested: offset inside the decompressed stream)
+  recordOffsets(): Float64Array;   // offset in its file (Nested: offset inside the decompressed stream)
   recordSizes(): Float64Array;     // bytes covered (including payload for Payload rows)
-  recordTypes(): Uint32Array;      // numeric type as written (perf record type, feature id, attr index)
+  recordTypes(): Uint32Array;      // numeric type in the format (perf record type, feature id, attr index, XRay record type)
   recordKinds(): Uint8Array;       // RecordKind
   recordParents(): Int32Array;     // row index of the container, -1 for top level
   recordFiles(): Uint8Array;       // 0 = the main file; i = the i-th added data file (offsets are within that file)
@@ -74,17 +157,9 @@ export interface Session {
   recordLabel(row: number): string;
   /** JSON array of Field {name, offset, size, value, children?}; offsets absolute. */
   recordFieldsJson(row: number): string;
-  /** Row index of the innermost top-level-or-nested record covering file offset, or -1. */
-  recordAt(offset: number): number;
 
   // ---- profile tables (Firefox Profiler's processed model; -1 = none) ----
-  stringsJson(): string;           // JSON array of strings; ids index into it
-  /** XRay: `llvm-xray account` rows [{funcid,count,min,median,p90,p99,max,sum,function}] (seconds); "[]" for other formats. */
-  accountJson(): string;
-  /** Calls with start and end (XRay) as JSON [{thread,func,start,end,depth,record}]; times in TSC ticks. */
-  intervalsJson(): string;
-  /** A decoder option, applied by the next decode() (gperftools: "pc_minus_one", "drop_duplicate_leaf", "strip_signal_frames" = "1"/"0"). */
-  setOption(key: string, value: string): void;
+  strings(): StringBlob;           // string ids index into it
   /** profscope export: the file's bytes (JSON text, or gzip for pprof), or why none was written.
    *  format: folded|speedscope|gecko|pprof|chrome; weight: ""|samples|period|time; event: "" = every event. */
   exportFile(format: string, weight: string, event: string): { bytes: Uint8Array; error: string };
@@ -92,29 +167,28 @@ export interface Session {
   diffText(other: Session, event: string, normalize: boolean): { text: string; error: string };
   funcNames(): Int32Array;         // func -> string id
   funcMappings(): Int32Array;      // func -> mapping (-1)
-  frameAddresses(): Float64Array;  // frame -> absolute address
+  frameAddresses(): BigUint64Array; // frame -> absolute address (exact, kernel addresses included)
   frameFuncs(): Int32Array;        // frame -> func
   frameMappings(): Int32Array;     // frame -> mapping (-1)
   stackFrames(): Int32Array;       // stack -> frame (leaf-most frame of that stack node)
   stackPrefixes(): Int32Array;     // stack -> parent stack (-1 for a root); parents before children
-  /** Decimal u64 subtracted from every time getter's values ("0" unless the file's times exceed 2^53, as XRay TSCs do). */
-  timeOrigin(): string;
-  sampleTimes(): Float64Array;     // ns (perf time) minus timeOrigin(); 0 when the file has no time
+  timeBase(): TimeBase;
+  sampleTimes(): Float64Array;     // file's units (ns; XRay ticks) minus the time origin; 0 when the file has no time
   sampleThreads(): Int32Array;     // sample -> thread row
   sampleCpus(): Int32Array;        // -1 when unknown
   sampleEvents(): Int32Array;      // sample -> event row
   sampleWeights(): Float64Array;   // period when recorded, else 1
   sampleStacks(): Int32Array;      // sample -> stack (-1 for an empty stack)
-  sampleRecords(): Int32Array;
-  sampleCounts(): Uint32Array;     // samples each row stands for (gperftools counts); empty = 1 each     // sample -> record row
+  sampleRecords(): Int32Array;     // sample -> record row
+  sampleCounts(): Uint32Array;     // samples each row stands for (gperftools counts); empty = 1 each
   intervalThreads(): Int32Array;   // interval -> thread row (XRay enter/exit pairs)
   intervalFuncs(): Int32Array;     // interval -> func row
-  intervalStarts(): Float64Array;  // interval -> entry TSC (ticks; see summary facts for the frequency)
-  intervalEnds(): Float64Array;    // interval -> exit TSC
+  intervalStarts(): Float64Array;  // interval -> entry time (ticks minus the origin)
+  intervalEnds(): Float64Array;    // interval -> exit time
   intervalDepths(): Int32Array;    // interval -> call depth on its thread (0 = outermost)
   intervalRecords(): Int32Array;   // interval -> record row of the entry
   // Markers: non-sample moments for the timeline (perf MMAP/COMM/EXIT/FORK/SWITCH/LOST/THROTTLE,
-  // jitdump code loads/moves, XRay custom/typed events); times in the samples'/intervals' clock.
+  // jitdump code loads/moves, XRay custom/typed events); times as the samples'.
   markerTimes(): Float64Array;
   markerKinds(): Int32Array;       // marker -> string id ("MMAP2", "code load", "custom event", ...)
   markerThreads(): Int32Array;     // marker -> thread row (-1 = process-wide/unknown)
@@ -124,29 +198,17 @@ export interface Session {
   // Source positions (jitdump DEBUG_INFO): sparse pairs frame -> string id "file:line".
   frameSourceFrames(): Int32Array;
   frameSourceStrings(): Int32Array;
-  /** JSON array of {tid, pid, name, names:[{time,name}], start, end}. */
-  threadsJson(): string;
-  /** JSON array of {pid, start, end, pgoff, path, build_id, time, record}. */
-  mappingsJson(): string;
-  /** JSON array of {name, samples, attr: {type, config, sample_type, ...}}. */
-  eventsJson(): string;
 
-  // ---- aggregation in the core (core/analysis/call_tree.h): what the worker runs after each change ----
+  // ---- aggregation in the core (Session::Analyze, core/analysis/call_tree.h) ----
   /**
-   * Call-node tree of the samples passing `filter` (times in sampleTimes() units), after `transforms`
-   * ({type: 'focus-subtree'|'focus-function'|'merge-function'|'drop-function'|'collapse-recursion'|'collapse-library',
-   * func?, path?, lib?}, funcs are canonical ids), inverted, or one half of a sandwich of a function.
-   * Node 0 is the root; parents come before children; self/total count samples.
+   * Call-node tree of the samples passing the filter, after the transforms, inverted, or one half
+   * of a sandwich: `json` is JSON.stringify of AnalysisOptionsJson. {error} when it is not.
    */
-  analyze(opts: {
-    filter?: { event?: number; threads?: number[]; cpus?: number[]; t0?: number; t1?: number };
-    transforms?: { type: string; func?: number; path?: number[]; lib?: string }[];
-    invert?: boolean;
-    sandwich?: { mode: 'callers' | 'callees'; func: number };
-  }): { parent: Int32Array; func: Int32Array; depth: Int32Array; self: Float64Array; total: Float64Array; sampleNode: Int32Array; count: number; samples: number };
+  analyze(json: string): CallTreeResult | { error: string };
   analysisCanon(): Int32Array;          // func row -> canonical func (merged by name)
   analysisNameIds(): Int32Array;        // canonical func -> string id, -1 for names made by the analysis
-  analysisExtraNamesJson(): string;     // {"index": "name"} for those ("[unknown]", "[lib] PATH")
+  analysisName(canon: number): string;  // the name of a canonical func ("[unknown]", "[lib] PATH" for those)
+  analysisLibrary(canon: number): string; // the library collapse-library puts it in; "" when none
 
   delete(): void;
 }

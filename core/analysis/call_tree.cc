@@ -39,6 +39,44 @@ CallTree RootOnly() {
   return t;
 }
 
+// Subtree sizes of a tree whose parents come before their children.
+std::vector<int32_t> SubtreeSizes(const std::vector<int32_t>& parent) {
+  std::vector<int32_t> size(parent.size(), 1);
+  for (size_t n = parent.size(); n-- > 1;) size[static_cast<size_t>(parent[n])] += size[n];
+  return size;
+}
+
+// Reorders a tree whose parents come before their children into depth-first
+// order (children keep their relative order) and fills subtree_end. Returns
+// each old node's new number.
+std::vector<int32_t> ToDepthFirst(CallTree& t) {
+  const size_t nn = t.parent.size();
+  const std::vector<int32_t> size = SubtreeSizes(t.parent);
+  // a node's position: its parent's, plus one, plus the sizes of its earlier siblings
+  std::vector<int32_t> pos(nn, 0), next(nn, 1);
+  for (size_t n = 1; n < nn; ++n) {
+    const size_t p = static_cast<size_t>(t.parent[n]);
+    pos[n] = next[p];
+    next[p] += size[n];
+    next[n] = pos[n] + 1;
+  }
+  auto permute = [&](auto& col) {
+    if (col.size() != nn) return;
+    auto out = col;
+    for (size_t n = 0; n < nn; ++n) out[static_cast<size_t>(pos[n])] = col[n];
+    col = std::move(out);
+  };
+  permute(t.parent);
+  for (size_t n = 1; n < nn; ++n) t.parent[n] = pos[static_cast<size_t>(t.parent[n])];
+  permute(t.func);
+  permute(t.depth);
+  permute(t.self);
+  permute(t.total);
+  t.subtree_end.resize(nn);
+  for (size_t n = 0; n < nn; ++n) t.subtree_end[static_cast<size_t>(pos[n])] = pos[n] + size[n];
+  return pos;
+}
+
 constexpr int32_t kNotComputed = -3;
 constexpr int32_t kDropped = -2;
 
@@ -99,6 +137,13 @@ CallTreeBuilder::CallTreeBuilder(const Profile& p) : p_(p) {
   lib_func_.assign(libs_.size(), kNone);
 }
 
+const std::string& CallTreeBuilder::Library(int32_t canon) const {
+  static const std::string kNoLibrary;
+  if (canon < 0 || static_cast<size_t>(canon) >= canon_lib_.size()) return kNoLibrary;
+  const int32_t lib = canon_lib_[static_cast<size_t>(canon)];
+  return lib >= 0 ? libs_[static_cast<size_t>(lib)] : kNoLibrary;
+}
+
 int32_t CallTreeBuilder::LibFunc(int32_t lib) {
   int32_t& f = lib_func_[static_cast<size_t>(lib)];
   if (f == kNone) {
@@ -147,33 +192,33 @@ void CallTreeBuilder::StackPath(int32_t stack, std::vector<int32_t>& out) const 
 bool CallTreeBuilder::Transform(std::vector<int32_t>& p, const AnalysisOptions& o) {
   for (const AnalysisTransform& t : o.transforms) {
     switch (t.type) {
-      case AnalysisTransform::kFocusSubtree: {
+      case AnalysisTransform::Type::kFocusSubtree: {
         const auto& pre = t.path;
         if (p.size() < pre.size()) return false;
         if (!std::equal(pre.begin(), pre.end(), p.begin())) return false;
         if (!pre.empty()) p.erase(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(pre.size() - 1));
         break;
       }
-      case AnalysisTransform::kFocusFunction: {
+      case AnalysisTransform::Type::kFocusFunction: {
         auto it = std::find(p.begin(), p.end(), t.func);
         if (it == p.end()) return false;
         p.erase(p.begin(), it);
         break;
       }
-      case AnalysisTransform::kMergeFunction:
+      case AnalysisTransform::Type::kMergeFunction:
         p.erase(std::remove(p.begin(), p.end(), t.func), p.end());
         break;
-      case AnalysisTransform::kDropFunction:
+      case AnalysisTransform::Type::kDropFunction:
         if (std::find(p.begin(), p.end(), t.func) != p.end()) return false;
         break;
-      case AnalysisTransform::kCollapseRecursion: {
+      case AnalysisTransform::Type::kCollapseRecursion: {
         auto a = std::find(p.begin(), p.end(), t.func);
         if (a == p.end()) break;
         auto b = std::find(p.rbegin(), p.rend(), t.func).base() - 1;  // last occurrence
         if (b > a) p.erase(a + 1, b + 1);
         break;
       }
-      case AnalysisTransform::kCollapseLibrary: {
+      case AnalysisTransform::Type::kCollapseLibrary: {
         int32_t lib = -1;
         for (size_t i = 0; i < libs_.size(); ++i)
           if (libs_[i] == t.lib) lib = static_cast<int32_t>(i);
@@ -210,6 +255,9 @@ void CallTreeBuilder::EnsurePlain() {
     int32_t f = fr >= 0 && static_cast<size_t>(fr) < p_.frames.func.size() ? p_.frames.func[static_cast<size_t>(fr)] : kNone;
     plain_node_[s] = children.Child(base, Canon(f));
   }
+  // depth-first, so that the subset a Build keeps (in this order) is depth-first too
+  const std::vector<int32_t> pos = ToDepthFirst(t);
+  for (auto& n : plain_node_) n = pos[static_cast<size_t>(n)];
   plain_parent_ = std::move(t.parent);
   plain_func_ = std::move(t.func);
   plain_depth_ = std::move(t.depth);
@@ -260,6 +308,10 @@ CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector
     if (n >= 0) n = id[static_cast<size_t>(n)];
   t.total = t.self;
   for (size_t n = t.total.size(); n-- > 1;) t.total[static_cast<size_t>(t.parent[n])] += t.total[n];
+  // the kept nodes of a depth-first tree, in order, are depth-first
+  const std::vector<int32_t> size = SubtreeSizes(t.parent);
+  t.subtree_end.resize(size.size());
+  for (size_t n = 0; n < size.size(); ++n) t.subtree_end[n] = static_cast<int32_t>(n) + size[n];
   return t;
 }
 
@@ -284,7 +336,7 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
       if (c >= -1) cpus[static_cast<size_t>(c + 1)] = 1;
   }
 
-  if (o.transforms.empty() && !o.invert && o.sandwich == AnalysisOptions::kNoSandwich)
+  if (o.transforms.empty() && !o.invert && o.sandwich == AnalysisOptions::Sandwich::kNone)
     return BuildPlain(o, threads, cpus);
 
   // node of each stack (index nstacks = the empty stack), computed when a sample first needs it
@@ -299,17 +351,17 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
     int32_t n = kDropped;
     if (Transform(path, o)) {
       bool keep = true;
-      if (o.sandwich == AnalysisOptions::kCallees) {
+      if (o.sandwich == AnalysisOptions::Sandwich::kCallees) {
         auto it = std::find(path.begin(), path.end(), o.sandwich_func);
         if (it == path.end()) keep = false;
         else path.erase(path.begin(), it);
-      } else if (o.sandwich == AnalysisOptions::kCallers) {
+      } else if (o.sandwich == AnalysisOptions::Sandwich::kCallers) {
         auto it = std::find(path.rbegin(), path.rend(), o.sandwich_func);
         if (it == path.rend()) keep = false;
         else path.erase(it.base(), path.end());
       }
       if (keep) {
-        bool inv = o.sandwich == AnalysisOptions::kCallers ? true : o.sandwich == AnalysisOptions::kCallees ? false : o.invert;
+        bool inv = o.sandwich == AnalysisOptions::Sandwich::kCallers ? true : o.sandwich == AnalysisOptions::Sandwich::kCallees ? false : o.invert;
         if (inv) std::reverse(path.begin(), path.end());
         n = 0;
         for (int32_t f : path) n = children.Child(n, f);
@@ -334,6 +386,9 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
   t.self = self;
   t.total = std::move(self);
   for (size_t n = t.total.size(); n-- > 1;) t.total[static_cast<size_t>(t.parent[n])] += t.total[n];
+  const std::vector<int32_t> pos = ToDepthFirst(t);
+  for (auto& n : t.sample_node)
+    if (n >= 0) n = pos[static_cast<size_t>(n)];
   return t;
 }
 

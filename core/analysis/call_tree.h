@@ -18,8 +18,8 @@
 namespace profscope {
 
 struct AnalysisTransform {
-  enum Type { kFocusSubtree, kFocusFunction, kMergeFunction, kDropFunction, kCollapseRecursion, kCollapseLibrary };
-  Type type = kMergeFunction;
+  enum class Type : uint8_t { kFocusSubtree, kFocusFunction, kMergeFunction, kDropFunction, kCollapseRecursion, kCollapseLibrary };
+  Type type = Type::kMergeFunction;
   int32_t func = kNone;             // canonical function (all but focus-subtree and collapse-library)
   std::vector<int32_t> path;        // focus-subtree: canonical funcs root -> node
   std::string lib;                  // collapse-library: the mapping path
@@ -35,14 +35,18 @@ struct AnalysisOptions {
   bool invert = false;
   // Sandwich halves: callees of `sandwich_func` (paths from its first
   // occurrence) or callers (paths up to its last occurrence, inverted).
-  enum Sandwich { kNoSandwich, kCallees, kCallers };
-  Sandwich sandwich = kNoSandwich;
+  enum class Sandwich : uint8_t { kNone, kCallees, kCallers };
+  Sandwich sandwich = Sandwich::kNone;
   int32_t sandwich_func = kNone;
 };
 
-// Call nodes: node 0 is the root (func kNone); parents come before children.
+// Call nodes in depth-first order (Firefox Profiler's CallNodeTable): node 0
+// is the root (func kNone), a node's children follow it in the order samples
+// first reached them, and the nodes [n, subtree_end[n]) are n's subtree, so
+// "samples under a node" and per-function totals are range scans.
 struct CallTree {
   std::vector<int32_t> parent, func, depth;
+  std::vector<int32_t> subtree_end;  // one past the last node of the subtree
   std::vector<double> self, total;  // samples (a row counts SampleTable::Count)
   std::vector<int32_t> sample_node; // sample -> node, -1 when filtered out or dropped
   uint64_t samples = 0;             // samples counted (rows times their counts)
@@ -62,6 +66,9 @@ class CallTreeBuilder {
   // Canonical function of a func row.
   int32_t Canon(int32_t func) const { return func >= 0 && static_cast<size_t>(func) < canon_.size() ? canon_[static_cast<size_t>(func)] : unknown_; }
   int32_t Unknown() const { return unknown_; }
+  // The library (mapping path) collapse-library puts a canonical function in
+  // (its func's mapping, else a frame's); "" when none.
+  const std::string& Library(int32_t canon) const;
 
   CallTree Build(const AnalysisOptions& opts);
 

@@ -8,6 +8,9 @@
 #include "core/api/json_writer.h"
 #include "core/api/text_writers.h"
 
+#include "core/api/analysis_options_json.h"
+#include "core/api/decoder_options.h"
+
 namespace profscope {
 
 namespace {
@@ -53,7 +56,32 @@ Window& Session::WindowFor(int32_t row) {
   return *extra_[f - 1];
 }
 
+namespace {
+
+// See Session::TimeOrigin.
+uint64_t TimeOriginOf(const Profile& p) {
+  uint64_t lo = UINT64_MAX, hi = 0;
+  auto scan = [&](const std::vector<uint64_t>& v) {
+    for (uint64_t t : v)
+      if (t != 0) { lo = std::min(lo, t); hi = std::max(hi, t); }
+  };
+  scan(p.samples.time);
+  scan(p.intervals.start);
+  scan(p.intervals.end);
+  scan(p.markers.time);
+  return hi >= (uint64_t{1} << 53) ? lo - 1 : 0;
+}
+
+}  // namespace
+
 bool Session::Decode(const ProgressFn& progress) {
+  bool ok = DecodeFiles(progress);
+  analyzer_.reset();  // the tables are new
+  time_origin_ = TimeOriginOf(res_.profile);
+  return ok;
+}
+
+bool Session::DecodeFiles(const ProgressFn& progress) {
   res_ = DecodeResult();
   res_.file_size = src_.size();
   res_.files.push_back(name_);
@@ -141,16 +169,6 @@ std::string Session::MappingsJson() const {
   return out + "]";
 }
 
-std::string Session::StringsJson() const {
-  std::string out = "[";
-  const auto& s = res_.profile.strings.all();
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (i) out += ',';
-    out += Q(s[i]);
-  }
-  return out + "]";
-}
-
 std::string Session::InfoJson() const {
   uint64_t records = 0;
   if (decoder_)
@@ -218,17 +236,6 @@ std::string Session::AccountJson() const {
   return profscope::AccountJson(calls ? XRayAccount(*calls) : std::vector<AccountRow>());
 }
 
-std::string Session::IntervalsJson() const {
-  const IntervalTable& t = res_.profile.intervals;
-  std::string out = "[";
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (i) out += ',';
-    out += "{\"thread\":" + DecI(t.thread[i]) + ",\"func\":" + DecI(t.func[i]) + ",\"start\":" + Dec(t.start[i]) +
-           ",\"end\":" + Dec(t.end[i]) + ",\"depth\":" + DecI(t.depth[i]) + ",\"record\":" + DecI(t.record[i]) + "}";
-  }
-  return out + "]";
-}
-
 std::string Session::RecordLabel(int32_t row) const {
   if (!decoder_ || row < 0 || static_cast<size_t>(row) >= res_.records.rows()) return "";
   return decoder_->RecordLabel(res_, row);
@@ -251,16 +258,50 @@ profscope::RecordCategory Session::RecordCategory(int32_t row) const {
   return static_cast<profscope::RecordCategory>(res_.records.category[static_cast<size_t>(row)]);
 }
 
-int32_t Session::RecordAt(uint64_t offset) const {
-  // Rows are in file order with containers before their children; the last
-  // row starting at or before `offset` that covers it is the innermost.
-  const RecordTable& t = res_.records;
-  int32_t best = -1;
-  for (size_t i = 0; i < t.rows(); ++i) {
-    if (static_cast<RecordKind>(t.kind[i]) == RecordKind::kNested || t.file[i] != 0) continue;
-    if (t.offset[i] <= offset && offset - t.offset[i] < t.size[i]) best = static_cast<int32_t>(i);
+std::string Session::DecoderOptionsJson() const {
+  const DecoderOptionSet* set = FindDecoderOptions(res_.format);
+  if (!set) return "{}";
+  std::string out = "{\"title\":" + Q(set->title) + ",\"options\":[";
+  for (size_t i = 0; i < set->options.size(); ++i) {
+    const DecoderOptionSpec& o = set->options[i];
+    std::string value = "0";
+    for (const auto& [k, v] : options_)
+      if (k == o.key) value = v;  // the last one set
+    if (i) out += ',';
+    out += "{\"key\":" + Q(o.key) + ",\"label\":" + Q(o.label) + ",\"help\":" + Q(o.help) + ",\"value\":" + Q(value) + "}";
   }
-  return best;
+  return out + "]}";
 }
+
+double Session::NanosPerTimeUnit() const {
+  return res_.clock_hz ? 1e9 / static_cast<double>(res_.clock_hz) : 1.0;
+}
+
+CallTreeBuilder& Session::Analyzer() {
+  if (!analyzer_) analyzer_ = std::make_unique<CallTreeBuilder>(res_.profile);
+  return *analyzer_;
+}
+
+bool Session::ParseAnalysisOptions(std::string_view json, AnalysisOptions* out, std::string* error) const {
+  return profscope::ParseAnalysisOptions(json, time_origin_, out, error);
+}
+
+CallTree Session::Analyze(const AnalysisOptions& options) { return Analyzer().Build(options); }
+
+std::vector<int32_t> Session::AnalysisCanon() {
+  CallTreeBuilder& b = Analyzer();
+  std::vector<int32_t> c(res_.profile.funcs.name.size());
+  for (size_t i = 0; i < c.size(); ++i) c[i] = b.Canon(static_cast<int32_t>(i));
+  return c;
+}
+
+const std::vector<int32_t>& Session::AnalysisNameIds() { return Analyzer().name_ids(); }
+
+std::string Session::AnalysisName(int32_t canon) {
+  const auto& names = Analyzer().names();
+  return canon >= 0 && static_cast<size_t>(canon) < names.size() ? names[static_cast<size_t>(canon)] : std::string();
+}
+
+std::string Session::AnalysisLibrary(int32_t canon) { return Analyzer().Library(canon); }
 
 }  // namespace profscope

@@ -5,9 +5,11 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/api/output_sink.h"
+#include "core/analysis/call_tree.h"
 #include "core/format/decoder.h"
 
 namespace profscope {
@@ -51,15 +53,16 @@ class Session {
   std::string ThreadsJson() const;
   std::string MappingsJson() const;
   std::string EventsJson() const;
-  std::string StringsJson() const;
   // Per-function accounting (XRay: `llvm-xray account` columns), "[]" when the format has none.
   std::string AccountJson() const;
-  // Calls with start and end (XRay), JSON rows {thread,func,start,end,depth,record}.
-  std::string IntervalsJson() const;
   // A decoder option, applied at the next Decode (gperftools: "pc_minus_one",
   // "drop_duplicate_leaf", "strip_signal_frames" = "1"/"0"). Unknown keys are
   // reported as a diagnostic when decoding.
   void SetOption(std::string key, std::string value);
+  // The options the decoder of this file's format takes, with their values,
+  // for a shell to offer as switches (core/api/decoder_options.h):
+  // {"title": "...", "options": [{"key", "label", "help", "value"}]}; {} when none.
+  std::string DecoderOptionsJson() const;
 
   std::string RecordLabel(int32_t row) const;
   // The row's type name without instance detail ("SAMPLE", "TSCWrap", "feature HOSTNAME"; "" for no row).
@@ -67,10 +70,38 @@ class Session {
   // The row's format-neutral category (kUnparsed for no row).
   profscope::RecordCategory RecordCategory(int32_t row) const;
   std::string RecordFieldsJson(int32_t row);
-  // Innermost top-level-or-nested row whose bytes cover the file offset, or -1.
-  int32_t RecordAt(uint64_t offset) const;
+
+  // ---- times ----
+  // Every time a shell gets from the session is relative to this origin (0
+  // stays 0 = "no time"): 0 when every time of the profile fits a double
+  // exactly, else one below the smallest non-zero time (XRay TSCs exceed 2^53).
+  // Set by Decode.
+  uint64_t TimeOrigin() const { return time_origin_; }
+  // t - TimeOrigin() (0 for 0), exact for every time of this profile.
+  double RelativeTime(uint64_t t) const { return t == 0 ? 0.0 : static_cast<double>(t - time_origin_); }
+  // Nanoseconds per unit of the profile's times: 1 for formats that record ns,
+  // 1e9 / DecodeResult::clock_hz for ticks (XRay's TSC).
+  double NanosPerTimeUnit() const;
+
+  // ---- aggregation (core/analysis/call_tree.h), what the views show ----
+  // Options from their JSON form (core/api/analysis_options_json.h; times relative to TimeOrigin()).
+  bool ParseAnalysisOptions(std::string_view json, AnalysisOptions* out, std::string* error) const;
+  CallTree Analyze(const AnalysisOptions& options);
+  // func row -> canonical function (functions merged by name).
+  std::vector<int32_t> AnalysisCanon();
+  // canonical function -> string id; kNone for the names the analysis made
+  // ("[unknown]", "[lib] PATH"), which AnalysisName gives. Grows when a
+  // collapse-library transform adds a pseudo function.
+  const std::vector<int32_t>& AnalysisNameIds();
+  std::string AnalysisName(int32_t canon);
+  // The library (mapping path) collapse-library puts a canonical function in; "" when none.
+  std::string AnalysisLibrary(int32_t canon);
 
  private:
+  bool DecodeFiles(const ProgressFn& progress);
+  CallTreeBuilder& Analyzer();
+  std::unique_ptr<CallTreeBuilder> analyzer_;
+  uint64_t time_origin_ = 0;
   ByteSource& src_;
   std::string name_;
   Window window_;

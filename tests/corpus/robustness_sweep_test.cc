@@ -29,6 +29,7 @@
 
 namespace fs = std::filesystem;
 using profscope::MemorySource;
+using profscope::AnalysisOptions;
 using profscope::Session;
 
 namespace {
@@ -93,7 +94,9 @@ Outcome Exercise(const std::vector<uint8_t>& bytes, const std::string& what) {
       sink += s.RecordLabel(static_cast<int32_t>(r));
       sink += s.RecordFieldsJson(static_cast<int32_t>(r));
     }
-    s.RecordAt(bytes.size() / 3);
+    AnalysisOptions a;
+    a.invert = true;
+    EXPECT_GE(s.Analyze(a).size(), 1u) << what;  // the page's call tree: at least the root
   }
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const auto& diags = s.result().diags;

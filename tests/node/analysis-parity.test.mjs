@@ -1,13 +1,16 @@
 // The core's aggregation (session.analyze: core/analysis/call_tree.cc, run by the worker) gives
-// the same call trees as the JavaScript reference (web/src/worker/analysis.js) on real files of
+// the same call trees as the JavaScript reference (tests/reference/analysis.js) on real files of
 // every format, for plain, filtered (thread, CPU, event, time range), transformed, inverted
-// and sandwich analyses. Trees are compared as folded text by function name.
+// and sandwich analyses. Trees are compared as folded text by function name; the core's trees
+// are depth-first with a subtree range per node. The columns are read as the worker reads them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openSession } from '../../wasm/load-node.mjs';
-import { analyze, prepare, sandwich } from '../../web/src/worker/analysis.js';
+import { decodeStrings } from '../../web/src/lib/strings.js';
+import { readProfile } from '../../web/src/worker/session-columns.js';
+import { analyze, prepare, sandwich } from '../reference/analysis.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const D = (...p) => path.join(ROOT, 'tests', 'data', ...p);
@@ -34,39 +37,47 @@ function folded(tree, names) {
 }
 
 function coreNames(s, strings) {
-  const ids = s.analysisNameIds();
-  const extra = JSON.parse(s.analysisExtraNamesJson());
-  return Array.from(ids, (id, i) => (id >= 0 ? strings[id] : extra[i]));
+  return Array.from(s.analysisNameIds(), (id, i) => (id >= 0 ? strings[id] : s.analysisName(i)));
 }
+
+// Depth-first: parents first, each subtree the range [n, subtreeEnd[n]) inside its parent's.
+function expectDepthFirst(t) {
+  expect(t.subtreeEnd.length).toBe(t.count);
+  expect(t.subtreeEnd[0]).toBe(t.count);
+  const size = new Int32Array(t.count).fill(1);
+  for (let n = t.count - 1; n > 0; n--) size[t.parent[n]] += size[n];
+  for (let n = 1; n < t.count; n++) {
+    const p = t.parent[n];
+    if (!(p < n && n < t.subtreeEnd[p] && t.subtreeEnd[n] <= t.subtreeEnd[p] && t.subtreeEnd[n] === n + size[n])) {
+      throw new Error(`node ${n} (parent ${p}) is not depth-first: subtree ends ${t.subtreeEnd[n]}, size ${size[n]}`);
+    }
+  }
+}
+
+const core = (s, o) => {
+  const t = s.analyze(JSON.stringify(o));
+  if (t.error) throw new Error(t.error);
+  expectDepthFirst(t);
+  return t;
+};
 
 describe.each(CASES)('$name', ({ file, side }) => {
   it('core call trees equal the JavaScript reference', async () => {
     const { session: s, close } = await openSession(file, { side: side || [] });
     try {
-      const strings = JSON.parse(s.stringsJson());
+      const strings = decodeStrings(s.strings());
       const mappings = JSON.parse(s.mappingsJson());
-      const profile = {
-        funcNames: s.funcNames(),
-        funcMappings: s.funcMappings(),
-        frameAddresses: s.frameAddresses(),
-        frameFuncs: s.frameFuncs(),
-        frameMappings: s.frameMappings(),
-        stackFrames: s.stackFrames(),
-        stackPrefixes: s.stackPrefixes(),
-        sampleTimes: s.sampleTimes(),
-        sampleThreads: s.sampleThreads(),
-        sampleCpus: s.sampleCpus(),
-        sampleEvents: s.sampleEvents(),
-        sampleWeights: s.sampleWeights(),
-        sampleStacks: s.sampleStacks(),
-        sampleRecords: s.sampleRecords(),
-        sampleCounts: s.sampleCounts(),
-      };
+      const profile = readProfile(s);
       const ctx = prepare(profile, strings, mappings);
       const cnames = coreNames(s, strings);
       // canonical ids agree (functions merged by name in the same order)
       const canon = s.analysisCanon();
       for (let f = 0; f < canon.length; f++) expect(cnames[canon[f]]).toBe(ctx.names[ctx.canon[f]]);
+      // the library collapse-library puts each function in
+      cnames.forEach((name, c) => {
+        const oc = ctx.names.indexOf(name);
+        if (oc >= 0) expect(s.analysisLibrary(c), name).toBe(ctx.libs[ctx.canonLib[oc]] ?? '');
+      });
       const idOf = (name) => cnames.indexOf(name);
       const plain = analyze(ctx, {});
       expect(plain.samples).toBeGreaterThan(0);
@@ -99,17 +110,17 @@ describe.each(CASES)('$name', ({ file, side }) => {
       };
       for (const o of optsList) {
         const js = analyze(ctx, bind(o, ctx.names));
-        const core = s.analyze({ filter: {}, ...bind(o, cnames) });
+        const tree = core(s, { filter: {}, ...bind(o, cnames) });
         const names2 = coreNames(s, strings); // collapse-library may add a pseudo function
-        expect(folded(core, names2), JSON.stringify(o)).toBe(folded(js, ctx.names));
-        expect(core.samples, JSON.stringify(o)).toBe(js.samples);
-        expect(Array.from(core.sampleNode).map((n) => n >= 0)).toEqual(Array.from(js.sampleNode).map((n) => n >= 0));
+        expect(folded(tree, names2), JSON.stringify(o)).toBe(folded(js, ctx.names));
+        expect(tree.samples, JSON.stringify(o)).toBe(js.samples);
+        expect(Array.from(tree.sampleNode).map((n) => n >= 0)).toEqual(Array.from(js.sampleNode).map((n) => n >= 0));
       }
       // sandwich halves of the heaviest function
       const js = sandwich(ctx, {}, ctx.names.indexOf(fA));
       for (const mode of ['callers', 'callees']) {
-        const core = s.analyze({ sandwich: { mode, func: idOf(fA) } });
-        expect(folded(core, coreNames(s, strings)), mode).toBe(folded(js[mode], ctx.names));
+        const tree = core(s, { sandwich: { mode, func: idOf(fA) } });
+        expect(folded(tree, coreNames(s, strings)), mode).toBe(folded(js[mode], ctx.names));
       }
     } finally {
       close();

@@ -7,6 +7,8 @@
 #include <map>
 #include <string>
 
+#include "tests/unit/analysis_profile.h"
+
 namespace profscope {
 namespace {
 
@@ -20,23 +22,8 @@ namespace {
 struct Fixture {
   Profile p;
   Fixture() {
-    p.threads.tid = {1, 2};
-    p.threads.pid = {1, 1};
-    p.threads.name = {kNone, kNone};
-    p.threads.start = {0, 0};
-    p.threads.end = {0, 0};
-    p.threads.samples = {0, 0};
-    auto map = [&](const char* path) {
-      p.mappings.pid.push_back(1);
-      p.mappings.start.push_back(0);
-      p.mappings.end.push_back(0);
-      p.mappings.pgoff.push_back(0);
-      p.mappings.path.push_back(p.strings.Intern(path));
-      p.mappings.build_id.push_back(kNone);
-      p.mappings.time.push_back(0);
-      p.mappings.record.push_back(kNone);
-      return static_cast<int32_t>(p.mappings.size() - 1);
-    };
+    AddThreads(p, 2);
+    auto map = [&](const char* path) { return AddMapping(p, path); };
     int32_t exe = map("/bin/app");
     int32_t exe2 = map("/bin/app2");
     int32_t lib = map("/lib/lib.so");
@@ -59,15 +46,7 @@ struct Fixture {
     add(0, 0, 50, stack({main2}));
     add(1, 0, 60, kNone);
   }
-  void add(int32_t th, int32_t cpu, uint64_t t, int32_t st) {
-    p.samples.time.push_back(t);
-    p.samples.thread.push_back(th);
-    p.samples.cpu.push_back(cpu);
-    p.samples.event.push_back(0);
-    p.samples.weight.push_back(1);
-    p.samples.stack.push_back(st);
-    p.samples.record.push_back(kNone);
-  }
+  void add(int32_t th, int32_t cpu, uint64_t t, int32_t st) { AddSample(p, th, cpu, 0, t, st); }
 };
 
 // "a;b 2" lines (root-first, self counts), sorted.
@@ -127,17 +106,17 @@ TEST(CallTree, TransformsApplyInOrder) {
   CallTreeBuilder b(f.p);
   int32_t a = FuncNamed(b, "a"), main = FuncNamed(b, "main");
   AnalysisOptions o;
-  o.transforms.push_back({AnalysisTransform::kMergeFunction, a, {}, ""});
+  o.transforms.push_back({AnalysisTransform::Type::kMergeFunction, a, {}, ""});
   EXPECT_EQ(Folded(b, b.Build(o)), "main 2\nmain;b 2\nmain;libx;liby;c 1\n<root> 1\n");
-  o.transforms = {{AnalysisTransform::kDropFunction, a, {}, ""}};
+  o.transforms = {{AnalysisTransform::Type::kDropFunction, a, {}, ""}};
   EXPECT_EQ(Folded(b, b.Build(o)), "main 1\nmain;libx;liby;c 1\n<root> 1\n");
-  o.transforms = {{AnalysisTransform::kCollapseRecursion, a, {}, ""}};
+  o.transforms = {{AnalysisTransform::Type::kCollapseRecursion, a, {}, ""}};
   EXPECT_EQ(Folded(b, b.Build(o)), "main 1\nmain;a 1\nmain;a;b 2\nmain;libx;liby;c 1\n<root> 1\n");
-  o.transforms = {{AnalysisTransform::kFocusFunction, a, {}, ""}};
+  o.transforms = {{AnalysisTransform::Type::kFocusFunction, a, {}, ""}};
   EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a 1\na;b 2\n");
-  o.transforms = {{AnalysisTransform::kFocusSubtree, kNone, {main, a}, ""}};
+  o.transforms = {{AnalysisTransform::Type::kFocusSubtree, kNone, {main, a}, ""}};
   EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a 1\na;b 2\n");
-  o.transforms = {{AnalysisTransform::kCollapseLibrary, kNone, {}, "/lib/lib.so"}};
+  o.transforms = {{AnalysisTransform::Type::kCollapseLibrary, kNone, {}, "/lib/lib.so"}};
   EXPECT_EQ(Folded(b, b.Build(o)), "main 1\nmain;[lib] /lib/lib.so;c 1\nmain;a;a;a 1\nmain;a;b 2\n<root> 1\n");
 }
 
@@ -148,10 +127,10 @@ TEST(CallTree, InvertAndSandwichHalves) {
   o.invert = true;
   EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a;main 1\nb;a;main 2\nc;liby;libx;main 1\nmain 1\n<root> 1\n");
   o = {};
-  o.sandwich = AnalysisOptions::kCallees;
+  o.sandwich = AnalysisOptions::Sandwich::kCallees;
   o.sandwich_func = FuncNamed(b, "a");
   EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a 1\na;b 2\n");
-  o.sandwich = AnalysisOptions::kCallers;
+  o.sandwich = AnalysisOptions::Sandwich::kCallers;
   o.invert = false;  // callers are always inverted
   EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a;main 1\na;main 2\n");
 }

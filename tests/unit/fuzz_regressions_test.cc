@@ -1,6 +1,6 @@
 // Replays every input the fuzzers ever crashed on (fuzz/regressions/<target>/*)
 // through the same calls the fuzz target makes (fuzz/perf_fuzz.cc): decode,
-// every text, the fields of every row, every export and a self-diff. Each file once crashed or tripped a
+// every text, the fields of every row, the call trees, every export and a self-diff. Each file once crashed or tripped a
 // sanitizer; here it must decode (or fail with a fatal diagnostic) cleanly.
 // Under the normal build this catches crashes and hangs; fuzz/run.sh replays
 // the same files under ASan + UBSan.
@@ -54,13 +54,16 @@ TEST_P(FuzzRegression, DecodesWithoutCrashing) {
     ASSERT_FALSE(fields.empty()) << "row " << r;
     ASSERT_EQ(fields.front(), '[') << "row " << r;
   }
-  s.RecordAt(bytes.size() / 2);
+  profscope::AnalysisOptions o;
+  EXPECT_GE(s.Analyze(o).size(), 1u);  // the page's call tree: at least the root
+  o.invert = true;
+  EXPECT_GE(s.Analyze(o).size(), 1u);
   // every export and a self-diff, as the fuzz targets do
   for (const char* f : {"folded", "speedscope", "gecko", "pprof", "chrome"})
     for (const char* w : {"samples", "period", "time"}) {
-      profscope::exporter::Output o = profscope::exporter::ExportByName(s.result(), f, w, "");
-      if (!o.error.empty()) {
-        EXPECT_TRUE(o.bytes.empty()) << f << " " << w;  // refused: nothing written
+      profscope::exporter::Output out = profscope::exporter::ExportByName(s.result(), f, w, "");
+      if (!out.error.empty()) {
+        EXPECT_TRUE(out.bytes.empty()) << f << " " << w;  // refused: nothing written
       }
     }
   sink += profscope::DiffCommand(s.result(), s.result(), "", false).text;

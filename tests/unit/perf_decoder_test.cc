@@ -4,7 +4,8 @@
 // Every file is synthesized with tests/unit/perf_test_writer.h in both byte
 // orders, in file mode and in pipe mode, and checked through Session's texts
 // (InfoJson, RecordsText, StacksText, ThreadsJson, MappingsJson,
-// RecordFieldsJson, RecordAt) and the decode result (diagnostics, tables).
+// RecordFieldsJson) and the decode result (diagnostics, tables); the record
+// table is held to the RecordAt oracle (tests/unit/record_at.h).
 //
 // Tests of behaviour that differs from perf's are skipped with "decoder bug:"
 // only while the decoder gives the known wrong answer, so they turn into
@@ -32,6 +33,7 @@
 #include "core/format/perf/perf_attr.h"
 #include "core/format/perf/perf_format.h"
 #include "tests/unit/perf_test_writer.h"
+#include "tests/unit/record_at.h"
 
 #ifdef PROFSCOPE_HAVE_ZSTD
 #include <zstd.h>
@@ -1631,8 +1633,8 @@ TEST_P(PerfDecoderModes, AuxtracePayloadIsSkipped) {
     ASSERT_GE(prow, 0);
     EXPECT_EQ(d.r().records.size[static_cast<size_t>(prow)], x == x1 ? 24u : 13u);
     EXPECT_EQ(d.r().records.parent[static_cast<size_t>(prow)], d.Row(b.Abs(rec.off)));
-    EXPECT_EQ(d.s().RecordAt(b.Abs(rec.off + 48)), prow);
-    EXPECT_EQ(d.s().RecordAt(b.Abs(rec.off + 47)), d.Row(b.Abs(rec.off)));
+    EXPECT_EQ(RecordAt(d.s().result().records, b.Abs(rec.off + 48)), prow);
+    EXPECT_EQ(RecordAt(d.s().result().records, b.Abs(rec.off + 47)), d.Row(b.Abs(rec.off)));
   }
 }
 
@@ -1755,7 +1757,7 @@ TEST_P(PerfDecoderModes, CompressedRecordsAreListedInTheirContainer) {
   }
   // RecordAt never answers with a nested row (its offsets are not file offsets).
   uint64_t coff = b.Abs(b.recs()[static_cast<size_t>(c)].off);
-  EXPECT_EQ(d.s().RecordAt(coff + 9), d.Row(coff));
+  EXPECT_EQ(RecordAt(d.s().result().records, coff + 9), d.Row(coff));
 }
 
 // One zstd stream flushed across two COMPRESSED records, split in the middle
@@ -2083,8 +2085,8 @@ TEST_P(PerfDecoderOrder, PipeStreamWithOnlyAHeader) {
   EXPECT_EQ(d.r().mode, "pipe");
   EXPECT_EQ(d.s().RecordsText(), "");
   EXPECT_EQ(d.r().records.rows(), 1u);
-  EXPECT_EQ(d.s().RecordAt(15), 0);
-  EXPECT_EQ(d.s().RecordAt(16), -1);
+  EXPECT_EQ(RecordAt(d.s().result().records, 15), 0);
+  EXPECT_EQ(RecordAt(d.s().result().records, 16), -1);
   std::string info = d.s().InfoJson();
   EXPECT_TRUE(ValidJson(info)) << info;
   EXPECT_NE(info.find("\"records\":0,\"samples\":0,\"events\":[],\"threads\":[]"), std::string::npos) << info;
@@ -2256,7 +2258,7 @@ void ExpectFatal(const std::vector<uint8_t>& bytes, const std::string& what) {
   EXPECT_EQ(d.s().RecordsText(), "");
   EXPECT_TRUE(ValidJson(d.s().InfoJson())) << d.s().InfoJson();
   EXPECT_EQ(d.s().StacksText(false, ""), "");
-  EXPECT_EQ(d.s().RecordAt(0), -1);
+  EXPECT_EQ(RecordAt(d.s().result().records, 0), -1);
 }
 
 TEST_P(PerfDecoderOrder, NonPerfInputIsFatal) {
@@ -2434,7 +2436,7 @@ TEST_P(PerfDecoderModes, RecordAtReturnsTheInnermostRow) {
            off - t.offset[row] < t.size[row];
   };
   for (uint64_t off = 0; off <= d.bytes().size(); ++off) {
-    int32_t got = d.s().RecordAt(off);
+    int32_t got = RecordAt(d.s().result().records, off);
     std::set<size_t> ancestors;
     if (got >= 0) {
       ASSERT_TRUE(covers(static_cast<size_t>(got), off)) << "offset " << off << " row " << got;
@@ -2448,15 +2450,15 @@ TEST_P(PerfDecoderModes, RecordAtReturnsTheInnermostRow) {
     }
   }
   // Some specific answers.
-  EXPECT_EQ(d.s().RecordAt(0), 0);
-  EXPECT_EQ(d.s().RecordAt(d.bytes().size()), -1);
-  EXPECT_EQ(d.s().RecordAt(~0ULL), -1);
+  EXPECT_EQ(RecordAt(d.s().result().records, 0), 0);
+  EXPECT_EQ(RecordAt(d.s().result().records, d.bytes().size()), -1);
+  EXPECT_EQ(RecordAt(d.s().result().records, ~0ULL), -1);
   for (const ExpRec& r : b.recs()) {
     if (r.container >= 0) continue;
     int32_t row = d.Row(b.Abs(r.off));
     ASSERT_GE(row, 0);
-    EXPECT_EQ(d.s().RecordAt(b.Abs(r.off)), row);
-    EXPECT_EQ(d.s().RecordAt(b.Abs(r.off + r.size - 1)), row);
+    EXPECT_EQ(RecordAt(d.s().result().records, b.Abs(r.off)), row);
+    EXPECT_EQ(RecordAt(d.s().result().records, b.Abs(r.off + r.size - 1)), row);
   }
 }
 

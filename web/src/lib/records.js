@@ -1,56 +1,15 @@
 // Record table helpers on the page (all O(log n) or O(depth); the O(n) indexes
 // are built in the worker, see worker/record-index.js).
+import { RecordKind } from './record-kind.js';
 
-export const RecordKind = {
-  FileHeader: 0,
-  Attr: 1,
-  AttrIds: 2,
-  EventTypes: 3,
-  DataSection: 4,
-  Record: 5,
-  FeatureTable: 6,
-  Feature: 7,
-  Payload: 8,
-  Nested: 9,
-  Unparsed: 10,
-};
-
-const KIND_NAMES = [
-  'header',
-  'attr',
-  'attr ids',
-  'event types',
-  'data',
-  'record',
-  'feature table',
-  'feature',
-  'payload',
-  'nested',
-  'unparsed',
-];
-
-const PERF_TYPES = {
-  1: 'MMAP', 2: 'LOST', 3: 'COMM', 4: 'EXIT', 5: 'THROTTLE', 6: 'UNTHROTTLE', 7: 'FORK',
-  8: 'READ', 9: 'SAMPLE', 10: 'MMAP2', 11: 'AUX', 12: 'ITRACE_START', 13: 'LOST_SAMPLES',
-  14: 'SWITCH', 15: 'SWITCH_CPU_WIDE', 16: 'NAMESPACES', 17: 'KSYMBOL', 18: 'BPF_EVENT',
-  19: 'CGROUP', 20: 'TEXT_POKE', 21: 'AUX_OUTPUT_HW_ID',
-  64: 'HEADER_ATTR', 65: 'HEADER_EVENT_TYPE', 66: 'HEADER_TRACING_DATA', 67: 'HEADER_BUILD_ID',
-  68: 'FINISHED_ROUND', 69: 'ID_INDEX', 70: 'AUXTRACE_INFO', 71: 'AUXTRACE', 72: 'AUXTRACE_ERROR',
-  73: 'THREAD_MAP', 74: 'CPU_MAP', 75: 'STAT_CONFIG', 76: 'STAT', 77: 'STAT_ROUND',
-  78: 'EVENT_UPDATE', 79: 'TIME_CONV', 80: 'HEADER_FEATURE', 81: 'COMPRESSED', 82: 'FINISHED_INIT',
-  83: 'COMPRESSED2',
-};
-
-export function kindName(kind) {
-  return KIND_NAMES[kind] ?? `kind ${kind}`;
-}
-
-/** Label used until the worker's recordLabel() arrives. */
-export function fallbackLabel(kind, type) {
-  if (kind === RecordKind.Record || kind === RecordKind.Nested) return PERF_TYPES[type] ?? `type ${type}`;
-  if (kind === RecordKind.Attr) return `attr ${type}`;
-  if (kind === RecordKind.Feature) return `feature ${type}`;
-  return kindName(kind);
+/**
+ * The label of a row: the worker's, else (until it arrives) the type name of its kind and type.
+ * @param {any} doc
+ * @param {number} row
+ */
+export function rowLabel(doc, row) {
+  const { kinds, types } = doc.records;
+  return doc.labels.get(row) ?? doc.typeNames.get(kinds[row] * 4294967296 + types[row]) ?? '';
 }
 
 /**
@@ -73,8 +32,6 @@ export function category(kind, type) {
       return 0;
   }
 }
-
-export const CATEGORY_NAMES = ['metadata', 'sample', 'task/mmap', 'other kernel', 'user/synthesized', 'payload', 'unparsed'];
 
 /** Deepest file-space row covering file offset `off`, or -1. */
 export function findRowAt(doc, off) {

@@ -1,7 +1,13 @@
-// Page side of the decoding worker: one worker per opened file (cancel = terminate).
+// @ts-check
+// Page side of the decoding worker: one worker per opened file (cancel = terminate). Each
+// method is one request of decode-worker.js (its header lists the messages); the answer is the
+// worker's message with the same id.
 
 /**
- * @typedef {{onProgress?: (done:number,total:number)=>void}} OpenOptions
+ * @typedef {{file: Blob, name: string}} NamedFile
+ * @typedef {{onProgress?: (done: number, total: number) => void, dataFiles?: NamedFile[], sideFiles?: NamedFile[],
+ *   options?: Record<string, string>}} OpenOptions
+ * @typedef {import('./file-analysis.js').PageOptions} PageOptions
  */
 export class DecoderClient {
   constructor() {
@@ -35,6 +41,7 @@ export class DecoderClient {
     this.failAll(Object.assign(new Error('cancelled'), { cancelled: true }));
   }
 
+  /** @param {Error} err */
   failAll(err) {
     if (this.opening) {
       this.opening.reject(err);
@@ -52,12 +59,14 @@ export class DecoderClient {
    */
   open(file, name, opts = {}) {
     this.start();
+    const worker = /** @type {Worker} */ (this.worker);
     return new Promise((resolve, reject) => {
       this.opening = { resolve, reject, onProgress: opts.onProgress };
-      this.worker.postMessage({ type: 'open', file, name, dataFiles: opts.dataFiles || [], sideFiles: opts.sideFiles || [], options: opts.options || {} });
+      worker.postMessage({ type: 'open', file, name, dataFiles: opts.dataFiles || [], sideFiles: opts.sideFiles || [], options: opts.options || {} });
     });
   }
 
+  /** @param {any} msg */
   onMessage(msg) {
     if (!msg || typeof msg !== 'object') return;
     if (msg.type === 'progress') {
@@ -71,7 +80,7 @@ export class DecoderClient {
       return;
     }
     if (msg.id != null && this.pending.has(msg.id)) {
-      const p = this.pending.get(msg.id);
+      const p = /** @type {{resolve: Function, reject: Function}} */ (this.pending.get(msg.id));
       this.pending.delete(msg.id);
       if (msg.type === 'error') p.reject(new Error(msg.message));
       else p.resolve(msg);
@@ -84,45 +93,72 @@ export class DecoderClient {
     }
   }
 
+  /**
+   * @param {string} type
+   * @param {object} payload
+   * @returns {Promise<any>}
+   */
   request(type, payload) {
-    if (!this.worker) return Promise.reject(new Error('no decoder'));
+    const worker = this.worker;
+    if (!worker) return Promise.reject(new Error('no decoder'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ type, id, ...payload });
+      worker.postMessage({ type, id, ...payload });
     });
   }
 
-  /** @returns {Promise<{label: string, fields: any[]}>} */
+  /**
+   * The fields of a row, and its label.
+   * @param {number} row
+   * @returns {Promise<{row: number, label: string, fields: any[]}>}
+   */
   fields(row) {
     return this.request('fields', { row });
   }
 
-  /** @returns {Promise<{rows: number[], labels: string[]}>} */
+  /**
+   * @param {number[]} rows
+   * @returns {Promise<{rows: number[], labels: string[]}>}
+   */
   labels(rows) {
     return this.request('labels', { rows });
   }
 
-  /** Rows whose label contains the text (case-insensitive), matches /regex/flags, or starts at a 0x offset. @returns {Promise<{rows: Int32Array}>} */
+  /**
+   * Rows whose label contains the text (case-insensitive), matches /regex/flags, or starts at a 0x offset.
+   * @param {string} query
+   * @returns {Promise<{rows: Int32Array}>}
+   */
   searchRecords(query) {
     return this.request('searchRecords', { query });
   }
 
-  /** @returns {Promise<{row: number}>} */
-  recordAt(offset) {
-    return this.request('recordAt', { offset });
-  }
 
-  /** Re-aggregates in the worker: opts {filter, transforms, invert, search}. */
+  /**
+   * Re-aggregates in the worker.
+   * @param {PageOptions} opts
+   * @returns {Promise<{analysis: any}>}
+   */
   analyze(opts) {
     return this.request('analyze', { opts });
   }
 
+  /**
+   * Callers and callees of a function under the options.
+   * @param {PageOptions} opts
+   * @param {number} func
+   * @returns {Promise<{func: number, sandwich: {callers: any, callees: any}, names: string[]}>}
+   */
   sandwich(opts, func) {
     return this.request('sandwich', { opts, func });
   }
 
-  /** Samples behind a call node of the last analysis. */
+  /**
+   * Samples behind a call node of the last analysis, and their record rows.
+   * @param {number} node
+   * @returns {Promise<{node: number, samples: Int32Array, rows: Int32Array}>}
+   */
   samplesOf(node) {
     return this.request('samplesOf', { node });
   }
@@ -132,8 +168,22 @@ export class DecoderClient {
     return this.request('functionTotals', {});
   }
 
-  /** Callchain slot of a call node in one sample: {row, slot:{offset,size,name}|null, fields}. */
+  /**
+   * Callchain slot of a call node in one sample: the record row, the slot (null when none) and the record's fields.
+   * @param {number} sample
+   * @param {number} node
+   * @returns {Promise<{sample: number, row: number, address: bigint | null, slot: {name: string, offset: number, size: number, path: string} | null, fields: any[], label: string}>}
+   */
   slot(sample, node) {
     return this.request('slot', { sample, node });
+  }
+
+  /**
+   * The library (mapping path) collapse-library would put a function in; '' when none.
+   * @param {number} func
+   * @returns {Promise<{func: number, lib: string}>}
+   */
+  library(func) {
+    return this.request('library', { func });
   }
 }

@@ -1,43 +1,54 @@
-// Decoding worker: owns the WASM module and one Session at a time.
+// @ts-check
+// Decoding worker: owns the WASM module and one Session at a time (cancel: the page terminates
+// this worker and starts a new one). It reads the session's columns (session-columns.js),
+// derives what the views need (derive.js, record-index.js), runs the core's aggregation
+// (file-analysis.js) and answers the page. Every typed array it posts is transferred.
 //
-// Page -> worker:
-//   {type:'open', file: File|Blob, name}
-//   {type:'fields', id, row}        -> {type:'fields', id, row, label, fields}
-//   {type:'labels', id, rows:[..]}  -> {type:'labels', id, rows, labels}
-//   {type:'recordAt', id, offset}   -> {type:'recordAt', id, offset, row}
-// Worker -> page:
-//   {type:'progress', done, total}  (throttled)
-//   {type:'decoded', ...}           (every typed array transferred)
-//   {type:'error', id?, message}
-// Cancel: the page terminates this worker and starts a new one.
+// Page -> worker                                       worker -> page
+//   {type:'open', file, name, dataFiles, sideFiles, options}
+//                                                      {type:'progress', done, total}  (throttled)
+//                                                      {type:'decoded', ...}  (see open() below)
+//   {type:'fields', id, row}                           {type:'fields', id, row, label, fields}
+//   {type:'labels', id, rows}                          {type:'labels', id, rows, labels}
+//   {type:'searchRecords', id, query}                  {type:'searchRecords', id, rows: Int32Array}
+//   {type:'analyze', id, opts}                         {type:'analyze', id, analysis}
+//   {type:'sandwich', id, opts, func}                  {type:'sandwich', id, func, sandwich:{callers, callees}, names}
+//   {type:'functionTotals', id}                        {type:'functionTotals', id, self, total}
+//   {type:'samplesOf', id, node}                       {type:'samplesOf', id, node, samples, rows}
+//   {type:'slot', id, sample, node}                    {type:'slot', id, sample, row, address, slot, fields, label}
+//   {type:'library', id, func}                         {type:'library', id, func, lib}
+// Any request that fails is answered {type:'error', id, request, message}.
 import createProfscope from '@profscope-wasm/profscope_wasm.mjs';
 import wasmUrl from '@profscope-wasm/profscope_wasm.wasm?url';
+import { RecordKind } from '../lib/record-kind.js';
+import { decodeStrings } from '../lib/strings.js';
 import { buildRecordIndex } from './record-index.js';
-import { functionTotals } from '../views/functions/function-table.js';
-import {
-  buildLanes,
-  callchainSlot,
-  frameAddressFor,
-  layoutFlame,
-  samplesOf,
-  searchFuncs,
-} from './analysis.js';
+import { parseJson, readIntervals, readMarkers, readProfile, readRecords } from './session-columns.js';
+import { buildLanes, cpuLanes, cpuRows, eventTotals, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames } from './derive.js';
+import { FileAnalysis } from './file-analysis.js';
+import { functionTotals, samplesOf } from './call-nodes.js';
+import { callchainSlot, frameAddressFor } from './record-slot.js';
 
-/** @type {Promise<any> | null} */
+/** @typedef {import('../../../wasm/profscope').ProfscopeModule} ProfscopeModule */
+/** @typedef {import('../../../wasm/profscope').Session} Session */
+/** @typedef {{file: Blob, name: string}} NamedFile */
+
+/** @type {Promise<ProfscopeModule> | null} */
 let modulePromise = null;
-/** @type {any} */
+/** @type {ProfscopeModule | null} */
 let mod = null;
-/** @type {any} */
+/** @type {Session | null} */
 let session = null;
-/** analysis state of the open file: ctx (coreContext()), the last analysis and its options */
-let actx = null;
-let lastTree = null;
-let lastOpts = null;
+/**
+ * The open file: its analysis and the columns only the worker needs.
+ * @type {{analysis: FileAnalysis, sampleRecords: Int32Array, labels: string[] | null} | null}
+ */
+let file = null;
 
 function getModule() {
   if (!modulePromise) {
     modulePromise = createProfscope({
-      locateFile: (path, prefix) => (path.endsWith('.wasm') ? wasmUrl : prefix + path),
+      locateFile: (/** @type {string} */ path, /** @type {string} */ prefix) => (path.endsWith('.wasm') ? wasmUrl : prefix + path),
     }).then((m) => {
       mod = m;
       return m;
@@ -49,14 +60,17 @@ function getModule() {
   return modulePromise;
 }
 
-/** Turns whatever the module threw into a message. */
+/**
+ * Turns whatever the module threw into a message.
+ * @param {unknown} err
+ */
 function errorMessage(err) {
   if (err == null) return 'unknown error';
   if (typeof err === 'number' || typeof err === 'bigint') {
     // A C++ exception pointer (no JS exception support in the build).
     try {
       if (mod && typeof mod.getExceptionMessage === 'function') {
-        const m = mod.getExceptionMessage(err);
+        const m = mod.getExceptionMessage(Number(err));
         return Array.isArray(m) ? m.filter(Boolean).join(': ') : String(m);
       }
     } catch {
@@ -69,15 +83,6 @@ function errorMessage(err) {
   return String(err);
 }
 
-function parseJson(text, fallback) {
-  if (typeof text !== 'string' || text === '') return fallback;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return fallback;
-  }
-}
-
 function closeSession() {
   if (session) {
     try {
@@ -87,40 +92,40 @@ function closeSession() {
     }
     session = null;
   }
+  file = null;
 }
 
-/** read(offset, length) over a File/Blob with FileReaderSync. */
-function readerOf(file) {
-  const size = file.size;
+/**
+ * read(offset, length) over a File/Blob with FileReaderSync.
+ * @param {Blob} blob
+ */
+function readerOf(blob) {
+  const size = blob.size;
   const reader = new FileReaderSync();
-  return (offset, length) => {
+  return (/** @type {number} */ offset, /** @type {number} */ length) => {
     const start = Math.max(0, Math.min(Number(offset), size));
     const end = Math.max(start, Math.min(start + Number(length), size));
     if (end <= start) return new Uint8Array(0);
-    return new Uint8Array(reader.readAsArrayBuffer(file.slice(start, end)));
+    return new Uint8Array(reader.readAsArrayBuffer(blob.slice(start, end)));
   };
 }
 
-async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }) {
+/**
+ * Decodes a file (with its data and side files) and posts everything the page shows.
+ * @param {{file: Blob & {name?: string}, name: string, dataFiles?: NamedFile[], sideFiles?: NamedFile[], options?: Record<string, string>}} msg
+ */
+async function open({ file: main, name, dataFiles = [], sideFiles = [], options = {} }) {
   const m = await getModule();
   closeSession();
-  const size = file.size;
-  const read = readerOf(file);
-  session = new m.Session(read, size, name || file.name || 'file');
-  // perf --threads data.N files (in order) and side files (ELF, jitdump, XRay map), before decode()
-  for (const d of dataFiles) {
-    session.addDataFile(readerOf(d.file), d.file.size, String(d.name));
-  }
-  for (const d of sideFiles) {
-    session.addSideFile(readerOf(d.file), d.file.size, String(d.name));
-  }
-
-  // decoder options (gperftools: pprof's PC adjustments), applied by decode()
-  for (const [k, v] of Object.entries(options || {})) {
-    session.setOption(String(k), String(v));
-  }
+  const size = main.size;
+  const s = new m.Session(readerOf(main), size, name || main.name || 'file');
+  session = s;
+  // perf --threads data.N files (in order), side files (ELF, jitdump, XRay map) and decoder options, before decode()
+  for (const d of dataFiles) s.addDataFile(readerOf(d.file), d.file.size, String(d.name));
+  for (const d of sideFiles) s.addSideFile(readerOf(d.file), d.file.size, String(d.name));
+  for (const [k, v] of Object.entries(options || {})) s.setOption(String(k), String(v));
   let lastPost = 0;
-  const progress = (done, total) => {
+  const progress = (/** @type {number} */ done, /** @type {number} */ total) => {
     const now = Date.now();
     if (now - lastPost >= 50 || done >= total) {
       lastPost = now;
@@ -128,76 +133,28 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
     }
   };
   self.postMessage({ type: 'progress', done: 0, total: size });
-  const ok = session.decode(progress);
+  const ok = s.decode(progress);
   self.postMessage({ type: 'progress', done: size, total: size });
 
-  const s = session;
-  const summaryText = s.summaryJson();
-  const summary = parseJson(summaryText, {});
-  const diagnostics = parseJson(s.diagnosticsJson(), []);
-  const events = parseJson(s.eventsJson(), []);
-  const threads = parseJson(s.threadsJson(), []);
-  const mappings = parseJson(s.mappingsJson(), []);
-  const strings = parseJson(s.stringsJson(), []);
+  const summary = parseJson(s.summaryJson(), /** @type {any} */ ({}));
+  const events = parseJson(s.eventsJson(), /** @type {any[]} */ ([]));
+  const threads = parseJson(s.threadsJson(), /** @type {any[]} */ ([]));
+  const stringBlob = s.strings();
+  const strings = decodeStrings(stringBlob);
+  const records = readRecords(s);
+  const profile = readProfile(s);
+  // times are relative to the session's origin (exact as doubles); tracers count ticks, which
+  // become ns here with the session's scale
+  const base = s.timeBase();
+  const timing = { scale: base.scale, start: base.start * base.scale, end: base.end * base.scale, unit: base.scale === 1 ? 'ns' : 'ticks' };
+  if (base.scale !== 1) for (let i = 0; i < profile.sampleTimes.length; i++) profile.sampleTimes[i] *= base.scale;
 
-  const records = {
-    offsets: s.recordOffsets(),
-    sizes: s.recordSizes(),
-    types: s.recordTypes(),
-    kinds: s.recordKinds(),
-    parents: s.recordParents(),
-  };
-  const index = buildRecordIndex(records);
-
-  const profile = {
-    funcNames: s.funcNames(),
-    funcMappings: s.funcMappings(),
-    frameAddresses: s.frameAddresses(),
-    frameFuncs: s.frameFuncs(),
-    frameMappings: s.frameMappings(),
-    stackFrames: s.stackFrames(),
-    stackPrefixes: s.stackPrefixes(),
-    sampleTimes: s.sampleTimes(),
-    sampleThreads: s.sampleThreads(),
-    sampleCpus: s.sampleCpus(),
-    sampleEvents: s.sampleEvents(),
-    sampleWeights: s.sampleWeights(),
-    sampleStacks: s.sampleStacks(),
-    sampleRecords: s.sampleRecords(),
-    sampleCounts: s.sampleCounts(),
-  };
-  // Times: every getter returns times minus timeOrigin() (XRay TSCs exceed 2^53); tracers
-  // count in ticks, which become ns here with the file's cycle frequency.
-  const timing = timeBase(s, summary, summaryText);
-  scaleTimes(profile.sampleTimes, timing.scale);
-  // events: those the file names, or as many as the samples use
-  const eventCount = Math.max(events.length, maxPlusOne(profile.sampleEvents));
-  // samples per event (rows times their counts): the filter bar's counts and the default event
-  const eventTotals = new Float64Array(eventCount);
-  for (let i = 0; i < profile.sampleEvents.length; i++) {
-    const e = profile.sampleEvents[i];
-    if (e >= 0 && e < eventCount) eventTotals[e] += profile.sampleCounts.length ? profile.sampleCounts[i] : 1;
-  }
-
-  // analysis views: the worker keeps its own copy of the profile columns (the getters
-  // return fresh arrays; the page's copy is transferred away)
-  const own = {};
-  for (const k of Object.keys(profile)) own[k] = profile[k].slice();
-  actx = coreContext(s, own, strings, timing.scale);
-  const lanes = buildLanes(own, threads.length);
-  // per-CPU lanes when the file has CPUs (sample_type CPU)
-  let maxCpu = -1;
-  for (let i = 0; i < own.sampleCpus.length; i++) if (own.sampleCpus[i] > maxCpu) maxCpu = own.sampleCpus[i];
-  const cpuLanes = maxCpu >= 0 && maxCpu < 65536 ? buildLanes(own, maxCpu + 1, 'sampleCpus').filter((l) => l.thread >= 0) : [];
-  const markers = coreMarkers(s, strings, timing.scale);
-  const intervals = collectIntervals(s, actx, timing.scale);
-  const account = parseJson(s.accountJson(), []);
-  const funcSources = collectFuncSources(s, actx, strings);
-  const composition = compose(s, records);
-  let defaultEvent = 0;
-  for (let e = 0; e < eventCount; e++) if (eventTotals[e] > eventTotals[defaultEvent]) defaultEvent = e;
-  const analysis = runAnalysis({ filter: { event: eventCount ? defaultEvent : -1 }, transforms: [], invert: false });
-
+  const analysis = new FileAnalysis(s, profile, strings, base.scale);
+  file = { analysis, sampleRecords: profile.sampleRecords, labels: null };
+  const totals = eventTotals(profile.sampleEvents, profile.sampleCounts, events.length);
+  const decoderOptions = parseJson(s.decoderOptionsJson(), /** @type {any} */ ({}));
+  const typeNames = recordTypeNames(records, (r) => typeName(s, records.kinds[r], r));
+  const defaultEvent = heaviestEvent(totals);
   const msg = {
     type: 'decoded',
     ok: ok !== false,
@@ -207,40 +164,56 @@ async function open({ file, name, dataFiles = [], sideFiles = [], options = {} }
     dataFileNames: dataFiles.map((d) => String(d.name)),
     sideFileNames: sideFiles.map((d) => String(d.name)),
     options: { ...(options || {}) },
+    decoderOptions: decoderOptions.options ? decoderOptions : null, // {title, options: [{key, label, help, value}]}
     summary,
-    diagnostics,
+    diagnostics: parseJson(s.diagnosticsJson(), []),
     events,
     threads,
-    mappings,
-    strings,
+    strings: stringBlob, // the page decodes the few it shows (marker labels)
     records,
-    index,
-    profile,
-    eventTotals,
-    lanes,
-    cpuLanes,
-    markers,
-    intervals,
-    account,
-    funcSources,
-    composition,
+    index: buildRecordIndex(records),
+    sampleTimes: profile.sampleTimes.slice(), // the worker keeps its own
+    recordSample: recordSamples(profile.sampleRecords, records.kinds.length),
+    eventTotals: totals,
+    cpus: cpuRows(profile.sampleCpus),
+    lanes: buildLanes(profile.sampleTimes, profile.sampleThreads, threads.length),
+    cpuLanes: cpuLanes(profile.sampleTimes, profile.sampleCpus),
+    markers: readMarkers(s, strings, base.scale),
+    intervals: readIntervals(s, analysis.canon, base.scale),
+    account: parseJson(s.accountJson(), []),
+    funcSources: funcSources(s.frameSourceFrames(), s.frameSourceStrings(), profile.frameFuncs, analysis.canon, strings),
+    typeNames, // (kind, type) -> type name: a row's name until its label arrives
+    composition: recordComposition(records, typeNames),
     timing,
     defaultEvent,
-    analysis,
+    analysis: analysis.run({ filter: { event: totals.length ? defaultEvent : -1 }, transforms: [], invert: false }),
     heapBytes: (m.HEAP8 ?? m.HEAPU8)?.buffer.byteLength ?? 0, // WASM linear memory after decoding (bench)
   };
   self.postMessage(msg, transferables(msg));
 }
 
-function maxPlusOne(arr) {
-  let mx = -1;
-  for (let i = 0; i < arr.length; i++) if (arr[i] > mx) mx = arr[i];
-  return mx + 1;
+/**
+ * The type name of a row: the first word of a record's label when it is a name ("SAMPLE",
+ * "TSCWrap"), else the label.
+ * @param {Session} s
+ * @param {number} kind
+ * @param {number} row
+ */
+function typeName(s, kind, row) {
+  const label = String(s.recordLabel(row));
+  const first = label.split(' ')[0];
+  return (kind === RecordKind.Record || kind === RecordKind.Nested) && /^[A-Z][A-Za-z0-9_]+$/.test(first) ? first : label;
 }
 
-/** Every distinct ArrayBuffer under obj (typed arrays only). */
+/**
+ * Every distinct ArrayBuffer of the typed arrays under obj.
+ * @param {any} obj
+ * @returns {ArrayBuffer[]}
+ */
 function transferables(obj) {
+  /** @type {Set<ArrayBuffer>} */
   const set = new Set();
+  /** @param {any} v */
   const walk = (v) => {
     if (!v || typeof v !== 'object') return;
     if (ArrayBuffer.isView(v)) {
@@ -253,132 +226,24 @@ function transferables(obj) {
     }
     for (const k of Object.keys(v)) walk(v[k]);
   };
-  walk(obj.records);
-  walk(obj.index);
-  walk(obj.profile);
-  walk(obj.eventTotals);
-  walk(obj.lanes);
-  walk(obj.cpuLanes);
-  walk(obj.markers);
-  walk(obj.intervals);
-  walk(obj.analysis);
-  walk(obj.sandwich);
+  walk(obj);
   return [...set];
 }
 
 /**
- * The time base of the file: origin (decimal text, subtracted by the module), scale (ns per
- * unit: 1 for perf/jitdump ns, 1e9/frequency for XRay TSC ticks), and the relative start/end.
+ * Rows matching a record search: label substring (case-insensitive), /regex/flags, or exact 0x offset.
+ * The labels of every row are made once per open file, on the first search.
+ * @param {Session} s
+ * @param {string} query
  */
-function timeBase(s, summary, raw) {
-  const origin = String(s.timeOrigin());
-  const freq = Number(summary?.facts?.['cycle frequency']);
-  const scale = summary?.format === 'xray' && freq > 0 ? 1e9 / freq : 1;
-  // exact relative span from the JSON text (the parsed numbers may have lost low bits)
-  const rel = (key) => {
-    const m = new RegExp(`"${key}":(\\d+)`).exec(raw);
-    if (!m || m[1] === '0') return 0;
-    try {
-      return Number(BigInt(m[1]) - BigInt(origin)) * scale;
-    } catch {
-      return 0;
-    }
-  };
-  return { origin, scale, start: rel('time_start'), end: rel('time_end'), unit: scale === 1 ? 'ns' : 'ticks' };
-}
-
-function scaleTimes(arr, scale) {
-  if (scale !== 1) for (let i = 0; i < arr.length; i++) arr[i] *= scale;
-  return arr;
-}
-
-/** The core's markers (perf MMAP/COMM/..., jitdump code loads, XRay custom events). */
-function coreMarkers(s, strings, scale) {
-  const time = scaleTimes(s.markerTimes(), scale);
-  const kindIds = s.markerKinds();
-  const labelIds = s.markerLabels();
-  const str = (id) => (id >= 0 && id < strings.length ? String(strings[id]) : '');
-  // kinds as a small table (index per marker), labels looked up by string id on the page
-  const kindIndex = new Map();
-  const kindNames = [];
-  const kind = new Int32Array(time.length);
-  for (let i = 0; i < time.length; i++) {
-    let k = kindIndex.get(kindIds[i]);
-    if (k === undefined) {
-      k = kindNames.length;
-      kindNames.push(str(kindIds[i]));
-      kindIndex.set(kindIds[i], k);
-    }
-    kind[i] = k;
-  }
-  return { rows: s.markerRecords(), time, thread: s.markerThreads(), cpu: s.markerCpus(), kind, kindNames, label: labelIds, more: 0 };
-}
-
-/** Exact calls (XRay enter/exit pairs) with canonical funcs (the analysis' names); null when none. */
-function collectIntervals(s, ctx, scale) {
-  const start = scaleTimes(s.intervalStarts(), scale);
-  if (start.length === 0) return null;
-  const end = scaleTimes(s.intervalEnds(), scale);
-  const func = s.intervalFuncs();
-  for (let i = 0; i < func.length; i++) func[i] = func[i] >= 0 && func[i] < ctx.canon.length ? ctx.canon[func[i]] : -1;
-  return { thread: s.intervalThreads(), func, start, end, depth: s.intervalDepths(), record: s.intervalRecords() };
-}
-
-/**
- * Bytes and counts per record kind and per feature section, for the composition dashboard:
- * [{label, kind, type, count, bytes, nested, first}] sorted by bytes (first = the group's first row) (nested = inside a decompressed
- * COMPRESSED stream, so not file bytes). One label per (kind, type), from its first row.
- */
-function compose(s, records) {
-  const { kinds, types, sizes, parents } = records;
-  const groups = new Map();
-  for (let r = 0; r < kinds.length; r++) {
-    const k = kinds[r];
-    // containers (data section, feature table) would count their children twice
-    if (k === 4 || k === 6) continue;
-    if (k === 5 && parents[r] >= 0 && kinds[parents[r]] === 5) continue; // pieces inside a record
-    const key = k * 4294967296 + types[r];
-    let g = groups.get(key);
-    if (!g) {
-      let label = String(s.recordLabel(r));
-      const first = label.split(' ')[0];
-      if ((k === 5 || k === 9) && /^[A-Z][A-Z0-9_]+$/.test(first)) label = first;
-      g = { label, kind: k, type: types[r], count: 0, bytes: 0, nested: k === 9, first: r };
-      groups.set(key, g);
-    }
-    g.count++;
-    g.bytes += sizes[r];
-  }
-  return [...groups.values()].sort((a, b) => b.bytes - a.bytes || b.count - a.count);
-}
-
-/** Canonical func -> "file:line" (jitdump DEBUG_INFO), the first source of any of its frames. */
-function collectFuncSources(s, ctx, strings) {
-  const frames = s.frameSourceFrames();
-  const srcs = s.frameSourceStrings();
-  const ff = ctx.profile.frameFuncs;
-  const out = {};
-  for (let i = 0; i < frames.length; i++) {
-    const f = ff[frames[i]];
-    if (f == null || f < 0) continue;
-    const c = ctx.canon[f];
-    if (!(c in out)) out[c] = String(strings[srcs[i]] ?? '');
-  }
-  return out;
-}
-
-/** Labels of every row, made once per open file on the first record search. */
-let allLabels = null;
-let allLabelsSession = null;
-
-/** Rows matching a record search: label substring (case-insensitive), /regex/flags, or exact 0x offset. */
 function searchRecords(s, query) {
-  if (allLabelsSession !== s) {
+  const f = requireFile();
+  if (!f.labels) {
     const n = s.recordCount();
-    allLabels = new Array(n);
-    for (let r = 0; r < n; r++) allLabels[r] = String(s.recordLabel(r));
-    allLabelsSession = s;
+    f.labels = new Array(n);
+    for (let r = 0; r < n; r++) f.labels[r] = String(s.recordLabel(r));
   }
+  /** @type {(label: string) => boolean} */
   let test;
   const re = /^\/(.+)\/([a-z]*)$/.exec(query);
   if (re) {
@@ -391,82 +256,8 @@ function searchRecords(s, query) {
   const off = /^0x[0-9a-f]+$/i.test(query) ? Number(query) : -1;
   const offsets = off >= 0 ? s.recordOffsets() : null;
   const out = [];
-  for (let r = 0; r < allLabels.length; r++) if (test(allLabels[r]) || (offsets && offsets[r] === off)) out.push(r);
+  for (let r = 0; r < f.labels.length; r++) if (test(f.labels[r]) || (offsets && offsets[r] === off)) out.push(r);
   return Int32Array.from(out);
-}
-
-/**
- * The analysis context of the open file. Aggregation runs in the core (CallTreeBuilder through
- * session.analyze), so the context takes the core's canonical functions (merged by name) and
- * their names; ids agree everywhere. (analysis.js's prepare()/analyze() stay as the JavaScript
- * reference the node tests compare the core with.)
- */
-function coreContext(s, profile, strings, scale) {
-  const ids = s.analysisNameIds();
-  const extra = parseJson(s.analysisExtraNamesJson(), {});
-  const names = new Array(ids.length);
-  for (let i = 0; i < ids.length; i++) names[i] = ids[i] >= 0 ? String(strings[ids[i]] ?? '') : String(extra[i] ?? '[unknown]');
-  const canon = s.analysisCanon();
-  const unknown = names.lastIndexOf('[unknown]');
-  const { stackFrames, frameFuncs } = profile;
-  return {
-    profile,
-    names,
-    canon,
-    nCanon: names.length,
-    core: { session: s, scale },
-    // canonical function of a stack node's frame (frameAddressFor)
-    stackCanon(st) {
-      const fr = stackFrames[st];
-      const f = fr >= 0 && fr < frameFuncs.length ? frameFuncs[fr] : -1;
-      return f >= 0 && f < canon.length ? canon[f] : unknown;
-    },
-  };
-}
-
-/** The core's call tree for opts (times back to the module's units); names may grow ([lib] pseudo functions). */
-function coreAnalyze(ctx, opts) {
-  const { session: s, scale } = ctx.core;
-  const f = opts.filter || {};
-  const filter = { event: f.event ?? -1, threads: f.threads || [], cpus: f.cpus || [] };
-  if (f.t0 != null) filter.t0 = f.t0 / scale;
-  if (f.t1 != null) filter.t1 = f.t1 / scale;
-  const o = { filter, transforms: opts.transforms || [], invert: !!opts.invert };
-  if (opts.sandwich) o.sandwich = opts.sandwich;
-  const tree = s.analyze(o);
-  // pseudo functions of collapse-library transforms are appended to the core's names
-  const ids = s.analysisNameIds();
-  if (ids.length > ctx.names.length) {
-    const extra = parseJson(s.analysisExtraNamesJson(), {});
-    for (let i = ctx.names.length; i < ids.length; i++) ctx.names.push(String(extra[i] ?? ''));
-    ctx.nCanon = ctx.names.length;
-  }
-  return tree;
-}
-
-/** Aggregation of the filtered, transformed samples (+ flame layout and search matches). */
-function runAnalysis(opts) {
-  const t0 = performance.now();
-  const tree = coreAnalyze(actx, opts);
-  lastTree = tree;
-  lastOpts = opts;
-  const layout = layoutFlame(tree, actx.names, opts.filter?.event ?? 0);
-  const matches = searchFuncs(actx.names, opts.search || '');
-  return {
-    // copies: the worker keeps lastTree for samplesOf/slot, the page gets transferred copies
-    tree: { parent: tree.parent.slice(), func: tree.func.slice(), depth: tree.depth.slice(), self: tree.self.slice(), total: tree.total.slice(), count: tree.count },
-    sampleNode: tree.sampleNode.slice(),
-    samples: tree.samples,
-    layout,
-    names: actx.names.slice(),
-    matches,
-    opts,
-    ms: performance.now() - t0,
-  };
-}
-
-function requireAnalysis() {
-  if (!actx || !lastTree) throw new Error('no file is open');
 }
 
 function requireSession() {
@@ -474,6 +265,20 @@ function requireSession() {
   return session;
 }
 
+function requireFile() {
+  if (!file) throw new Error('no file is open');
+  return file;
+}
+
+function requireTree() {
+  const f = requireFile();
+  if (!f.analysis.lastTree) throw new Error('no file is open');
+  return { ...f, tree: f.analysis.lastTree };
+}
+
+/**
+ * @param {MessageEvent} e
+ */
 self.onmessage = async (e) => {
   const msg = e.data || {};
   try {
@@ -483,72 +288,62 @@ self.onmessage = async (e) => {
         break;
       case 'fields': {
         const s = requireSession();
-        const fields = parseJson(s.recordFieldsJson(msg.row), []);
-        const label = s.recordLabel(msg.row);
-        self.postMessage({ type: 'fields', id: msg.id, row: msg.row, label, fields });
+        const fields = parseJson(s.recordFieldsJson(msg.row), /** @type {any[]} */ ([]));
+        self.postMessage({ type: 'fields', id: msg.id, row: msg.row, label: s.recordLabel(msg.row), fields });
         break;
       }
       case 'labels': {
         const s = requireSession();
-        const rows = msg.rows || [];
-        const labels = rows.map((r) => s.recordLabel(r));
-        self.postMessage({ type: 'labels', id: msg.id, rows, labels });
+        const rows = /** @type {number[]} */ (msg.rows || []);
+        self.postMessage({ type: 'labels', id: msg.id, rows, labels: rows.map((r) => s.recordLabel(r)) });
         break;
       }
       case 'searchRecords': {
-        const s = requireSession();
-        const rows = searchRecords(s, String(msg.query || ''));
+        const rows = searchRecords(requireSession(), String(msg.query || ''));
         self.postMessage({ type: 'searchRecords', id: msg.id, rows }, [rows.buffer]);
         break;
       }
-      case 'recordAt': {
-        const s = requireSession();
-        self.postMessage({ type: 'recordAt', id: msg.id, offset: msg.offset, row: s.recordAt(msg.offset) });
-        break;
-      }
       case 'analyze': {
-        requireAnalysis();
-        const analysis = runAnalysis(msg.opts || {});
-        const out = { type: 'analyze', id: msg.id, analysis };
+        const out = { type: 'analyze', id: msg.id, analysis: requireFile().analysis.run(msg.opts || {}) };
         self.postMessage(out, transferables(out));
         break;
       }
       case 'sandwich': {
-        requireAnalysis();
-        const so = msg.opts || lastOpts || {};
-        const sw = {
-          callers: coreAnalyze(actx, { ...so, sandwich: { mode: 'callers', func: msg.func } }),
-          callees: coreAnalyze(actx, { ...so, sandwich: { mode: 'callees', func: msg.func } }),
-        };
-        const pack = (t) => ({ parent: t.parent, func: t.func, depth: t.depth, self: t.self, total: t.total, count: t.count });
-        const out = { type: 'sandwich', id: msg.id, func: msg.func, sandwich: { callers: pack(sw.callers), callees: pack(sw.callees) }, names: actx.names.slice() };
+        const { analysis } = requireTree();
+        const sandwich = analysis.sandwich(msg.opts || analysis.lastOpts || {}, msg.func);
+        const out = { type: 'sandwich', id: msg.id, func: msg.func, sandwich, names: analysis.names.slice() };
         self.postMessage(out, transferables(out));
         break;
       }
       case 'functionTotals': {
-        // O(nodes x depth): done here, not on the page, and only when the Functions table asks
-        requireAnalysis();
-        const t = functionTotals(lastTree, actx.names.length);
+        const { analysis, tree } = requireTree();
+        const t = functionTotals(tree, analysis.names.length);
         self.postMessage({ type: 'functionTotals', id: msg.id, self: t.self, total: t.total }, [t.self.buffer, t.total.buffer]);
         break;
       }
       case 'samplesOf': {
-        requireAnalysis();
-        const samples = samplesOf(lastTree, msg.node);
-        const out = { type: 'samplesOf', id: msg.id, node: msg.node, samples };
-        self.postMessage(out, [samples.buffer]);
+        const { tree, sampleRecords } = requireTree();
+        const samples = samplesOf(tree, msg.node);
+        const rows = samples.map((i) => sampleRecords[i]);
+        self.postMessage({ type: 'samplesOf', id: msg.id, node: msg.node, samples, rows }, [samples.buffer, rows.buffer]);
         break;
       }
       case 'slot': {
         // the callchain slot of call node `node` in sample `sample` (its record's bytes)
-        requireAnalysis();
         const s = requireSession();
-        const row = actx.profile.sampleRecords[msg.sample];
-        const plain = !(lastOpts?.transforms?.length) && !lastOpts?.invert;
-        const addr = frameAddressFor(actx, lastTree, msg.sample, msg.node, plain);
-        const fields = row >= 0 ? parseJson(s.recordFieldsJson(row), []) : [];
-        const slot = addr == null ? null : callchainSlot(fields, addr);
-        self.postMessage({ type: 'slot', id: msg.id, sample: msg.sample, row, address: addr, slot, fields, label: row >= 0 ? s.recordLabel(row) : '' });
+        const { analysis, tree, sampleRecords } = requireTree();
+        const row = sampleRecords[msg.sample];
+        const o = analysis.lastOpts;
+        const plain = !o?.transforms?.length && !o?.invert;
+        const address = frameAddressFor(analysis, tree, msg.sample, msg.node, plain);
+        const fields = row >= 0 ? parseJson(s.recordFieldsJson(row), /** @type {any[]} */ ([])) : [];
+        const slot = address == null ? null : callchainSlot(fields, address);
+        self.postMessage({ type: 'slot', id: msg.id, sample: msg.sample, row, address, slot, fields, label: row >= 0 ? s.recordLabel(row) : '' });
+        break;
+      }
+      case 'library': {
+        const { analysis } = requireFile();
+        self.postMessage({ type: 'library', id: msg.id, func: msg.func, lib: analysis.libraryOf(msg.func) });
         break;
       }
       default:

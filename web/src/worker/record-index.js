@@ -1,23 +1,27 @@
+// @ts-check
 // Indexes over the record table, built in the worker (O(n log n) at most) so the
 // page never loops over millions of rows.
 //
 // Tree (table order): children of row r are kids[kidsStart[r] .. kidsStart[r+1]);
 // top-level rows use the slot n (= row count). kidsPos[r] is r's position in `kids`.
 //
-// File-offset lookup: "leaves" are rows that cover file bytes (kind != Nested) and
-// have no file-space children; they are sorted by offset with a running max of their
+// File-offset lookup (the hex view shows the main file): "leaves" are rows that cover
+// bytes of the main file (kind != Nested, file 0; rows of perf --threads data.N files
+// have offsets in their own file) and have no such children; they are sorted by offset with a running max of their
 // end, so the rows covering an offset are found by a binary search and a short scan.
 // "containers" (file-space rows with file-space children, a handful) are checked
 // linearly when no leaf covers the offset.
 
-export const KIND_NESTED = 9;
+import { RecordKind } from '../lib/record-kind.js';
 
 /**
- * @param {{offsets: Float64Array, sizes: Float64Array, kinds: Uint8Array, parents: Int32Array}} rec
+ * @param {{offsets: Float64Array, sizes: Float64Array, kinds: Uint8Array, parents: Int32Array, files: Uint8Array}} rec
  */
 export function buildRecordIndex(rec) {
-  const { offsets, sizes, kinds, parents } = rec;
+  const { offsets, sizes, kinds, parents, files } = rec;
   const n = parents.length;
+  /** @param {number} r */
+  const inMainFile = (r) => kinds[r] !== RecordKind.Nested && files[r] === 0;
 
   // depth (parents come before children)
   const depth = new Uint8Array(n);
@@ -44,16 +48,16 @@ export function buildRecordIndex(rec) {
     kidsPos[r] = at;
   }
 
-  // file-space leaves and containers
-  const fileKids = new Uint8Array(n); // 1 when the row has a file-space child
+  // main-file leaves and containers
+  const fileKids = new Uint8Array(n); // 1 when the row has a child in the main file's space
   for (let r = 0; r < n; r++) {
     const p = parents[r];
-    if (p >= 0 && p < n && kinds[r] !== KIND_NESTED) fileKids[p] = 1;
+    if (p >= 0 && p < n && inMainFile(r)) fileKids[p] = 1;
   }
   let leafCount = 0;
   let containerCount = 0;
   for (let r = 0; r < n; r++) {
-    if (kinds[r] === KIND_NESTED) continue;
+    if (!inMainFile(r)) continue;
     if (fileKids[r]) containerCount++;
     else leafCount++;
   }
@@ -64,7 +68,7 @@ export function buildRecordIndex(rec) {
   let sorted = true;
   let prev = -Infinity;
   for (let r = 0; r < n; r++) {
-    if (kinds[r] === KIND_NESTED) continue;
+    if (!inMainFile(r)) continue;
     if (fileKids[r]) {
       containers[ci++] = r;
     } else {

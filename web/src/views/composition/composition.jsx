@@ -4,6 +4,7 @@
 // samples were lost or throttled. Each bar of a record kind selects the first such record.
 import { useMemo } from 'preact/hooks';
 import { formatBytes, formatDuration, formatInt, formatPercent } from '../../lib/format.js';
+import { RecordKind } from '../../lib/record-kind.js';
 import './composition.css';
 
 const MAX_BARS = 16;
@@ -51,22 +52,19 @@ export function Composition({ doc, onSelectRecord }) {
   const comp = doc.composition || [];
   const data = useMemo(() => {
     const pick = (g) => g.first; // counted in the worker, with the group's first row
-    const records = comp.filter((g) => g.kind !== 7).map((g) => ({ label: g.label, value: g.bytes, note: `${formatInt(g.count)}×${g.nested ? ' (decompressed)' : ''}`, pick: pick(g) }));
-    const features = comp.filter((g) => g.kind === 7).map((g) => ({ label: g.label.replace(/^feature /, ''), value: g.bytes, pick: pick(g) }));
+    const records = comp.filter((g) => g.kind !== RecordKind.Feature).map((g) => ({ label: g.label, value: g.bytes, note: `${formatInt(g.count)}×${g.nested ? ' (decompressed)' : ''}`, pick: pick(g) }));
+    const features = comp.filter((g) => g.kind === RecordKind.Feature).map((g) => ({ label: g.label.replace(/^feature /, ''), value: g.bytes, pick: pick(g) }));
     const loss = comp.filter((g) => LOSS.test(g.label)).map((g) => ({ label: g.label, value: g.count, pick: pick(g) }));
     const events = (doc.events || []).map((e, i) => ({ label: String(e.name ?? `event ${i}`), value: Number(e.samples) || 0 })).sort((a, b) => b.value - a.value);
     const threads = (doc.threads || [])
       .map((t) => ({ label: `${String(t.name ?? '') || '?'} ${t.pid}/${t.tid}`, value: Number(t.samples) || 0 }))
       .filter((t) => t.value > 0)
       .sort((a, b) => b.value - a.value);
-    const cpuCounts = new Map();
-    const cpus = doc.profile.sampleCpus || [];
-    for (let i = 0; i < cpus.length; i++) if (cpus[i] >= 0) cpuCounts.set(cpus[i], (cpuCounts.get(cpus[i]) || 0) + 1);
-    const cpuItems = [...cpuCounts.entries()].sort((a, b) => a[0] - b[0]).map(([c, v]) => ({ label: `CPU ${c}`, value: v }));
+    const cpuItems = (doc.cpus || []).map((c) => ({ label: `CPU ${c.cpu}`, value: c.rows })); // counted in the worker
     return { records, features, loss, events, threads, cpuItems };
   }, [doc]);
   const fileBytes = doc.size || 1;
-  const samples = doc.profile.sampleTimes.length;
+  const samples = doc.sampleTimes.length;
   const span = doc.timing ? doc.timing.end - doc.timing.start : 0;
   const featureBytes = data.features.reduce((a, x) => a + x.value, 0);
   return (

@@ -1,28 +1,5 @@
-// Per-function tables (pure; unit-tested).
-//
-// functionTotals(tree, nFuncs): self and total weight per function of an analysis tree
-// (a call-node table: parent, func, self, total; parents before children). A function's
-// total counts each sample once even when it recurses: a node adds its total only when no
-// ancestor has the same function.
-export function functionTotals(tree, nFuncs) {
-  const self = new Float64Array(nFuncs);
-  const total = new Float64Array(nFuncs);
-  const n = tree.parent.length;
-  for (let i = 0; i < n; i++) {
-    const f = tree.func[i];
-    if (f < 0 || f >= nFuncs) continue;
-    self[f] += tree.self[i];
-    let outer = true;
-    for (let a = tree.parent[i]; a >= 0; a = tree.parent[a]) {
-      if (tree.func[a] === f) {
-        outer = false;
-        break;
-      }
-    }
-    if (outer) total[f] += tree.total[i];
-  }
-  return { self, total };
-}
+// Per-function table rows (pure; unit-tested). The totals come from the worker
+// (worker/call-nodes.js functionTotals, for the current analysis).
 
 /** Rows {func, name, self, total} of the functions with weight, sorted by `key` ('self'|'total'|'name'), descending for numbers. */
 export function functionRows(totals, names, key = 'self', desc = true) {

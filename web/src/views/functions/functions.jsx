@@ -5,7 +5,7 @@
 // row to select the function (double-click opens its sandwich).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatInt, formatPercent } from '../../lib/format.js';
-import { functionRows, functionTotals, sortRows } from './function-table.js';
+import { functionRows, sortRows } from './function-table.js';
 import './functions.css';
 
 const MAX_ROWS = 3000;
@@ -48,12 +48,10 @@ export function Functions({ doc, analysis, client, onPick, onSandwich, selectedF
   useEffect(() => {
     if (tracer) return undefined;
     let stale = false;
-    if (client) {
-      client
-        .functionTotals()
-        .then((t) => !stale && setTotals({ analysis, self: t.self, total: t.total }))
-        .catch(() => {});
-    } else setTotals({ analysis, ...functionTotals(analysis.tree, analysis.names.length) });
+    client
+      .functionTotals()
+      .then((t) => !stale && setTotals({ analysis, self: t.self, total: t.total }))
+      .catch(() => {});
     return () => {
       stale = true;
     };

@@ -13,7 +13,7 @@ const PER_ROW = 16;
 
 /**
  * @param {{doc: any, source: import('../../lib/byte-source.js').ByteSource,
- *   range: {start: number, end: number, label?: string, note?: string} | null,
+ *   range: {start: number, end: number, label?: string, note?: string} | null, (start -1: a selection whose bytes are in another file)
  *   cursor: number, scrollNonce: number, onByteClick: (off: number) => void}} props
  */
 export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, onFollow, onBack, canBack, hoverRange }) {
@@ -35,7 +35,7 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, 
   // scroll the selection into view when asked to
   const lastNonce = useRef(0);
   useLayoutEffect(() => {
-    if (!scrollNonce || scrollNonce === lastNonce.current || !range) return;
+    if (!scrollNonce || scrollNonce === lastNonce.current || !range || range.start < 0) return;
     lastNonce.current = scrollNonce;
     const r = Math.floor(Math.min(range.start, Math.max(0, size - 1)) / PER_ROW);
     if (r < v.first + 1 || r > v.last - 3) v.scrollToIndex(r, 'center');
@@ -128,7 +128,12 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, 
       <div class="pane-title">
         <span>Hex</span>
         <span class="hex-status" aria-live="polite" data-testid="hex-selection">
-          {range ? (
+          {range && range.start < 0 ? (
+            <>
+              {range.label}
+              {range.note ? <span class="muted"> · {range.note}</span> : null}
+            </>
+          ) : range ? (
             <>
               Selection <b>{hex(range.start)}</b>–<b>{hex(Math.max(range.start, range.end - 1))}</b> (
               {formatInt(range.end - range.start)} bytes){range.label ? ` · ${range.label}` : ''}

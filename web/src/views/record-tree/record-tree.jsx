@@ -4,7 +4,8 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useVirtual } from '../../lib/virtual.js';
 import { hex, formatInt } from '../../lib/format.js';
-import { category, fallbackLabel, RecordKind, ancestors, childCount } from '../../lib/records.js';
+import { category, rowLabel, ancestors, childCount } from '../../lib/records.js';
+import { RecordKind } from '../../lib/record-kind.js';
 import { buildFlat, itemAt, indexOfRow, indexOfField, fieldKey } from './tree-model.js';
 import './record-tree.css';
 
@@ -403,7 +404,7 @@ function TreeRow({ i, it, doc, selected, expandable, expanded, onClick, onToggle
   const { offsets, sizes, kinds, types } = doc.records;
   const row = it.row;
   const kind = kinds[row];
-  const label = doc.labels.get(row) ?? fallbackLabel(kind, types[row]);
+  const label = rowLabel(doc, row);
   const nested = kind === RecordKind.Nested;
   return (
     <div

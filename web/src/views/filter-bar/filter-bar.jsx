@@ -1,9 +1,9 @@
-// The narrowing bar over the analysis views: event / thread / CPU filters, the time range,
-// search (substring or /regex/), invert, the transform stack (undo / redo) and the transforms
-// for the selected frame; and the strip listing the samples behind the selected frame.
+// The filter bar over the analysis views: event / thread / process / CPU filters, the time
+// range, search (substring or /regex/), invert, the transform stack (undo / redo) and the
+// transforms for the selected frame.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { formatInt, hex } from '../../lib/format.js';
-import './analysis.css';
+import { formatInt } from '../../lib/format.js';
+import './filter-bar.css';
 
 const TRANSFORMS = [
   ['focus-subtree', 'Focus subtree', 'Only this call path; it becomes the root'],
@@ -42,15 +42,10 @@ function fmtNs(ns) {
   return `${Math.round(ns)} ns`;
 }
 
-export function AnalysisBar({ doc, opts, analysis, analyzing, onChange, onUndo, onRedo, canRedo, searchRef, selName, selLib, onTransform, onSandwich }) {
+export function FilterBar({ doc, opts, analysis, analyzing, onChange, onUndo, onRedo, canRedo, searchRef, selName, selLib, onTransform, onSandwich }) {
   const events = doc.events || [];
   const threads = doc.threads || [];
-  const cpus = useMemo(() => {
-    const sc = doc.profile.sampleCpus || [];
-    const seen = new Set();
-    for (let i = 0; i < sc.length && seen.size < 4096; i++) if (sc[i] >= 0) seen.add(sc[i]);
-    return [...seen].sort((a, b) => a - b);
-  }, [doc]);
+  const cpus = useMemo(() => (doc.cpus || []).slice(0, 4096).map((c) => c.cpu), [doc]); // counted in the worker
   // threads that have samples (the others cannot change a sample filter)
   const sampled = useMemo(() => threads.map((t, i) => (t.samples == null || Number(t.samples) > 0 ? i : -1)).filter((i) => i >= 0), [doc]);
   const [q, setQ] = useState(opts.search || '');
@@ -85,7 +80,7 @@ export function AnalysisBar({ doc, opts, analysis, analyzing, onChange, onUndo, 
     }
   }
   const f = opts.filter;
-  const t0 = doc.timing ? doc.timing.start : Number(doc.summary?.time_start) || 0; // sample times are relative to the module's time origin
+  const t0 = doc.timing.start; // sample times are relative to the session's time origin
   const matchCount = analysis.matches ? analysis.matches.reduce((a, b) => a + b, 0) : 0;
   const setFilter = (patch) => onChange({ ...opts, filter: { ...f, ...patch } }, { keepRedo: true });
   return (
@@ -210,42 +205,6 @@ export function AnalysisBar({ doc, opts, analysis, analyzing, onChange, onUndo, 
           <span class="muted">select a frame for transforms</span>
         )}
       </div>
-    </div>
-  );
-}
-
-export function SamplesStrip({ doc, analysis, info, onStep }) {
-  const n = info.samples.length;
-  const name = String(analysis.names[analysis.tree.func[info.node]] ?? '');
-  const sample = n ? info.samples[info.k] : -1;
-  const t = sample >= 0 ? doc.profile.sampleTimes[sample] : 0;
-  return (
-    <div class="samples-strip" data-testid="frame-samples" aria-live="polite">
-      <b class="mono" title={name}>{name}</b>
-      <span>
-        {formatInt(n)} sample{n === 1 ? '' : 's'}
-      </span>
-      {n ? (
-        <>
-          <button type="button" onClick={() => onStep(-1)} aria-label="Previous sample">
-            ◀
-          </button>
-          <span data-testid="frame-sample-pos">
-            {formatInt(info.k + 1)} / {formatInt(n)}
-          </span>
-          <button type="button" onClick={() => onStep(1)} aria-label="Next sample">
-            ▶
-          </button>
-          <span class="muted">
-            sample #{sample}
-            {t ? ` · t=${t}` : ''}
-            {info.row >= 0 ? ` · record ${info.row} at ${hex(doc.records.offsets[info.row])}` : ''}
-          </span>
-          <span data-testid="frame-slot">
-            {info.pending ? '…' : info.slot ? `→ ${info.slot.name} at ${hex(info.slot.offset)}` : info.row >= 0 ? '→ no callchain slot for this frame (whole record shown)' : ''}
-          </span>
-        </>
-      ) : null}
     </div>
   );
 }

@@ -1,4 +1,5 @@
-// The keyboard map ("?").
+// The keyboard map ("?"); the keys are handled by app/use-key-map.js.
+import './keymap.css';
 const KEYS = [
   ['1 … 7', 'Flame graph, Flame chart, Call tree, Sandwich, Functions, Composition, Diagnostics'],
   ['/', 'Search functions (substring, or /regex/)'],

@@ -1,12 +1,12 @@
-// Aggregation for the analysis views (runs in the worker; pure functions, unit-tested).
+// The JavaScript aggregation: a test oracle, not app code. The page's call trees come from the
+// core (core/analysis/call_tree.cc through Session::Analyze); tests/node/analysis-parity.test.mjs
+// holds the core to this independent version on real files of every format.
 //
 // prepare(profile, strings, mappings) -> ctx: funcs merged by name (canon), a synthetic
 //   func per library for "collapse library", per-stack func paths on demand.
 // analyze(ctx, {filter, transforms, invert}) -> call-node table for the samples that pass
 //   the filter, after the transforms, plus sampleNode (original sample -> call node, -1 when
-//   filtered out or dropped) so the flame chart and linked selection use the same nodes.
-// layoutFlame(tree) -> the flame graph layout (preorder, left-heavy: children by total desc),
-//   what the flame graph draws (views/flame-graph/flame-draw.js).
+//   filtered out or dropped); in depth-first order with subtreeEnd, as the core's.
 // sandwich(ctx, opts, func) -> callers (inverted, rooted at func) and callees trees.
 //
 // Transforms (applied in order to each sample's root->leaf func path):
@@ -238,133 +238,48 @@ export function analyze(ctx, opts = {}) {
   const count = parent.length;
   const self = new Float64Array(count);
   for (let n = 0; n < count; n++) self[n] = selfArr[n] || 0;
-  const total = Float64Array.from(self);
-  for (let n = count - 1; n >= 1; n--) total[parent[n]] += total[n];
-  return {
-    parent: Int32Array.from(parent),
-    func: Int32Array.from(func),
-    depth: Int32Array.from(depth),
-    self,
-    total,
-    count,
-    sampleNode,
-    samples: counted,
-  };
-}
-
-/** Children lists (CSR) sorted by total descending, then name. */
-export function childrenOf(tree, names) {
-  const { parent, total, func, count } = tree;
-  const start = new Int32Array(count + 1);
-  for (let n = 1; n < count; n++) start[parent[n] + 1]++;
-  for (let i = 1; i <= count; i++) start[i] += start[i - 1];
-  const kids = new Int32Array(Math.max(0, count - 1));
-  const fill = start.slice(0, count);
-  for (let n = 1; n < count; n++) kids[fill[parent[n]]++] = n;
-  const nm = (n) => names[func[n]] ?? '';
-  for (let n = 0; n < count; n++) {
-    const a = start[n];
-    const b = start[n + 1];
-    if (b - a > 1) {
-      const sub = Array.from(kids.subarray(a, b));
-      sub.sort((x, y) => total[y] - total[x] || (nm(x) < nm(y) ? -1 : nm(x) > nm(y) ? 1 : x - y));
-      kids.set(sub, a);
-    }
-  }
-  return { start, kids };
+  return depthFirst({ parent, func, depth, self, sampleNode, samples: counted });
 }
 
 /**
- * Flame graph layout (left-heavy). Nodes with total 0 are left out.
- * @returns {{event:number,total:number,maxDepth:number,func:Int32Array,depth:Int32Array,start:Float64Array,
- *   total_:Float64Array,self:Float64Array,end:Int32Array,node:Int32Array,layoutOf:Int32Array}}
+ * The tree (nodes in creation order, parents first) renumbered depth-first, children in creation
+ * order, with totals and subtreeEnd: node n's subtree is [n, subtreeEnd[n]).
  */
-export function layoutFlame(tree, names, event = 0) {
-  const { total, self, func, count } = tree;
-  const { start: ks, kids } = childrenOf(tree, names);
-  let m = 0;
-  for (let n = 0; n < count; n++) if (total[n] > 0 || n === 0) m++;
+function depthFirst({ parent, func, depth, self, sampleNode, samples }) {
+  const count = parent.length;
+  const kids = Array.from({ length: count }, () => []);
+  for (let n = 1; n < count; n++) kids[parent[n]].push(n);
+  const order = []; // new -> old
+  const stack = [0];
+  while (stack.length) {
+    const n = stack.pop();
+    order.push(n);
+    for (let i = kids[n].length - 1; i >= 0; i--) stack.push(kids[n][i]);
+  }
+  const pos = new Int32Array(count); // old -> new
+  order.forEach((old, i) => (pos[old] = i));
   const out = {
-    event,
-    total: total[0] || 0,
-    maxDepth: 0,
-    func: new Int32Array(m),
-    depth: new Int32Array(m),
-    start: new Float64Array(m),
-    total_: new Float64Array(m),
-    self: new Float64Array(m),
-    end: new Int32Array(m),
-    node: new Int32Array(m),
-    layoutOf: new Int32Array(count).fill(-1),
+    parent: Int32Array.from(order, (o) => (o === 0 ? -1 : pos[parent[o]])),
+    func: Int32Array.from(order, (o) => func[o]),
+    depth: Int32Array.from(order, (o) => depth[o]),
+    self: Float64Array.from(order, (o) => self[o]),
+    total: new Float64Array(count),
+    subtreeEnd: new Int32Array(count),
+    count,
+    sampleNode: sampleNode.map((n) => (n >= 0 ? pos[n] : n)),
+    samples,
   };
-  const st = [[0, 0, 0]]; // node, depth, start; negative node = close marker
-  let k = 0;
-  while (st.length) {
-    const [n, d, s] = st.pop();
-    if (n < 0) {
-      out.end[-n - 1] = k;
-      continue;
+  // children come after their parent: sum totals and subtree sizes from the last node back
+  const size = new Int32Array(count).fill(1);
+  for (let n = count - 1; n >= 0; n--) {
+    out.total[n] += out.self[n];
+    if (n > 0) {
+      out.total[out.parent[n]] += out.total[n];
+      size[out.parent[n]] += size[n];
     }
-    const oi = k++;
-    out.func[oi] = func[n];
-    out.depth[oi] = d;
-    out.start[oi] = s;
-    out.total_[oi] = total[n];
-    out.self[oi] = self[n];
-    out.node[oi] = n;
-    out.layoutOf[n] = oi;
-    if (d > out.maxDepth) out.maxDepth = d;
-    st.push([-oi - 1, 0, 0]);
-    const a = ks[n];
-    const b = ks[n + 1];
-    const starts = [];
-    let x = s;
-    for (let i = a; i < b; i++) {
-      starts.push(x);
-      x += total[kids[i]];
-    }
-    for (let i = b - 1; i >= a; i--) if (total[kids[i]] > 0) st.push([kids[i], d + 1, starts[i - a]]);
   }
+  for (let n = 0; n < count; n++) out.subtreeEnd[n] = n + size[n];
   return out;
-}
-
-/** Root->node func path of call node n. */
-export function nodePath(tree, n) {
-  const out = [];
-  while (n > 0) {
-    out.push(tree.func[n]);
-    n = tree.parent[n];
-  }
-  return out.reverse();
-}
-
-/** Is call node n in the subtree of node a? */
-export function isUnder(tree, n, a) {
-  while (n >= 0) {
-    if (n === a) return true;
-    if (tree.depth[n] <= tree.depth[a]) return false;
-    n = tree.parent[n];
-  }
-  return false;
-}
-
-/** Original samples behind call node a (its subtree), in sample order. */
-export function samplesOf(tree, a) {
-  const out = [];
-  const memo = new Int8Array(tree.count); // 0 unknown, 1 under, 2 not
-  memo[a] = 1;
-  const sn = tree.sampleNode;
-  for (let i = 0; i < sn.length; i++) {
-    const n = sn[i];
-    if (n < 0) continue;
-    let v = memo[n];
-    if (!v) {
-      v = isUnder(tree, n, a) ? 1 : 2;
-      memo[n] = v;
-    }
-    if (v === 1) out.push(i);
-  }
-  return Int32Array.from(out);
 }
 
 /** Sandwich of one function: callers (inverted, rooted at func) and callees (rooted at func). */
@@ -388,116 +303,3 @@ export function sandwich(ctx, opts, f) {
   return { callers, callees };
 }
 
-/** Matches of a search (substring, case-insensitive, or /regex/flags) among names -> Uint8Array per func. */
-export function searchFuncs(names, query) {
-  const out = new Uint8Array(names.length);
-  if (!query) return out;
-  let test;
-  const m = /^\/(.*)\/([a-z]*)$/.exec(query);
-  if (m) {
-    let re;
-    try {
-      re = new RegExp(m[1], m[2].includes('i') ? m[2] : m[2] + 'i');
-    } catch {
-      return out;
-    }
-    test = (s) => re.test(s);
-  } else {
-    const q = query.toLowerCase();
-    test = (s) => s.toLowerCase().includes(q);
-  }
-  for (let i = 0; i < names.length; i++) if (test(String(names[i]))) out[i] = 1;
-  return out;
-}
-
-/** Lanes of the flame chart: samples of each thread (or CPU: key 'sampleCpus', n = max cpu + 1) sorted by time. */
-export function buildLanes(profile, nThreads, key = 'sampleThreads') {
-  const { sampleTimes } = profile;
-  const sampleThreads = profile[key] || new Int32Array(0);
-  const n = sampleThreads.length;
-  const counts = new Int32Array(nThreads + 1);
-  for (let i = 0; i < n; i++) {
-    const t = sampleThreads[i];
-    counts[t >= 0 && t < nThreads ? t : nThreads]++;
-  }
-  const lanes = [];
-  for (let t = 0; t <= nThreads; t++) lanes.push({ thread: t < nThreads ? t : -1, samples: new Int32Array(counts[t]), times: null });
-  const fill = new Int32Array(nThreads + 1);
-  for (let i = 0; i < n; i++) {
-    const t = sampleThreads[i];
-    const l = t >= 0 && t < nThreads ? t : nThreads;
-    lanes[l].samples[fill[l]++] = i;
-  }
-  for (const lane of lanes) {
-    let sorted = true;
-    for (let k = 1; k < lane.samples.length; k++) if (sampleTimes[lane.samples[k]] < sampleTimes[lane.samples[k - 1]]) sorted = false;
-    if (!sorted) {
-      const arr = Array.from(lane.samples);
-      arr.sort((a, b) => sampleTimes[a] - sampleTimes[b] || a - b);
-      lane.samples = Int32Array.from(arr);
-    }
-    lane.times = new Float64Array(lane.samples.length);
-    for (let k = 0; k < lane.samples.length; k++) lane.times[k] = sampleTimes[lane.samples[k]];
-  }
-  return lanes.filter((l) => l.samples.length > 0);
-}
-
-/** The callchain slot (or ip field) of a sample record holding `address`, or null. */
-export function callchainSlot(fields, address) {
-  // addresses travel as doubles (exact below 2^53; kernel addresses round the same way)
-  const same = (v) => {
-    const m = /^(0x[0-9a-f]+|\d+)/i.exec(String(v));
-    if (!m) return false;
-    try {
-      return Number(BigInt(m[1])) === address;
-    } catch {
-      return false;
-    }
-  };
-  const list = fields || [];
-  const ci = list.findIndex((f) => f.name === 'callchain');
-  if (ci >= 0 && list[ci].children) {
-    const k = list[ci].children.findIndex((c) => same(c.value));
-    if (k >= 0) {
-      const hit = list[ci].children[k];
-      return { name: `callchain${hit.name}`, offset: Number(hit.offset), size: Number(hit.size), path: `${ci}.${k}` };
-    }
-  }
-  const ii = list.findIndex((f) => f.name === 'ip');
-  if (ii >= 0 && same(list[ii].value)) return { name: 'ip', offset: Number(list[ii].offset), size: Number(list[ii].size), path: `${ii}` };
-  return null;
-}
-
-/**
- * Address of the original frame behind call node `node` in sample `i`: the frame at the
- * node's depth when the tree is plain (no transforms, not inverted), else the leaf-most
- * frame of the node's function. null when none.
- */
-export function frameAddressFor(ctx, tree, i, node, plain) {
-  const p = ctx.profile;
-  const frames = [];
-  let s = p.sampleStacks[i];
-  while (s >= 0) {
-    frames.push(s);
-    const q = p.stackPrefixes[s];
-    s = q < s ? q : -1;
-  }
-  frames.reverse(); // root -> leaf stack ids
-  const f = tree.func[node];
-  let pick = -1;
-  if (plain) {
-    const d = tree.depth[node] - 1;
-    if (d >= 0 && d < frames.length && ctx.stackCanon(frames[d]) === f) pick = frames[d];
-  }
-  if (pick < 0) {
-    for (let k = frames.length - 1; k >= 0; k--) {
-      if (ctx.stackCanon(frames[k]) === f) {
-        pick = frames[k];
-        break;
-      }
-    }
-  }
-  if (pick < 0) return null;
-  const fr = p.stackFrames[pick];
-  return fr >= 0 && fr < p.frameAddresses.length ? p.frameAddresses[fr] : null;
-}

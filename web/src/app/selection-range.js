@@ -1,0 +1,48 @@
+// The bytes a selection stands for in the hex view (which shows the main file): a record's or a
+// field's bytes; a record inside a decompressed stream shows its compressed container; a record
+// of a perf --threads data.N file has no bytes here (start -1, with a note saying where they are).
+import { fileRow, rowLabel } from '../lib/records.js';
+import { RecordKind } from '../lib/record-kind.js';
+import { fieldAtPath } from '../views/record-tree/tree-model.js';
+
+/**
+ * @typedef {{start: number, end: number, label: string, note?: string}} ByteRange start -1: not in this file
+ */
+
+/**
+ * @param {any} doc
+ * @param {import('./use-selection.js').Selection | null} sel
+ * @returns {ByteRange | null}
+ */
+export function selectionRange(doc, sel) {
+  if (!sel) return null;
+  if (sel.type === 'bytes') return { start: sel.start, end: sel.end, label: sel.label, note: sel.note };
+  const { offsets, sizes, kinds, files } = doc.records;
+  const labelOf = (/** @type {number} */ row) => rowLabel(doc, row);
+  const label = sel.type === 'record' ? labelOf(sel.row) + (sel.inField ? ` · in field ${sel.inField}` : '') : `${labelOf(sel.row)} · ${sel.name}`;
+  if (files[sel.row] !== 0) {
+    const where = doc.dataFileNames?.[files[sel.row] - 1] ?? `data file ${files[sel.row]}`;
+    const off = sel.type === 'field' ? Number(sel.offset) : offsets[sel.row];
+    return { start: -1, end: -1, label, note: `bytes at 0x${off.toString(16)} of ${where}, not of the file shown here` };
+  }
+  if (sel.type === 'record') {
+    const r = fileRow(doc, sel.row);
+    if (r < 0) return null;
+    const nested = r !== sel.row;
+    return {
+      start: offsets[r],
+      end: offsets[r] + sizes[r],
+      label,
+      note: nested ? `a record at z+0x${offsets[sel.row].toString(16)} of the decompressed stream; showing its ${labelOf(r)} container` : '',
+    };
+  }
+  if (kinds[sel.row] === RecordKind.Nested) {
+    const r = fileRow(doc, sel.row);
+    if (r < 0) return null;
+    return { start: offsets[r], end: offsets[r] + sizes[r], label: `${labelOf(sel.row)}.${sel.name}`, note: 'field of a decompressed record; showing the compressed container' };
+  }
+  const f = fieldAtPath(doc.fieldsCache.get(sel.row)?.fields || [], sel.path);
+  const off = Number(f?.offset ?? sel.offset);
+  const size = Number(f?.size ?? sel.size);
+  return { start: off, end: off + Math.max(1, size), label };
+}

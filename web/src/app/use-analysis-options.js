@@ -1,0 +1,70 @@
+// The analysis options (filters, search, transforms, invert) with undo / redo of transforms,
+// and the worker's aggregation for them: every change re-aggregates in the worker (the core's
+// call tree), the answer replaces the analysis the views draw. Owned by the open document.
+import { useCallback, useRef, useState } from 'preact/hooks';
+import { useOwnedState } from './owned-state.js';
+
+/** @typedef {import('../worker/file-analysis.js').PageOptions} PageOptions */
+
+/**
+ * The options a document opens with: every sample of one event.
+ * @param {number} event
+ * @returns {PageOptions & {filter: NonNullable<PageOptions['filter']>, transforms: NonNullable<PageOptions['transforms']>}}
+ */
+export function defaultOpts(event) {
+  return { filter: { event, threads: [], cpus: [], t0: null, t1: null }, transforms: [], invert: false, search: '' };
+}
+
+/**
+ * @param {any} doc the open document (null while decoding)
+ * @param {import('../worker/client.js').DecoderClient} client
+ * @param {(message: string) => void} onError
+ */
+export function useAnalysisOptions(doc, client, onError) {
+  const [opts, setOpts] = useOwnedState(doc, (d) => defaultOpts(d?.defaultEvent ?? 0));
+  const [undone, setUndone] = useOwnedState(doc, () => /** @type {any[]} */ ([]));
+  const [analysis, setAnalysis] = useOwnedState(doc, (d) => d?.analysis ?? null);
+  const [analyzing, setAnalyzing] = useState(false);
+  const seq = useRef(0);
+
+  const reanalyze = useCallback(
+    async (/** @type {PageOptions} */ next) => {
+      if (!doc) return;
+      const mine = ++seq.current;
+      setAnalyzing(true);
+      try {
+        const res = await client.analyze(next);
+        if (mine === seq.current) setAnalysis(res.analysis);
+      } catch (err) {
+        if (mine === seq.current && !err?.cancelled) onError(err?.message || String(err));
+      } finally {
+        if (mine === seq.current) setAnalyzing(false);
+      }
+    },
+    [doc, client],
+  );
+  /** New options (keepRedo: a filter change keeps the transforms that were undone). */
+  const changeOpts = useCallback(
+    (/** @type {any} */ next, { keepRedo = false } = {}) => {
+      setOpts(next);
+      if (!keepRedo) setUndone([]);
+      reanalyze(next);
+    },
+    [reanalyze],
+  );
+  const pushTransform = useCallback((/** @type {any} */ t) => changeOpts({ ...opts, transforms: [...opts.transforms, t] }), [opts, changeOpts]);
+  const undoTransform = useCallback(() => {
+    if (!opts.transforms.length) return;
+    const last = opts.transforms[opts.transforms.length - 1];
+    setUndone([...undone, last]);
+    changeOpts({ ...opts, transforms: opts.transforms.slice(0, -1) }, { keepRedo: true });
+  }, [opts, undone, changeOpts]);
+  const redoTransform = useCallback(() => {
+    if (!undone.length) return;
+    const t = undone[undone.length - 1];
+    setUndone(undone.slice(0, -1));
+    changeOpts({ ...opts, transforms: [...opts.transforms, t] }, { keepRedo: true });
+  }, [opts, undone, changeOpts]);
+
+  return { opts, analysis, analyzing, changeOpts, pushTransform, undoTransform, redoTransform, canRedo: undone.length > 0 };
+}

@@ -1,0 +1,187 @@
+// Opening files: one file, several (a dropped folder: the profile, its perf --threads data.N
+// files, side files), the bundled sample or ?url=… at start. The bytes show at once (read
+// straight from the File); the decoded document follows from the worker.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ByteSource } from '../lib/byte-source.js';
+import { planFiles } from '../lib/multi-file.js';
+import { EMBED, URL_PARAM } from './page-params.js';
+
+export const SAMPLE_URL = 'samples/calltree.perf.data';
+export const SAMPLE_NAME = 'calltree.perf.data';
+// The recorded program, opened with the sample as a side file so its frames carry function names.
+export const SAMPLE_BINARY_URL = 'samples/calltree';
+
+/**
+ * @typedef {{label?: string, openName?: string, dataFiles?: File[], sideFiles?: File[], options?: Record<string, string>}} Extras
+ * @typedef {'idle'|'loading'|'decoding'|'ready'|'error'|'cancelled'} Status
+ */
+
+/**
+ * @param {import('../worker/client.js').DecoderClient} client
+ * @param {(doc: any) => void} onOpened called with each newly decoded document
+ */
+export function useOpenFile(client, onOpened) {
+  const [status, setStatus] = useState(/** @type {Status} */ ('idle'));
+  const [progress, setProgress] = useState({ done: 0, total: 0 });
+  const [pendingName, setPendingName] = useState('');
+  const [error, setError] = useState('');
+  const [doc, setDoc] = useState(/** @type {any} */ (null));
+  const [source, setSource] = useState(/** @type {ByteSource | null} */ (null));
+  const openSeq = useRef(0);
+  const opened = useRef(onOpened);
+  opened.current = onOpened;
+
+  const openFile = useCallback(
+    /**
+     * @param {Blob} file
+     * @param {string} name
+     * @param {Extras} [extras]
+     */
+    async (file, name, extras = {}) => {
+      const seq = ++openSeq.current;
+      setPendingName(extras.label || name);
+      setStatus('decoding');
+      setError('');
+      setProgress({ done: 0, total: file.size });
+      // the bytes are shown at once, read straight from the File; records, shading and views
+      // follow when the worker has decoded
+      const src = new ByteSource(file);
+      setDoc(null);
+      setSource(src);
+      try {
+        const msg = await client.open(file, name, {
+          dataFiles: (extras.dataFiles || []).map((f) => ({ file: f, name: f.name })),
+          sideFiles: (extras.sideFiles || []).map((f) => ({ file: f, name: f.name })),
+          options: extras.options || {},
+          onProgress: (done, total) => {
+            if (seq === openSeq.current) setProgress({ done, total });
+          },
+        });
+        if (seq !== openSeq.current) return { error: 'superseded by another file' };
+        const key = await fileKey(file, name);
+        if (seq !== openSeq.current) return { error: 'superseded by another file' };
+        const next = { ...msg, file, name: extras.label || name, key, extras: { ...extras, label: extras.label || name, openName: name }, fieldsCache: new Map(), labels: new Map() };
+        setDoc(next);
+        setSource(src);
+        setStatus('ready');
+        opened.current(next);
+        return { ok: msg.ok !== false, summary: msg.summary, diagnostics: (msg.diagnostics || []).length };
+      } catch (err) {
+        if (seq !== openSeq.current) return { error: 'superseded by another file' };
+        setDoc(null);
+        setSource(null);
+        if (err && err.cancelled) {
+          setStatus('cancelled');
+          return { error: 'cancelled' };
+        }
+        setError(err?.message || String(err));
+        setStatus('error');
+        return { error: err?.message || String(err) };
+      }
+    },
+    [client],
+  );
+
+  /** Several files (a dropped folder, a multi-selection): the profile, its data.N files, side files. */
+  const openFiles = useCallback(
+    (/** @type {File[]} */ files) => {
+      const plan = planFiles(Array.from(files));
+      if (!plan.main) return;
+      const extra = plan.dataFiles.length + plan.sideFiles.length;
+      const label = extra ? `${plan.main.name} (+${extra} file${extra === 1 ? '' : 's'})` : plan.main.name;
+      openFile(plan.main, plan.main.name, { label, dataFiles: plan.dataFiles, sideFiles: plan.sideFiles });
+    },
+    [openFile],
+  );
+
+  /** The open file again, with other decoder options. */
+  const reopen = useCallback(
+    (/** @type {any} */ d, /** @type {Record<string, string>} */ options) => openFile(d.file, d.extras?.openName || d.name, { ...d.extras, options }),
+    [openFile],
+  );
+
+  const cancel = useCallback(() => {
+    openSeq.current++;
+    client.stop();
+    setStatus('cancelled');
+    setDoc(null);
+    setSource(null);
+  }, [client]);
+
+  // the bundled sample, from the page's own origin, when no file was given;
+  // ?url=… loads that file instead; ?embed=1 waits for the host's profscope:open
+  useEffect(() => {
+    let stop = false;
+    if (EMBED && !URL_PARAM) return undefined;
+    const url = URL_PARAM || SAMPLE_URL;
+    const name = URL_PARAM ? nameFromUrl(URL_PARAM) : SAMPLE_NAME;
+    setStatus('loading');
+    setPendingName(name);
+    fetch(url)
+      .catch((err) => {
+        throw new Error(
+          URL_PARAM
+            ? `could not fetch ${url} (${err.message || err}); the server must allow this page's origin (CORS) and be reachable`
+            : err.message || String(err),
+        );
+      })
+      .then((r) => {
+        if (!r.ok) throw new Error(URL_PARAM ? `${url} answered HTTP ${r.status}` : `could not load the sample (${r.status})`);
+        return r.blob();
+      })
+      .then(async (blob) => {
+        /** @type {File[]} */
+        let sideFiles = [];
+        if (!URL_PARAM) {
+          // best effort: without the binary the sample still opens, with path+offset names
+          const bin = await fetch(SAMPLE_BINARY_URL).then((r) => (r.ok ? r.blob() : null)).catch(() => null);
+          if (bin) sideFiles = [new File([bin], 'calltree')];
+        }
+        if (stop || openSeq.current !== 0) return;
+        if (sideFiles.length) openFile(new File([blob], name), name, { label: `${name} (+1 file)`, dataFiles: [], sideFiles });
+        else openFile(new File([blob], name), name);
+      })
+      .catch((err) => {
+        if (!stop && openSeq.current === 0) {
+          setError(err.message || String(err));
+          setStatus('error');
+        }
+      });
+    return () => {
+      stop = true;
+    };
+  }, [openFile]);
+
+  useEffect(() => () => client.stop(), [client]);
+
+  return { status, progress, pendingName, error, setError, doc, source, openFile, openFiles, reopen, cancel };
+}
+
+/** @param {string} u */
+function nameFromUrl(u) {
+  try {
+    const p = new URL(u, location.href).pathname;
+    return decodeURIComponent(p.slice(p.lastIndexOf('/') + 1)) || 'profile';
+  } catch {
+    return 'profile';
+  }
+}
+
+/**
+ * "name:size:fnv1a32 of the first 4 KiB" — identifies a file for the URL state.
+ * @param {Blob} file
+ * @param {string} name
+ */
+export async function fileKey(file, name) {
+  let h = 0x811c9dc5;
+  try {
+    const head = new Uint8Array(await file.slice(0, 4096).arrayBuffer());
+    for (let i = 0; i < head.length; i++) {
+      h ^= head[i];
+      h = Math.imul(h, 0x01000193);
+    }
+  } catch {
+    /* unreadable: the key is name + size */
+  }
+  return `${name}:${file.size}:${(h >>> 0).toString(16)}`;
+}

@@ -1,0 +1,40 @@
+// The strip under the filter bar listing the samples behind the selected frame: step through
+// them; each one's callchain slot is selected in the hex view.
+import { formatInt, hex } from '../../lib/format.js';
+import './samples-strip.css';
+
+export function SamplesStrip({ doc, analysis, info, onStep }) {
+  const n = info.samples.length;
+  const name = String(analysis.names[analysis.tree.func[info.node]] ?? '');
+  const sample = n ? info.samples[info.k] : -1;
+  const t = sample >= 0 ? doc.sampleTimes[sample] : 0;
+  return (
+    <div class="samples-strip" data-testid="frame-samples" aria-live="polite">
+      <b class="mono" title={name}>{name}</b>
+      <span>
+        {formatInt(n)} sample{n === 1 ? '' : 's'}
+      </span>
+      {n ? (
+        <>
+          <button type="button" onClick={() => onStep(-1)} aria-label="Previous sample">
+            ◀
+          </button>
+          <span data-testid="frame-sample-pos">
+            {formatInt(info.k + 1)} / {formatInt(n)}
+          </span>
+          <button type="button" onClick={() => onStep(1)} aria-label="Next sample">
+            ▶
+          </button>
+          <span class="muted">
+            sample #{sample}
+            {t ? ` · t=${t}` : ''}
+            {info.row >= 0 ? ` · record ${info.row} at ${hex(doc.records.offsets[info.row])}` : ''}
+          </span>
+          <span data-testid="frame-slot">
+            {info.pending ? '…' : info.slot ? `→ ${info.slot.name} at ${hex(info.slot.offset)}` : info.row >= 0 ? '→ no callchain slot for this frame (whole record shown)' : ''}
+          </span>
+        </>
+      ) : null}
+    </div>
+  );
+}

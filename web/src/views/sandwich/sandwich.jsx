@@ -1,0 +1,26 @@
+// Sandwich view: a function's callers (inverted, who calls it) above its callees (what it calls),
+// as two call tree tables.
+import { CallTree } from '../call-tree/call-tree.jsx';
+import './sandwich.css';
+
+/**
+ * @param {{sandwich: {func: number, names: string[], callers: any, callees: any} | null}} props
+ */
+export function Sandwich({ sandwich }) {
+  if (!sandwich) return <div class="placeholder muted">Select a frame in the flame graph, flame chart or call tree, then “Sandwich”.</div>;
+  return (
+    <div class="sandwich">
+      <div class="sw-title">
+        Sandwich of <b class="mono">{String(sandwich.names[sandwich.func])}</b>
+      </div>
+      <div class="sw-half">
+        <div class="sw-label muted">Callers (who calls it; inverted)</div>
+        <CallTree tree={sandwich.callers} names={sandwich.names} label="Callers" testid="sandwich-callers" inverted />
+      </div>
+      <div class="sw-half">
+        <div class="sw-label muted">Callees (what it calls)</div>
+        <CallTree tree={sandwich.callees} names={sandwich.names} label="Callees" testid="sandwich-callees" />
+      </div>
+    </div>
+  );
+}

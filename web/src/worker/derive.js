@@ -1,0 +1,196 @@
+// @ts-check
+// Data the views need that the worker derives once per opened file from the session's columns
+// (pure functions, unit-tested): flame chart lanes, samples per event and CPU, the record
+// composition, record row -> sample, and source positions per function.
+import { RecordKind } from '../lib/record-kind.js';
+
+/**
+ * @typedef {{thread: number, samples: Int32Array, times: Float64Array}} Lane
+ *   samples of one thread (or CPU) sorted by time; thread -1 = the samples without one
+ */
+
+/**
+ * Lanes of the flame chart: the samples of each thread (or CPU: pass the CPU column and
+ * max CPU + 1) sorted by time; empty lanes left out.
+ * @param {Float64Array} sampleTimes
+ * @param {Int32Array} laneOf sample -> thread row (or CPU)
+ * @param {number} nLanes
+ * @returns {Lane[]}
+ */
+export function buildLanes(sampleTimes, laneOf, nLanes) {
+  const n = laneOf.length;
+  const counts = new Int32Array(nLanes + 1);
+  for (let i = 0; i < n; i++) {
+    const t = laneOf[i];
+    counts[t >= 0 && t < nLanes ? t : nLanes]++;
+  }
+  /** @type {{thread: number, samples: Int32Array, times: Float64Array}[]} */
+  const lanes = [];
+  for (let t = 0; t <= nLanes; t++) lanes.push({ thread: t < nLanes ? t : -1, samples: new Int32Array(counts[t]), times: new Float64Array(0) });
+  const fill = new Int32Array(nLanes + 1);
+  for (let i = 0; i < n; i++) {
+    const t = laneOf[i];
+    const l = t >= 0 && t < nLanes ? t : nLanes;
+    lanes[l].samples[fill[l]++] = i;
+  }
+  for (const lane of lanes) {
+    let sorted = true;
+    for (let k = 1; k < lane.samples.length; k++) if (sampleTimes[lane.samples[k]] < sampleTimes[lane.samples[k - 1]]) sorted = false;
+    if (!sorted) {
+      const arr = Array.from(lane.samples);
+      arr.sort((a, b) => sampleTimes[a] - sampleTimes[b] || a - b);
+      lane.samples = Int32Array.from(arr);
+    }
+    lane.times = new Float64Array(lane.samples.length);
+    for (let k = 0; k < lane.samples.length; k++) lane.times[k] = sampleTimes[lane.samples[k]];
+  }
+  return lanes.filter((l) => l.samples.length > 0);
+}
+
+/**
+ * Per-CPU lanes when the file records CPUs (none otherwise, or for absurd CPU numbers).
+ * @param {Float64Array} sampleTimes
+ * @param {Int32Array} sampleCpus
+ */
+export function cpuLanes(sampleTimes, sampleCpus) {
+  let maxCpu = -1;
+  for (let i = 0; i < sampleCpus.length; i++) if (sampleCpus[i] > maxCpu) maxCpu = sampleCpus[i];
+  if (maxCpu < 0 || maxCpu >= 65536) return [];
+  return buildLanes(sampleTimes, sampleCpus, maxCpu + 1).filter((l) => l.thread >= 0);
+}
+
+/**
+ * Samples per event (rows times their counts): the filter bar's counts and the default event.
+ * Events are those the file names, or as many as the samples use.
+ * @param {Int32Array} sampleEvents
+ * @param {Uint32Array} sampleCounts empty when every row is one sample
+ * @param {number} namedEvents
+ */
+export function eventTotals(sampleEvents, sampleCounts, namedEvents) {
+  let used = -1;
+  for (let i = 0; i < sampleEvents.length; i++) if (sampleEvents[i] > used) used = sampleEvents[i];
+  const totals = new Float64Array(Math.max(namedEvents, used + 1));
+  for (let i = 0; i < sampleEvents.length; i++) {
+    const e = sampleEvents[i];
+    if (e >= 0 && e < totals.length) totals[e] += sampleCounts.length ? sampleCounts[i] : 1;
+  }
+  return totals;
+}
+
+/**
+ * The heaviest event (the first of equals), 0 when none.
+ * @param {Float64Array} totals
+ */
+export function heaviestEvent(totals) {
+  let best = 0;
+  for (let e = 0; e < totals.length; e++) if (totals[e] > totals[best]) best = e;
+  return best;
+}
+
+/**
+ * Sample rows per CPU, in CPU order (the filter bar's CPU list, the composition's bars).
+ * @param {Int32Array} sampleCpus
+ * @returns {{cpu: number, rows: number}[]}
+ */
+export function cpuRows(sampleCpus) {
+  /** @type {Map<number, number>} */
+  const counts = new Map();
+  for (let i = 0; i < sampleCpus.length; i++) if (sampleCpus[i] >= 0) counts.set(sampleCpus[i], (counts.get(sampleCpus[i]) || 0) + 1);
+  return [...counts.entries()].sort((a, b) => a[0] - b[0]).map(([cpu, rows]) => ({ cpu, rows }));
+}
+
+/**
+ * The key of a row's (kind, type): rows with the same key have the same type name.
+ * @param {number} kind
+ * @param {number} type
+ */
+export function typeKey(kind, type) {
+  return kind * 4294967296 + type;
+}
+
+/**
+ * The type name of every (kind, type) of the table, named by its first row: what the page shows
+ * for a row until its own label arrives, and the composition's group names.
+ * @param {import('./session-columns.js').RecordColumns} records
+ * @param {(row: number) => string} nameOf
+ * @returns {Map<number, string>} typeKey -> name
+ */
+export function recordTypeNames(records, nameOf) {
+  const { kinds, types } = records;
+  /** @type {Map<number, string>} */
+  const names = new Map();
+  for (let r = 0; r < kinds.length; r++) {
+    const key = typeKey(kinds[r], types[r]);
+    if (!names.has(key)) names.set(key, nameOf(r));
+  }
+  return names;
+}
+
+/**
+ * @typedef {{label: string, kind: number, type: number, count: number, bytes: number, nested: boolean, first: number}} CompositionGroup
+ */
+
+/**
+ * Bytes and counts per record kind and type (and per feature section), for the composition
+ * dashboard and the record tree's kind filter: one group per (kind, type) named by its first
+ * row, sorted by bytes. Containers (data section, feature table) and pieces inside a record are
+ * left out (their bytes are counted by their children); `nested` groups (inside a decompressed
+ * COMPRESSED stream) are not file bytes.
+ * @param {import('./session-columns.js').RecordColumns} records
+ * @param {Map<number, string>} typeNames recordTypeNames()
+ * @returns {CompositionGroup[]}
+ */
+export function recordComposition(records, typeNames) {
+  const { kinds, types, sizes, parents } = records;
+  /** @type {Map<number, CompositionGroup>} */
+  const groups = new Map();
+  for (let r = 0; r < kinds.length; r++) {
+    const k = kinds[r];
+    if (k === RecordKind.DataSection || k === RecordKind.FeatureTable) continue;
+    if (k === RecordKind.Record && parents[r] >= 0 && kinds[parents[r]] === RecordKind.Record) continue;
+    const key = typeKey(k, types[r]);
+    let g = groups.get(key);
+    if (!g) {
+      g = { label: typeNames.get(key) ?? '', kind: k, type: types[r], count: 0, bytes: 0, nested: k === RecordKind.Nested, first: r };
+      groups.set(key, g);
+    }
+    g.count++;
+    g.bytes += sizes[r];
+  }
+  return [...groups.values()].sort((a, b) => b.bytes - a.bytes || b.count - a.count);
+}
+
+/**
+ * Record row -> its first sample (-1 when it has none): "select a byte or record: its sample".
+ * @param {Int32Array} sampleRecords
+ * @param {number} rows
+ */
+export function recordSamples(sampleRecords, rows) {
+  const m = new Int32Array(rows).fill(-1);
+  for (let i = 0; i < sampleRecords.length; i++) {
+    const r = sampleRecords[i];
+    if (r >= 0 && r < rows && m[r] < 0) m[r] = i;
+  }
+  return m;
+}
+
+/**
+ * Canonical func -> "file:line" (jitdump DEBUG_INFO): the first source of any of its frames.
+ * @param {Int32Array} sourceFrames
+ * @param {Int32Array} sourceStrings
+ * @param {Int32Array} frameFuncs
+ * @param {Int32Array} canon
+ * @param {string[]} strings
+ * @returns {Record<number, string>}
+ */
+export function funcSources(sourceFrames, sourceStrings, frameFuncs, canon, strings) {
+  /** @type {Record<number, string>} */
+  const out = {};
+  for (let i = 0; i < sourceFrames.length; i++) {
+    const f = frameFuncs[sourceFrames[i]];
+    if (f == null || f < 0) continue;
+    const c = canon[f];
+    if (!(c in out)) out[c] = String(strings[sourceStrings[i]] ?? '');
+  }
+  return out;
+}

@@ -1,0 +1,140 @@
+// @ts-check
+// The analysis of the open file, in the worker: the core aggregates (session.analyze, given the
+// page's options as JSON), the worker keeps the last call tree for the questions that follow
+// (samples of a node, function totals, callchain slots) and lays out the flame graph.
+import { layoutFlame, searchFuncs } from './call-nodes.js';
+
+/** @typedef {import('../../../wasm/profscope').Session} Session */
+/** @typedef {import('../../../wasm/profscope').CallTreeResult} CallTreeResult */
+/** @typedef {import('../../../wasm/profscope').AnalysisOptionsJson} AnalysisOptionsJson */
+
+/**
+ * The page's analysis options: the core's options plus what only the page uses (search;
+ * transform labels, the filter's pid); times in ns.
+ * @typedef {{filter?: {event?: number, threads?: number[], cpus?: number[], t0?: number|null, t1?: number|null, pid?: number|null},
+ *   transforms?: Array<import('../../../wasm/profscope').AnalysisTransformJson & {label?: string}>, invert?: boolean,
+ *   search?: string, sandwich?: {mode: 'callers'|'callees', func: number}}} PageOptions
+ */
+
+export class FileAnalysis {
+  /**
+   * @param {Session} session
+   * @param {import('./session-columns.js').ProfileColumns} profile (sample times in ns)
+   * @param {string[]} strings
+   * @param {number} scale ns per unit of the session's times
+   */
+  constructor(session, profile, strings, scale) {
+    this.session = session;
+    this.profile = profile;
+    this.strings = strings;
+    this.scale = scale;
+    /** canonical function -> name (functions merged by name; grows with collapse-library) */
+    this.names = /** @type {string[]} */ ([]);
+    this.canon = session.analysisCanon();
+    this.refreshNames();
+    this.unknown = this.names.lastIndexOf('[unknown]');
+    /** @type {CallTreeResult | null} the last analysis (samplesOf, functionTotals, slot answer from it) */
+    this.lastTree = null;
+    /** @type {PageOptions | null} */
+    this.lastOpts = null;
+  }
+
+  /** Names of the canonical functions the core has made since the last call. */
+  refreshNames() {
+    const ids = this.session.analysisNameIds();
+    for (let i = this.names.length; i < ids.length; i++) this.names.push(ids[i] >= 0 ? String(this.strings[ids[i]] ?? '') : this.session.analysisName(i));
+  }
+
+  /**
+   * Canonical function of a stack node's frame.
+   * @param {number} st
+   */
+  stackCanon(st) {
+    const fr = this.profile.stackFrames[st];
+    const f = fr >= 0 && fr < this.profile.frameFuncs.length ? this.profile.frameFuncs[fr] : -1;
+    return f >= 0 && f < this.canon.length ? this.canon[f] : this.unknown;
+  }
+
+  /**
+   * The library collapse-library would put a canonical function in ('' when none).
+   * @param {number} func
+   */
+  libraryOf(func) {
+    return func >= 0 ? this.session.analysisLibrary(func) : '';
+  }
+
+  /**
+   * The core's call tree for the page's options.
+   * @param {PageOptions} opts
+   * @returns {CallTreeResult}
+   */
+  tree(opts) {
+    const f = opts.filter || {};
+    /** @type {AnalysisOptionsJson} */
+    const o = {
+      filter: {
+        event: f.event ?? -1,
+        threads: f.threads || [],
+        cpus: f.cpus || [],
+        // times back to the session's units
+        ...(f.t0 != null ? { t0: f.t0 / this.scale } : {}),
+        ...(f.t1 != null ? { t1: f.t1 / this.scale } : {}),
+      },
+      transforms: (opts.transforms || []).map(({ type, func, path, lib }) => ({ type, func, path, lib })),
+      invert: !!opts.invert,
+    };
+    if (opts.sandwich) o.sandwich = { mode: opts.sandwich.mode, func: opts.sandwich.func };
+    const t = this.session.analyze(JSON.stringify(o));
+    if ('error' in t) throw new Error(t.error);
+    this.refreshNames(); // collapse-library adds pseudo functions
+    return t;
+  }
+
+  /**
+   * Aggregation of the filtered, transformed samples, laid out for the views.
+   * @param {PageOptions} opts
+   */
+  run(opts) {
+    const t0 = performance.now();
+    const tree = this.tree(opts);
+    this.lastTree = tree;
+    this.lastOpts = opts;
+    const layout = layoutFlame(tree, this.names, opts.filter?.event ?? 0);
+    const matches = searchFuncs(this.names, opts.search || '');
+    return {
+      // copies: the worker keeps lastTree, the page gets transferred copies
+      tree: treeColumns(tree, true),
+      sampleNode: tree.sampleNode.slice(),
+      samples: tree.samples,
+      layout,
+      names: this.names.slice(),
+      matches,
+      opts,
+      ms: performance.now() - t0,
+    };
+  }
+
+  /**
+   * Both halves of the sandwich of a function.
+   * @param {PageOptions} opts
+   * @param {number} func
+   */
+  sandwich(opts, func) {
+    return {
+      callers: treeColumns(this.tree({ ...opts, sandwich: { mode: 'callers', func } }), false),
+      callees: treeColumns(this.tree({ ...opts, sandwich: { mode: 'callees', func } }), false),
+    };
+  }
+}
+
+/**
+ * The columns of a call tree the page draws (copies when the worker keeps the tree).
+ * @param {CallTreeResult} t
+ * @param {boolean} copy
+ * @returns {import('../../../wasm/profscope').CallTreeColumns}
+ */
+function treeColumns(t, copy) {
+  const { parent, func, depth, subtreeEnd, self, total, count } = t;
+  if (!copy) return { parent, func, depth, subtreeEnd, self, total, count };
+  return { parent: parent.slice(), func: func.slice(), depth: depth.slice(), subtreeEnd: subtreeEnd.slice(), self: self.slice(), total: total.slice(), count };
+}

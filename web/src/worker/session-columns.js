@@ -1,0 +1,134 @@
+// @ts-check
+// Reading a decoded session's tables through the bindings (wasm/profscope.d.ts): which getters,
+// into which objects. Each getter returns a fresh copy the worker owns. tests/node reads the
+// same columns through these functions.
+
+/** @typedef {import('../../../wasm/profscope').Session} Session */
+
+/** The profile columns the worker reads (getter names of the session). */
+export const PROFILE_GETTERS = /** @type {const} */ ([
+  'funcNames',
+  'funcMappings',
+  'frameAddresses',
+  'frameFuncs',
+  'frameMappings',
+  'stackFrames',
+  'stackPrefixes',
+  'sampleTimes',
+  'sampleThreads',
+  'sampleCpus',
+  'sampleEvents',
+  'sampleWeights',
+  'sampleStacks',
+  'sampleRecords',
+  'sampleCounts',
+]);
+
+/** @typedef {{[K in typeof PROFILE_GETTERS[number]]: ReturnType<Session[K]>}} ProfileColumns */
+
+/**
+ * The profile's columns (funcs, frames, stacks, samples).
+ * @param {Session} s
+ * @returns {ProfileColumns}
+ */
+export function readProfile(s) {
+  const out = /** @type {any} */ ({});
+  for (const k of PROFILE_GETTERS) out[k] = s[k]();
+  return out;
+}
+
+/**
+ * @typedef {{offsets: Float64Array, sizes: Float64Array, types: Uint32Array, kinds: Uint8Array,
+ *   parents: Int32Array, files: Uint8Array}} RecordColumns
+ */
+
+/**
+ * The record table's columns.
+ * @param {Session} s
+ * @returns {RecordColumns}
+ */
+export function readRecords(s) {
+  return {
+    offsets: s.recordOffsets(),
+    sizes: s.recordSizes(),
+    types: s.recordTypes(),
+    kinds: s.recordKinds(),
+    parents: s.recordParents(),
+    files: s.recordFiles(),
+  };
+}
+
+/**
+ * The markers (perf MMAP/COMM/..., jitdump code loads, XRay custom events), times scaled to ns.
+ * Their kinds become a small table (kind[i] indexes kindNames); label[i] is a string id.
+ * @param {Session} s
+ * @param {string[]} strings
+ * @param {number} scale
+ */
+export function readMarkers(s, strings, scale) {
+  const time = scaleTimes(s.markerTimes(), scale);
+  const kindIds = s.markerKinds();
+  const kindIndex = new Map();
+  /** @type {string[]} */
+  const kindNames = [];
+  const kind = new Int32Array(time.length);
+  for (let i = 0; i < time.length; i++) {
+    let k = kindIndex.get(kindIds[i]);
+    if (k === undefined) {
+      k = kindNames.length;
+      kindNames.push(stringAt(strings, kindIds[i]));
+      kindIndex.set(kindIds[i], k);
+    }
+    kind[i] = k;
+  }
+  return { rows: s.markerRecords(), time, thread: s.markerThreads(), cpu: s.markerCpus(), kind, kindNames, label: s.markerLabels() };
+}
+
+/**
+ * Exact calls (XRay enter/exit pairs), times scaled to ns and funcs made canonical; null when none.
+ * @param {Session} s
+ * @param {Int32Array} canon func row -> canonical func
+ * @param {number} scale
+ */
+export function readIntervals(s, canon, scale) {
+  const start = scaleTimes(s.intervalStarts(), scale);
+  if (start.length === 0) return null;
+  const end = scaleTimes(s.intervalEnds(), scale);
+  const func = s.intervalFuncs();
+  for (let i = 0; i < func.length; i++) func[i] = func[i] >= 0 && func[i] < canon.length ? canon[func[i]] : -1;
+  return { thread: s.intervalThreads(), func, start, end, depth: s.intervalDepths(), record: s.intervalRecords() };
+}
+
+/**
+ * Parses one of the session's small JSON tables; `fallback` when it is not JSON.
+ * @template T
+ * @param {string} text
+ * @param {T} fallback
+ * @returns {T}
+ */
+export function parseJson(text, fallback) {
+  if (typeof text !== 'string' || text === '') return fallback;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Multiplies times (in the file's units) by `scale` (ns per unit), in place.
+ * @param {Float64Array} arr
+ * @param {number} scale
+ */
+export function scaleTimes(arr, scale) {
+  if (scale !== 1) for (let i = 0; i < arr.length; i++) arr[i] *= scale;
+  return arr;
+}
+
+/**
+ * @param {string[]} strings
+ * @param {number} id
+ */
+export function stringAt(strings, id) {
+  return id >= 0 && id < strings.length ? strings[id] : '';
+}
