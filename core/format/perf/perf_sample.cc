@@ -32,15 +32,21 @@ struct Walker {
 };
 
 // Reads a REGS_USER / REGS_INTR block: abi, then one u64 per mask bit when abi != 0.
-void Regs(Walker& w, const char* name, uint64_t mask) {
+// With `values`, keeps the registers (and the abi in *abi_out).
+void Regs(Walker& w, const char* name, uint64_t mask, uint64_t* abi_out = nullptr,
+          std::vector<uint64_t>* values = nullptr) {
   uint64_t at = w.r.abs_pos();
   uint64_t abi = w.r.U64();
   size_t n = abi ? static_cast<size_t>(Popcount(mask)) : 0;
+  if (abi_out) *abi_out = abi;
   Field* f = nullptr;
   if (w.fields) f = &w.fields->Add(name, at, 8 + 8 * n, "abi " + std::to_string(abi) + ", " + std::to_string(n) + " registers");
+  if (values && n <= w.r.remaining() / 8) values->reserve(n);
   for (size_t i = 0; i < n; ++i) {
     uint64_t rat = w.r.abs_pos();
     uint64_t v = w.r.U64();
+    if (!w.r.ok()) break;
+    if (values) values->push_back(v);
     if (f) f->children.push_back(Field{"reg[" + std::to_string(i) + "]", rat, 8, Hex(v), {}});
   }
 }
@@ -75,6 +81,11 @@ bool ParseSample(ByteReader r, const PerfEventAttr& attr, SampleData* s, FieldLi
   s->sample_type = st;
   s->callchain.clear();
   s->lbr_from.clear();
+  s->regs_user.clear();
+  s->regs_user_abi = 0;
+  s->regs_user_mask = attr.sample_regs_user;
+  s->stack_user_size = 0;
+  s->stack_user_dyn_size = 0;
   Walker w{r, fields};
   auto fail = [&](const char* what) {
     if (diags) {
@@ -191,16 +202,22 @@ bool ParseSample(ByteReader r, const PerfEventAttr& attr, SampleData* s, FieldLi
       if (fields) fields->Add("branch_counters", cat, 8 * nr, std::to_string(nr) + " counters");
     }
   }
-  if (st & kSampleRegsUser) { Regs(w, "regs_user", attr.sample_regs_user); if (!r.ok()) return fail("REGS_USER"); }
+  if (st & kSampleRegsUser) {
+    s->regs_user_offset = r.abs_pos();
+    Regs(w, "regs_user", attr.sample_regs_user, &s->regs_user_abi, &s->regs_user);
+    if (!r.ok()) return fail("REGS_USER");
+  }
   if (st & kSampleStackUser) {
     uint64_t at = r.abs_pos();
     uint64_t size = r.U64();
     if (!r.ok() || size > r.remaining()) return fail("STACK_USER");
+    s->stack_user_offset = r.abs_pos();
     r.Skip(static_cast<size_t>(size));
     uint64_t dyn = 0;
     if (size) dyn = r.U64();
     if (!r.ok()) return fail("STACK_USER");
     s->stack_user_size = size;
+    s->stack_user_dyn_size = dyn;
     if (fields) fields->Add("stack_user", at, r.abs_pos() - at,
                             std::to_string(size) + " bytes" + (size ? ", dyn_size " + std::to_string(dyn) : ""));
   }

@@ -28,6 +28,17 @@ struct SampleData {
   std::vector<uint64_t> lbr_from;
   uint64_t lbr_to0 = 0;
   uint64_t stack_user_size = 0;
+  // PERF_SAMPLE_REGS_USER (for DWARF unwinding): the abi word (0 = none, 1 = 32-bit,
+  // 2 = 64-bit), attr.sample_regs_user, one value per mask bit in bit order, and
+  // the absolute offset of the abi word.
+  uint64_t regs_user_abi = 0;
+  uint64_t regs_user_mask = 0;
+  std::vector<uint64_t> regs_user;
+  uint64_t regs_user_offset = 0;
+  // PERF_SAMPLE_STACK_USER: absolute offset of the copied bytes (stack_user_size
+  // of them) and how many the kernel filled from sp up (dyn_size).
+  uint64_t stack_user_offset = 0;
+  uint64_t stack_user_dyn_size = 0;
   std::vector<uint64_t> callchain;  // as stored, including context markers
   uint64_t callchain_offset = 0;    // absolute offset of callchain[0]
 };
