@@ -37,7 +37,7 @@ std::unique_ptr<UnwindModule> UnwindModule::FromEhFrame(std::string name, ByteOr
 }
 
 bool UnwindModule::Bias(uint64_t map_start, uint64_t pgoff, uint64_t* bias) const {
-  if (synthetic_) { *bias = 0; return true; }
+  if (synthetic_) { *bias = map_start - pgoff; return true; }  // its file offsets are its link-time addresses
   const elf::Segment* s = elf_.LoadAtOffset(pgoff);
   if (!s) return false;
   *bias = map_start - (s->vaddr + (pgoff - s->offset));

@@ -44,7 +44,8 @@ class UnwindModule {
 
   // The load bias (process address - link-time address) of a mapping that
   // starts at `map_start` and maps file offset `pgoff`: from the PT_LOAD that
-  // holds pgoff. False when no PT_LOAD holds it.
+  // holds pgoff (a synthetic module's file offsets are its link-time
+  // addresses). False when no PT_LOAD holds it.
   bool Bias(uint64_t map_start, uint64_t pgoff, uint64_t* bias) const;
 
   enum class FdeStatus : uint8_t {

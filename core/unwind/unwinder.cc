@@ -87,6 +87,8 @@ struct Unwinder::Impl {
   UnwindResult* out = nullptr;
   ReadFail fail = ReadFail::kNone;
   uint64_t fail_address = 0;
+  bool zero_read = false;          // a word past the stack copy read as 0 (perf_compatible)
+  uint64_t zero_read_address = 0;
 
   Impl() : cache(kCacheSlots) {}
 
@@ -109,11 +111,21 @@ struct Unwinder::Impl {
       return true;
     }
     ModuleHit h;
-    if (modules->Find(addr, &h) && h.module && h.module->ReadAddress(addr - h.bias, size, v)) {
+    const bool mapped = modules->Find(addr, &h);
+    if (mapped && h.module && h.module->ReadAddress(addr - h.bias, size, v)) {
       if (slot) *slot = kNoSlot;
       return true;
     }
-    fail = addr >= sp0 && addr - sp0 < kStackSpan ? ReadFail::kStackEnd : ReadFail::kUnreadable;
+    const bool stack_end = addr >= sp0 && addr - sp0 < kStackSpan;
+    if (mapped && opt->perf_compatible) {
+      // perf's access_dso_mem answers 1 (not an error) when the mapping's file
+      // cannot be read ([stack], //anon): libunwind takes the word as 0.
+      *v = 0;
+      if (slot) *slot = kNoSlot;
+      if (stack_end && !zero_read) { zero_read = true; zero_read_address = addr; }
+      return true;
+    }
+    fail = stack_end ? ReadFail::kStackEnd : ReadFail::kUnreadable;
     fail_address = addr;
     return false;
   }
@@ -445,6 +457,7 @@ void Unwinder::Unwind(Arch task, const RegisterFile& regs, const StackCopy& stac
   m.stack = &stack;
   m.modules = &modules;
   m.out = out;
+  m.zero_read = false;
   const ArchInfo& info = *m.info;
   if (!regs.Has(info.pc) || !regs.Has(info.sp)) {
     out->stop = StopReason::kNoRegisters;
@@ -494,6 +507,15 @@ void Unwinder::Unwind(Arch task, const RegisterFile& regs, const StackCopy& stac
     if (!m.Step(cur, hit, have, lookup, &next, &slot, &signal)) break;
     address = (signal ? next.pc : next.pc - 1) & m.mask;
     cur = next;
+  }
+  if (m.zero_read && out->stop != StopReason::kOutermost) {
+    // The stack copy ended before the unwinding did: the frames after that
+    // point (perf shows them, ending in 0xffffffffffffffff for a return
+    // address read as 0) came from zeros.
+    out->stop = StopReason::kStackCopyEnd;
+    out->stack_needed = m.zero_read_address + info.address_size - m.sp0 + 1;
+    out->detail = "a read " + std::to_string(m.zero_read_address - m.sp0) + " bytes above sp went past the " +
+                  std::to_string(stack.dyn_size) + "-byte stack copy (perf reads it as 0)";
   }
 }
 

@@ -12,9 +12,13 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdio>
+#include <set>
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -63,9 +67,20 @@ class FileSource : public ByteSource {
 struct Options {
   bool use_binaries = true;
   uw::UnwindOptions unwind;
+  // Repeat each user frame once per inline level that perf 6.1 adds for it
+  // (machine.c append_inlines: one callchain node per record of
+  // `addr2line -i` on the binary's debug file, all with the frame's address).
+  bool expand_inlines = false;
+  // The recording and its references: "" = perf.data/pipe.data, header.txt, folded_addrs*.txt;
+  // a jitdump case after perf inject --jit: "perf.jit.data" with prefix "jit_".
+  std::string input;
+  std::string prefix;
+  // Binaries that are not files (perf inject's jitted-PID-N.so): a module for a mapping path, or null.
+  std::function<std::unique_ptr<uw::UnwindModule>(const std::string& path)> synthetic;
 };
 
 struct SampleOut {
+  std::vector<uint32_t> inline_count;  // per user frame: how many times perf lists it (expand_inlines)
   int32_t row = -1;
   uint64_t time = 0;
   int32_t pid = -1;
@@ -84,6 +99,7 @@ struct Mapping {
 struct CaseResult {
   bool ok = false;
   std::string error;
+  std::string inline_source;  // "file: N inlined frames" per debug file addr2line read
   std::string missing_system_binaries;  // "path (why); ..." for binaries perf used that this machine lacks
   std::vector<SampleOut> samples;
   std::map<std::string, std::vector<std::string>> references;  // folded_addrs*.txt -> lines
@@ -98,7 +114,9 @@ struct CaseResult {
     std::map<std::string, uint64_t> agg;
     for (const auto& s : samples) {
       std::vector<uint64_t> st = s.kernel;
-      for (const auto& f : s.result.frames) st.push_back(f.address);
+      for (size_t i = 0; i < s.result.frames.size(); ++i)
+        for (uint32_t k = i < s.inline_count.size() ? s.inline_count[i] : 1; k > 0; --k)
+          st.push_back(s.result.frames[i].address);
       if (st.empty()) st.push_back(s.ip);
       std::string key;
       for (size_t i = st.size(); i-- > 0;) {
@@ -143,17 +161,17 @@ inline const std::vector<uint8_t>& OwnVdso() {
 // The binary perf would have used for a mapping, or "" (with a reason).
 // "[vdso]" stands for OwnVdso().
 inline std::string FindBinary(const fs::path& dir, const Mapping& m, bool use_binaries, std::string* why) {
+  if (!use_binaries) return "";  // perf --symfs EMPTY --buildid-dir EMPTY: not even the vdso copy is found
   if (m.path == "[vdso]") {
     // perf reads a [vdso] whose build-id the file records from its build-id
     // cache (absent here); one without a build-id (pipe mode: the build-ids
     // come last) from a copy of its own process's vdso.
     if (!m.build_id.empty()) {
       fs::path cached = fs::path(std::getenv("HOME") ? std::getenv("HOME") : "/root") / ".debug" / "[vdso]" / m.build_id / "vdso";
-      return use_binaries && fs::exists(cached) ? cached.string() : "";
+      return fs::exists(cached) ? cached.string() : "";
     }
     return OwnVdso().empty() ? "" : "[vdso]";
   }
-  if (!use_binaries) return "";
   if (m.path.empty() || m.path[0] == '[' || m.path.rfind("//", 0) == 0 || m.path.rfind("/memfd:", 0) == 0) return "";
   fs::path own = dir / fs::path(m.path).filename();
   if (fs::exists(own)) return own.string();
@@ -275,9 +293,63 @@ class Lookup : public uw::ModuleLookup {
   const std::vector<uw::UnwindModule*>& modules_;
 };
 
+// The file perf reads symbols (and, through addr2line, inline frames) from:
+// the separate debug file of the build-id under /usr/lib/debug (Debian's
+// -dbg packages), else the binary itself.
+inline std::string SymbolSource(const std::string& binary, const std::string& build_id) {
+  if (build_id.size() > 2) {
+    fs::path dbg = fs::path("/usr/lib/debug/.build-id") / build_id.substr(0, 2) / (build_id.substr(2) + ".debug");
+    if (fs::exists(dbg)) return dbg.string();
+  }
+  return binary;
+}
+
+// How many frames perf 6.1 makes of each link-time address of `file`: the
+// records binutils addr2line -i gives (perf runs that very tool when built
+// without libbfd, as Debian's is), at least 1. Empty when addr2line fails.
+inline std::map<uint64_t, uint32_t> InlineCounts(const std::string& file, const std::set<uint64_t>& addrs) {
+  std::map<uint64_t, uint32_t> out;
+  if (addrs.empty()) return out;
+  std::string in = (fs::temp_directory_path() / ("profscope-a2l-" + std::to_string(::getpid()) + ".txt")).string();
+  {
+    std::ofstream f(in);
+    for (uint64_t a : addrs) f << "0x" << std::hex << a << "\n";
+  }
+  std::string cmd = "addr2line -a -i -f -e '" + file + "' < '" + in + "' 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return out;
+  std::string text;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) text.append(buf, n);
+  pclose(p);
+  fs::remove(in);
+  std::vector<std::string> lines = corpus::Lines(text);
+  uint64_t cur = 0;
+  bool have = false;
+  for (size_t i = 0; i < lines.size();) {
+    if (lines[i].rfind("0x", 0) == 0) {
+      cur = std::stoull(lines[i], nullptr, 16);
+      have = true;
+      out[cur] = 1;
+      ++i;
+      uint32_t records = 0;
+      while (i + 1 < lines.size() && lines[i].rfind("0x", 0) != 0) {
+        if (!(lines[i] == "??" && lines[i + 1] == "??:0")) ++records;
+        i += 2;
+      }
+      out[cur] = std::max<uint32_t>(1, records);
+    } else {
+      ++i;
+    }
+  }
+  (void)have;
+  return out;
+}
+
 inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
   CaseResult r;
-  const fs::path input = corpus::PerfInput(dir);
+  const fs::path input = opt.input.empty() ? corpus::PerfInput(dir) : dir / opt.input;
   const std::vector<uint8_t> bytes = corpus::ReadFile(input);
   MemorySource src(bytes);
   Session s(src, dir.filename().string());
@@ -287,7 +359,7 @@ inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
   // The recording machine (header.txt's "arch : ...": perf's HEADER_ARCH).
   uw::Arch machine = uw::Arch::kX86_64;
   {
-    std::string h = corpus::ReadText(dir / "header.txt");
+    std::string h = corpus::ReadText(dir / (opt.prefix + "header.txt"));
     size_t a = h.find("# arch : ");
     if (a != std::string::npos) {
       std::string name = h.substr(a + 9, h.find('\n', a) - a - 9);
@@ -330,6 +402,17 @@ inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
     for (size_t i = 0; i < maps.size(); ++i) {
       if (maps[i].pid == -1) continue;
       std::string why;
+      if (opt.use_binaries && opt.synthetic) {
+        auto it = by_file.find("synthetic:" + maps[i].path);
+        if (it == by_file.end()) {
+          std::unique_ptr<uw::UnwindModule> sm = opt.synthetic(maps[i].path);
+          if (sm) it = by_file.emplace("synthetic:" + maps[i].path, std::move(sm)).first;
+        }
+        if (it != by_file.end()) {
+          modules[i] = it->second.get();
+          continue;
+        }
+      }
       std::string f = FindBinary(dir, maps[i], opt.use_binaries, &why);
       if (f.empty()) {
         // The machine binaries perf unwound through when it made the references.
@@ -388,7 +471,7 @@ inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
   for (const auto& e : evs) {
     if (e.is_map) {
       spaces[maps[e.index].pid].Add(maps[e.index].start, maps[e.index].end, e.index);
-      if (modules[e.index] && modules[e.index]->elf().ok) unwinds[maps[e.index].pid] = true;
+      if (modules[e.index] && (modules[e.index]->elf().ok || modules[e.index]->synthetic())) unwinds[maps[e.index].pid] = true;
       continue;
     }
     const perf::SampleData& d = parsed[e.index];
@@ -425,10 +508,53 @@ inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
     r.samples.push_back(std::move(so));
   }
   r.stats = unwinder.stats();
+  if (opt.expand_inlines) {
+    // Every user frame's link-time address, per symbol file.
+    std::map<std::string, std::set<uint64_t>> want;
+    struct Where { std::string file; uint64_t vaddr; };
+    std::vector<std::vector<Where>> where(r.samples.size());
+    for (size_t si = 0; si < r.samples.size(); ++si) {
+      for (const auto& f : r.samples[si].result.frames) {
+        Where w;
+        // (a jitted .so holds no inlining; the vdso no debug info)
+        if (f.mapping >= 0 && modules[static_cast<size_t>(f.mapping)] && !modules[static_cast<size_t>(f.mapping)]->synthetic() &&
+            maps[static_cast<size_t>(f.mapping)].path != "[vdso]") {
+          const Mapping& m = maps[static_cast<size_t>(f.mapping)];
+          uw::UnwindModule* mod = modules[static_cast<size_t>(f.mapping)];
+          uint64_t bias;
+          if (mod->Bias(m.start, m.pgoff, &bias)) {
+            w.file = SymbolSource(mod->name(), mod->build_id());
+            w.vaddr = f.address - bias;
+            want[w.file].insert(w.vaddr);
+          }
+        }
+        where[si].push_back(w);
+      }
+    }
+    std::map<std::string, std::map<uint64_t, uint32_t>> counts;
+    for (const auto& [file, addrs] : want) {
+      counts[file] = InlineCounts(file, addrs);
+      if (counts[file].empty()) r.error = "addr2line (binutils) failed on " + file;
+      uint32_t extra = 0;
+      for (const auto& [a, c] : counts[file]) extra += c - 1;
+      r.inline_source += file + ": " + std::to_string(extra) + " inlined frames; ";
+    }
+    for (size_t si = 0; si < r.samples.size(); ++si) {
+      auto& ic = r.samples[si].inline_count;
+      for (const auto& w : where[si]) {
+        uint32_t c = 1;
+        if (!w.file.empty()) {
+          auto it = counts[w.file].find(w.vaddr);
+          if (it != counts[w.file].end()) c = it->second;
+        }
+        ic.push_back(c);
+      }
+    }
+  }
   for (const auto& m : missing) r.missing_system_binaries += (r.missing_system_binaries.empty() ? "" : "; ") + m;
   for (const auto& e : fs::directory_iterator(dir)) {
     std::string f = e.path().filename().string();
-    if (f.rfind("folded_addrs", 0) == 0 && f.find("nobin") == std::string::npos && f.find("_pprof") == std::string::npos &&
+    if (f.rfind(opt.prefix + "folded_addrs", 0) == 0 && f.find("nobin") == std::string::npos && f.find("_pprof") == std::string::npos &&
         f.size() > 4 && f.substr(f.size() - 4) == ".txt")
       r.references[f] = corpus::Lines(corpus::ReadText(e.path()));
   }
