@@ -209,3 +209,54 @@ TEST(UnwindCorpusJit, NodeWithV8UnwindingInfoEqualsPerfInjectJit) {
 }
 
 }  // namespace
+
+namespace {
+
+drv::CaseResult WithBinaries(const std::string& name) {
+  drv::Options o;
+  o.use_binaries = true;
+  return drv::UnwindCase(profscope::corpus::PerfData() / name, o);
+}
+
+// What the cases were made to exercise actually happens.
+TEST(UnwindCorpusEdges, SignalFramesKeepTheInterruptedPc) {
+  drv::CaseResult r = WithBinaries("dwarf_sig_plt_nofp");
+  ASSERT_TRUE(r.ok) << r.error;
+  size_t through_signal = 0, in_plt = 0;
+  for (const auto& s : r.samples) {
+    const auto& f = s.result.frames;
+    for (size_t i = 1; i < f.size(); ++i) {
+      // A caller's address is its return address - 1, except the frame a
+      // signal interrupted: its address is the exact pc.
+      if (f[i].address == f[i].pc) ++through_signal;
+      else EXPECT_EQ(f[i].address, f[i].pc - 1);
+    }
+    if (!f.empty() && (f[0].address & 0xfff) >= 0x020 && (f[0].address & 0xfff) < 0x060 &&
+        f[0].mapping >= 0 && f.size() > 2)
+      ++in_plt;  // .plt is at 0x1020..0x1060 of sig_plt
+  }
+  EXPECT_GT(through_signal, 10u) << r.Summary();
+  EXPECT_GT(in_plt, 0u) << "no sample in a PLT stub";
+}
+
+TEST(UnwindCorpusEdges, ShortStackCopiesAreReportedWithTheSizeNeeded) {
+  drv::CaseResult r = WithBinaries("dwarf_cpp_nofp");
+  ASSERT_TRUE(r.ok) << r.error;
+  size_t short_copy = 0, outermost = 0;
+  for (const auto& s : r.samples) {
+    if (s.result.stop == uw::StopReason::kStackCopyEnd) {
+      ++short_copy;
+      EXPECT_GT(s.result.stack_needed, 4096u - 8) << "recorded with --call-graph dwarf,4096";
+      EXPECT_LT(s.result.stack_needed, 1u << 20);
+    }
+    if (s.result.stop == uw::StopReason::kOutermost) ++outermost;
+  }
+  EXPECT_GT(short_copy, 0u) << r.Summary();
+  EXPECT_GT(outermost, short_copy) << r.Summary();
+  // Every frame read from the copy links to its bytes inside the record.
+  for (const auto& s : r.samples)
+    for (size_t i = 1; i < s.result.frames.size(); ++i)
+      if (s.result.frames[i].ra_slot != uw::kNoSlot) EXPECT_GT(s.result.frames[i].ra_slot, 0u);
+}
+
+}  // namespace
