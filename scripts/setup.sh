@@ -20,8 +20,12 @@ t0=$(date +%s)
 
 # ---- 1. apt packages -------------------------------------------------------------
 # clang-14 + libclang-rt-14-dev: the libFuzzer targets (fuzz/run.sh, part of npm run test)
+# binutils + libc6-dbg: the unwinding corpus test repeats each libc frame once per inline
+# level perf adds for it, which perf (built without libbfd) gets from binutils' addr2line
+# on libc6-dbg's debug file, as the references were made
 APT_PACKAGES=(emscripten cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev
-  libzstd-dev zlib1g-dev libprotozero-dev zstd chromium clang-14 libclang-rt-14-dev)
+  libzstd-dev zlib1g-dev libprotozero-dev zstd chromium clang-14 libclang-rt-14-dev
+  binutils libc6-dbg)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -86,6 +86,9 @@ TEST_P(UnwindCorpus, StacksWithBinariesEqualPerfFoldedAddrs) {
   ASSERT_TRUE(r.error.empty()) << r.error;
   if (!r.missing_system_binaries.empty())
     FAIL() << "this machine lacks the binaries perf used: " << r.missing_system_binaries;
+  for (const auto& [path, file] : r.binaries_used)
+    if (fs::path(path).filename() == "libc.so.6" && r.inline_source.find("/usr/lib/debug/") == std::string::npos)
+      FAIL() << "perf named libc's inlined frames from libc6-dbg's debug file: install libc6-dbg (scripts/setup.sh does)";
   for (const auto& [file, want_lines] : r.references) {
     auto want = Sorted(want_lines);
     auto got = Sorted(r.FoldedFor(file));

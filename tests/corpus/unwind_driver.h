@@ -12,6 +12,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <set>
 #include <unistd.h>
@@ -104,7 +105,7 @@ struct CaseResult {
   std::vector<SampleOut> samples;
   std::map<std::string, std::vector<std::string>> references;  // folded_addrs*.txt -> lines
   uw::Unwinder::Stats stats;
-  double unwind_seconds = 0;
+  double unwind_seconds = 0;  // in Unwinder::Unwind (module loading on first use included)
   std::map<std::string, std::string> binaries_used;  // mapping path -> file
 
   // perf's stack per sample (kernel part then the user frames), folded root
@@ -145,6 +146,9 @@ struct CaseResult {
 inline const std::vector<uint8_t>& OwnVdso() {
   static const std::vector<uint8_t> v = [] {
     std::vector<uint8_t> out;
+#ifdef __EMSCRIPTEN__
+    return out;  // (under node, /proc/self/maps is node's, not this module's memory)
+#endif
     std::ifstream maps("/proc/self/maps");
     for (std::string l; std::getline(maps, l);) {
       if (l.find("[vdso]") == std::string::npos) continue;
@@ -503,8 +507,10 @@ inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
       r.samples.push_back(std::move(so));
       continue;
     }
+    const auto t0 = std::chrono::steady_clock::now();
     unwinder.Unwind(machine, uw::RegisterAbi::kPerf, d.regs_user_abi, d.regs_user_mask, d.regs_user.data(),
                     d.regs_user.size(), stack, lookup, &so.result);
+    r.unwind_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.samples.push_back(std::move(so));
   }
   r.stats = unwinder.stats();

@@ -17,10 +17,10 @@ namespace {
 constexpr size_t kMaxHeaders = 65536;
 
 // Reads [off, off+n) of the source into `buf`; false when not all there.
-bool ReadAt(ByteSource& src, uint64_t off, size_t n, std::vector<uint8_t>& buf) {
-  buf.resize(n);
-  if (!RangeFits(off, n, src.size())) return false;
-  return n == 0 || src.Read(off, buf.data(), n) == n;
+bool ReadAt(ByteSource& src, uint64_t off, uint64_t n, std::vector<uint8_t>& buf) {
+  if (!RangeFits(off, n, src.size())) return false;  // before allocating: n comes from the file
+  buf.resize(static_cast<size_t>(n));
+  return n == 0 || src.Read(off, buf.data(), static_cast<size_t>(n)) == n;
 }
 
 std::string HexBytes(const uint8_t* p, size_t n) {
@@ -160,7 +160,7 @@ ElfLayout ReadElfLayout(ByteSource& src) {
     f.problems.push_back("program header entry size " + std::to_string(phentsize) + " is too small");
   } else if (phnum) {
     uint64_t n = std::min<uint64_t>(phnum, kMaxHeaders);
-    if (!ReadAt(src, phoff, static_cast<size_t>(n * phentsize), buf)) {
+    if (!ReadAt(src, phoff, n * phentsize, buf)) {
       f.problems.push_back("program header table extends past the end of the file");
     } else {
       for (uint64_t i = 0; i < n; ++i) {
@@ -185,7 +185,7 @@ ElfLayout ReadElfLayout(ByteSource& src) {
     f.problems.push_back("section header entry size " + std::to_string(shentsize) + " is too small");
   } else if (shnum && shoff) {
     uint64_t n = std::min<uint64_t>(shnum, kMaxHeaders);
-    if (!ReadAt(src, shoff, static_cast<size_t>(n * shentsize), buf)) {
+    if (!ReadAt(src, shoff, n * shentsize, buf)) {
       f.problems.push_back("section header table extends past the end of the file");
     } else {
       std::vector<uint32_t> name_offsets;
@@ -204,7 +204,7 @@ ElfLayout ReadElfLayout(ByteSource& src) {
       std::vector<uint8_t> names;
       if (shstrndx < f.sections.size() && f.sections[shstrndx].type != kShtNobits &&
           f.sections[shstrndx].size <= (16u << 20) &&
-          ReadAt(src, f.sections[shstrndx].offset, static_cast<size_t>(f.sections[shstrndx].size), names)) {
+          ReadAt(src, f.sections[shstrndx].offset, f.sections[shstrndx].size, names)) {
         for (size_t i = 0; i < f.sections.size(); ++i) {
           uint32_t o = name_offsets[i];
           if (o < names.size()) {
@@ -220,7 +220,7 @@ ElfLayout ReadElfLayout(ByteSource& src) {
 
   // Build-id: the notes segment(s), else the note sections.
   auto notes = [&](uint64_t off, uint64_t size) {
-    if (!f.build_id.empty() || size > (1u << 20) || !ReadAt(src, off, static_cast<size_t>(size), buf)) return;
+    if (!f.build_id.empty() || size > (1u << 20) || !ReadAt(src, off, size, buf)) return;
     f.build_id = BuildIdInNotes(ByteReader(buf.data(), buf.size(), off, f.order));
   };
   for (const auto& s : f.segments)
@@ -243,14 +243,14 @@ bool ReadSection(ByteSource& src, const ElfLayout& elf, const SectionHeader& s, 
   if (!(s.flags & kShfCompressed) && !gnu_z) {
     if (s.size > cap) { *why = s.name + " is " + std::to_string(s.size) + " bytes, over the cap of " + std::to_string(cap); return false; }
     std::vector<uint8_t> buf;
-    if (!ReadAt(src, s.offset, static_cast<size_t>(s.size), buf)) { *why = "cannot read " + s.name; return false; }
+    if (!ReadAt(src, s.offset, s.size, buf)) { *why = "cannot read " + s.name; return false; }
     *out = std::move(buf);
     return true;
   }
   // Compressed: the input is at most the section's own size (bounded by the file).
   if (s.size > cap) { *why = s.name + " is " + std::to_string(s.size) + " bytes, over the cap of " + std::to_string(cap); return false; }
   std::vector<uint8_t> raw;
-  if (!ReadAt(src, s.offset, static_cast<size_t>(s.size), raw)) { *why = "cannot read " + s.name; return false; }
+  if (!ReadAt(src, s.offset, s.size, raw)) { *why = "cannot read " + s.name; return false; }
   uint32_t ctype;
   uint64_t size;
   size_t header;
