@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The DWARF unwinding benchmark (called at the end of bench/run.sh; runs alone too):
 #   bash bench/unwind/run.sh
-#   BENCH_RUNS=5 BENCH_PERF_RUNS=3 BENCH_UNWIND_SECONDS=3 bash bench/unwind/run.sh
+#   BENCH_RUNS=5 BENCH_PERF_RUNS=3 BENCH_UNWIND_SECONDS=2 bash bench/unwind/run.sh
 # 1. builds bench/unwind/unwind_bench.cc with the core, natively (g++ -O2) and as
 #    WebAssembly for node (em++ -O2, NODERAWFS: it reads the recordings and
 #    binaries from disk) into build/bench;
@@ -19,7 +19,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B="$ROOT/build/bench"
 RUNS=${BENCH_RUNS:-5}
 PERF_RUNS=${BENCH_PERF_RUNS:-3}
-SECONDS_CPU=${BENCH_UNWIND_SECONDS:-3}
+SECONDS_CPU=${BENCH_UNWIND_SECONDS:-2}
 mkdir -p "$B"
 log() { printf '[bench/unwind] %s\n' "$*" >&2; }
 

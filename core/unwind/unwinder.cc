@@ -116,7 +116,9 @@ struct Unwinder::Impl {
       if (slot) *slot = kNoSlot;
       return true;
     }
-    const bool stack_end = addr >= sp0 && addr - sp0 < kStackSpan;
+    // Past the end of a full copy (the kernel copies up to the top of the
+    // stack: a copy shorter than asked ended there): the copy was too small.
+    const bool stack_end = addr >= sp0 && addr - sp0 < kStackSpan && stack->dyn_size >= stack->size;
     if (mapped && opt->perf_compatible) {
       // perf's access_dso_mem answers 1 (not an error) when the mapping's file
       // cannot be read ([stack], //anon): libunwind takes the word as 0.

@@ -318,20 +318,25 @@ TEST_F(UnwinderTest, MissingBinaryAndNoMapping) {
 }
 
 TEST_F(UnwinderTest, StackCopyTooSmall) {
-  Stack st(8);
-  st.Set(kSp, kBias + 0x1150);
-  st.Set(kSp + 16, kBias + 0x1250);
-  // dyn_size 16: mid's return address at sp+16 is past the copy. Without a
+  // A full 16-byte copy: mid's return address at sp+16 is past it. Without a
   // mapping there the read fails and unwinding stops at mid.
-  UnwindResult r = Run(Regs(kBias + 0x1010, kSp), st.Copy(16));
+  Stack st(2);
+  st.Set(kSp, kBias + 0x1150);
+  UnwindResult r = Run(Regs(kBias + 0x1010, kSp), st.Copy());
   EXPECT_EQ(Addresses(r), (std::vector<uint64_t>{kBias + 0x1010, kBias + 0x114f}));
   EXPECT_EQ(r.stop, StopReason::kStackCopyEnd);
   EXPECT_EQ(r.stack_needed, 16u + 8 + 1);  // perf never reads the copy's last word
   EXPECT_NE(r.detail.find("stack copy"), std::string::npos);
+  // A copy the kernel ended early (dyn_size < size: the top of the stack) was
+  // not too small: what lies past it is not stack.
+  Stack big(8);
+  big.Set(kSp, kBias + 0x1150);
+  r = Run(Regs(kBias + 0x1010, kSp), big.Copy(16));
+  EXPECT_EQ(r.stop, StopReason::kUnreadableMemory);
   // With the stack mapped (perf: the [stack] map, whose file cannot be read),
   // the word reads as 0: perf shows 0xffffffffffffffff and stops there.
   world.maps.push_back({kSp - 0x10000, kSp + 0x10000, 0, nullptr, 3});
-  r = Run(Regs(kBias + 0x1010, kSp), st.Copy(16));
+  r = Run(Regs(kBias + 0x1010, kSp), st.Copy());
   EXPECT_EQ(Addresses(r), (std::vector<uint64_t>{kBias + 0x1010, kBias + 0x114f, 0xffffffffffffffffULL}));
   EXPECT_EQ(r.stop, StopReason::kStackCopyEnd);
   EXPECT_EQ(r.stack_needed, 25u);
