@@ -32,9 +32,11 @@ fi
 if [[ ! -f "$B/unwind_bench.cjs" || "$B/unwind_bench" -nt "$B/unwind_bench.cjs" ]]; then
   log "building unwind_bench.cjs (em++ -O2)"
   bash "$ROOT/scripts/build-wasm-deps.sh" zstd zlib >&2
+  # protozero (header-only) without the rest of /usr/include, as CMakeLists.txt does
+  mkdir -p "$B/protozero-include" && ln -sfn /usr/include/protozero "$B/protozero-include/protozero"
   NODE_PATH=/usr/share/nodejs em++ -O2 -DNDEBUG -std=c++20 -DPROFSCOPE_HAVE_ZSTD=1 -DPROFSCOPE_HAVE_ZLIB=1 \
     -DPROFSCOPE_SOURCE_DIR="\"$ROOT\"" -I"$ROOT" -I"$ROOT/build/zstd-wasm/include" -I"$ROOT/build/zlib-wasm/include" \
-    $CORE "$ROOT/bench/unwind/unwind_bench.cc" "$ROOT/build/zstd-wasm/lib/libzstd.a" "$ROOT/build/zlib-wasm/lib/libz.a" \
+    -isystem "$B/protozero-include" $CORE "$ROOT/bench/unwind/unwind_bench.cc" "$ROOT/build/zstd-wasm/lib/libzstd.a" "$ROOT/build/zlib-wasm/lib/libz.a" \
     -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 \
     -o "$B/unwind_bench.cjs"
 fi

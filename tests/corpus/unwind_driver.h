@@ -354,7 +354,12 @@ inline std::map<uint64_t, uint32_t> InlineCounts(const std::string& file, const 
 inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
   CaseResult r;
   const fs::path input = opt.input.empty() ? corpus::PerfInput(dir) : dir / opt.input;
-  const std::vector<uint8_t> bytes = corpus::ReadFile(input);
+  std::vector<uint8_t> bytes;
+  {
+    FileSource f(input);
+    bytes.resize(static_cast<size_t>(f.size()));
+    if (f.Read(0, bytes.data(), bytes.size()) != bytes.size()) { r.error = "cannot read " + input.string(); return r; }
+  }
   MemorySource src(bytes);
   Session s(src, dir.filename().string());
   if (!s.Decode()) { r.error = "the case does not decode"; return r; }
