@@ -193,20 +193,22 @@ inline std::string FindBinary(const fs::path& dir, const Mapping& m, bool use_bi
   return m.path;
 }
 
-// Bytes of every record, nested ones (inside COMPRESSED) included.
+// Bytes of every record, nested ones (inside COMPRESSED) included, read from
+// the source on demand (valid until the next Get).
 class RecordBytes {
  public:
-  RecordBytes(const std::vector<uint8_t>& file, const RecordTable& t) : file_(file), t_(t) {
+  RecordBytes(ByteSource& src, const RecordTable& t) : src_(src), t_(t) {
 #ifdef PROFSCOPE_HAVE_ZSTD
     // One zstd stream across the containers, as perf writes it.
     ZSTD_DCtx* z = ZSTD_createDCtx();
+    std::vector<uint8_t> rec;
     for (size_t i = 0; i < t.rows(); ++i) {
       if (t.kind[i] != static_cast<uint8_t>(RecordKind::kRecord)) continue;
       if (t.type[i] != perf::kCompressed && t.type[i] != perf::kCompressed2) continue;
       size_t at = t.type[i] == perf::kCompressed2 ? 16 : 8;
-      if (t.size[i] < at || t.offset[i] + t.size[i] > file.size()) continue;
+      if (t.size[i] < at || !Read(t.offset[i], t.size[i], &rec)) continue;
       starts_[static_cast<int32_t>(i)] = stream_.size();
-      ZSTD_inBuffer in{file.data() + t.offset[i] + at, static_cast<size_t>(t.size[i] - at), 0};
+      ZSTD_inBuffer in{rec.data() + at, rec.size() - at, 0};
       std::vector<uint8_t> buf(1 << 16);
       while (in.pos < in.size) {
         ZSTD_outBuffer o{buf.data(), buf.size(), 0};
@@ -218,8 +220,8 @@ class RecordBytes {
     ZSTD_freeDCtx(z);
 #endif
   }
-  // The record at row `r`: data, size, absolute offset (nested: offset in the decompressed stream).
-  bool Get(size_t r, const uint8_t** p, size_t* n) const {
+  // The record at row `r`: data, size (nested: from the decompressed stream).
+  bool Get(size_t r, const uint8_t** p, size_t* n) {
     uint64_t off = t_.offset[r], size = t_.size[r];
     if (t_.kind[r] == static_cast<uint8_t>(RecordKind::kNested)) {
       auto it = starts_.find(t_.parent[r]);
@@ -228,16 +230,22 @@ class RecordBytes {
       if (off + size > stream_.size()) return false;
       *p = stream_.data() + off;
     } else {
-      if (off + size > file_.size()) return false;
-      *p = file_.data() + off;
+      if (!Read(off, size, &buf_)) return false;
+      *p = buf_.data();
     }
     *n = static_cast<size_t>(size);
     return true;
   }
 
  private:
-  const std::vector<uint8_t>& file_;
+  bool Read(uint64_t off, uint64_t size, std::vector<uint8_t>* out) {
+    if (!RangeFits(off, size, src_.size()) || size > (64u << 20)) return false;
+    out->resize(static_cast<size_t>(size));
+    return src_.Read(off, out->data(), out->size()) == out->size();
+  }
+  ByteSource& src_;
   const RecordTable& t_;
+  std::vector<uint8_t> buf_;
   std::vector<uint8_t> stream_;
   std::map<int32_t, uint64_t> starts_;
 };
@@ -354,13 +362,8 @@ inline std::map<uint64_t, uint32_t> InlineCounts(const std::string& file, const 
 inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
   CaseResult r;
   const fs::path input = opt.input.empty() ? corpus::PerfInput(dir) : dir / opt.input;
-  std::vector<uint8_t> bytes;
-  {
-    FileSource f(input);
-    bytes.resize(static_cast<size_t>(f.size()));
-    if (f.Read(0, bytes.data(), bytes.size()) != bytes.size()) { r.error = "cannot read " + input.string(); return r; }
-  }
-  MemorySource src(bytes);
+  FileSource src(input);  // read through, never whole (a recording can be large)
+  if (!src.ok()) { r.error = "cannot open " + input.string(); return r; }
   Session s(src, dir.filename().string());
   if (!s.Decode()) { r.error = "the case does not decode"; return r; }
   const DecodeResult& res = s.result();
@@ -376,7 +379,7 @@ inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
     }
   }
   // The attr (the dwarf cases have one event).
-  RecordBytes rb(bytes, res.records);
+  RecordBytes rb(src, res.records);
   perf::PerfEventAttr attr;
   bool have_attr = false;
   for (size_t i = 0; i < res.records.rows() && !have_attr; ++i) {
