@@ -194,10 +194,11 @@ inline std::string FindBinary(const fs::path& dir, const Mapping& m, bool use_bi
 }
 
 // Bytes of every record, nested ones (inside COMPRESSED) included, read from
-// the source on demand (valid until the next Get).
+// the source on demand through a read-ahead Window, as the decoder reads
+// (valid until the next Get).
 class RecordBytes {
  public:
-  RecordBytes(ByteSource& src, const RecordTable& t) : src_(src), t_(t) {
+  RecordBytes(ByteSource& src, const RecordTable& t) : src_(src), window_(src), t_(t) {
 #ifdef PROFSCOPE_HAVE_ZSTD
     // One zstd stream across the containers, as perf writes it.
     ZSTD_DCtx* z = ZSTD_createDCtx();
@@ -230,8 +231,9 @@ class RecordBytes {
       if (off + size > stream_.size()) return false;
       *p = stream_.data() + off;
     } else {
-      if (!Read(off, size, &buf_)) return false;
-      *p = buf_.data();
+      if (size > (64u << 20)) return false;
+      *p = window_.Get(off, static_cast<size_t>(size));
+      if (!*p) return false;
     }
     *n = static_cast<size_t>(size);
     return true;
@@ -244,8 +246,8 @@ class RecordBytes {
     return src_.Read(off, out->data(), out->size()) == out->size();
   }
   ByteSource& src_;
+  Window window_;
   const RecordTable& t_;
-  std::vector<uint8_t> buf_;
   std::vector<uint8_t> stream_;
   std::map<int32_t, uint64_t> starts_;
 };
@@ -410,6 +412,7 @@ inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
   std::map<std::string, std::unique_ptr<uw::UnwindModule>> by_file;
   std::vector<uw::UnwindModule*> modules(maps.size(), nullptr);
   std::set<std::string> missing;
+  std::map<std::string, std::pair<std::string, std::string>> found;  // path|build-id -> (file, why not)
   {
     for (size_t i = 0; i < maps.size(); ++i) {
       if (maps[i].pid == -1) continue;
@@ -425,7 +428,15 @@ inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
           continue;
         }
       }
-      std::string f = FindBinary(dir, maps[i], opt.use_binaries, &why);
+      // (once per path and build-id: a binary has several mappings)
+      const std::string key = maps[i].path + "|" + maps[i].build_id;
+      auto known = found.find(key);
+      if (known == found.end()) {
+        std::string f0 = FindBinary(dir, maps[i], opt.use_binaries, &why);
+        known = found.emplace(key, std::make_pair(f0, why)).first;
+      }
+      std::string f = known->second.first;
+      why = known->second.second;
       if (f.empty()) {
         // The machine binaries perf unwound through when it made the references.
         const std::string base = fs::path(maps[i].path).filename().string();
