@@ -2,12 +2,14 @@
 // as the CLI and the web worker do. Detection picks the decoder; each target is
 // seeded with one format's test files (fuzz/run.sh), so it mostly explores that
 // decoder. Every text the CLI can print and the fields of every record row are
-// produced. Any crash, sanitizer report, leak, >1 GiB allocation or timeout is a bug.
+// produced, every export written and the profile diffed with itself. Any crash, sanitizer report, leak, >1 GiB allocation or timeout is a bug.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "core/api/compare.h"
+#include "core/api/export/exporter.h"
 #include "core/api/session.h"
 #include "core/io/byte_source.h"
 
@@ -31,6 +33,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       sink += s.RecordFieldsJson(r);
     }
     s.RecordAt(size / 2);
+    // every export (the writers trust no table: ids, times, counts come from the file)
+    for (const char* f : {"folded", "speedscope", "gecko", "pprof", "chrome"}) {
+      for (const char* w : {"samples", "period", "time"}) {
+        profscope::exporter::Output o = profscope::exporter::ExportByName(s.result(), f, w, "");
+        sink += o.error;
+        sink.append(o.bytes, 0, 16);
+      }
+    }
+    sink += profscope::DiffCommand(s.result(), s.result(), "", true).text;
   }
   sink += s.DiagnosticsJson();
   return sink.empty() ? 0 : 0;

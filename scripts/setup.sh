@@ -3,8 +3,8 @@
 # when everything is present it only runs the (incremental) build.
 #
 #   1. apt packages (only the missing ones; apt-get update only then)
-#   2. npm ci       (when node_modules is missing or older than package-lock.json)
-#   3. the C libraries for WASM, once (scripts/build-wasm-deps.sh: libzstd, zlib)
+#   2. npm ci       (when node_modules was not installed from this package-lock.json)
+#   3. the C libraries for WASM, once (scripts/build-wasm-deps.sh: libzstd, zlib, libbz2, liblzma, libiberty)
 #   4. native + WASM + web builds (scripts/build.sh)
 set -euo pipefail
 
@@ -20,12 +20,15 @@ t0=$(date +%s)
 
 # ---- 1. apt packages -------------------------------------------------------------
 # clang-14 + libclang-rt-14-dev: the libFuzzer targets (fuzz/run.sh, part of npm run test)
-# binutils + libc6-dbg: the unwinding corpus test repeats each libc frame once per inline
-# level perf adds for it, which perf (built without libbfd) gets from binutils' addr2line
-# on libc6-dbg's debug file, as the references were made
+# libc6-dbg: libc's and ld.so's debug files, which perf named their frames from in the corpus
+# references (tests pass them as side files with libc.so.6 and ld-linux-x86-64.so.2); the
+# unwinding corpus test also repeats each libc frame once per inline level perf added for it,
+# from binutils' addr2line on that debug file (perf 6.1 without libbfd runs addr2line)
+# golang-go: `go tool pprof` reads the pprof exports in npm run test (tests/node/export.test.mjs;
+#   the pprof tool ships prebuilt with Go: offline, no module download)
 APT_PACKAGES=(emscripten cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev
-  libzstd-dev zlib1g-dev libprotozero-dev zstd chromium clang-14 libclang-rt-14-dev
-  binutils libc6-dbg)
+  libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libiberty-dev libtraceevent-dev libc6-dbg libprotozero-dev zstd
+  chromium clang-14 libclang-rt-14-dev golang-go binutils)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
@@ -47,9 +50,14 @@ else
 fi
 
 # ---- 2. npm dependencies ----------------------------------------------------------------
-if [[ ! -d node_modules || ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+# The install is stamped with the lock file's hash (not its mtime: a fresh
+# clone or a git worktree sharing node_modules has a newer lock file with the
+# same content, and must not reinstall).
+lock_hash="$(sha256sum package-lock.json | cut -d' ' -f1)"
+if [[ ! -d node_modules || "$(cat node_modules/.profscope-lock-hash 2>/dev/null)" != "$lock_hash" ]]; then
   log "npm ci"
   npm ci --no-audit --no-fund --loglevel=error
+  echo "$lock_hash" > node_modules/.profscope-lock-hash
 else
   log "node_modules up to date"
 fi

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "core/analysis/call_tree.h"
+#include "core/api/compare.h"
+#include "core/api/export/exporter.h"
 #include "core/api/session.h"
 
 using emscripten::val;
@@ -126,6 +128,23 @@ class JsSession {
   std::string intervalsJson() const { return session_.IntervalsJson(); }
   // Decoder options before decode() (gperftools: pc_minus_one, drop_duplicate_leaf, strip_signal_frames).
   void setOption(std::string key, std::string value) { session_.SetOption(std::move(key), std::move(value)); }
+  // profscope export (core/api/export/exporter.h): {bytes: Uint8Array, error: string}.
+  val exportFile(std::string format, std::string weight, std::string event) const {
+    profscope::exporter::Output r = profscope::exporter::ExportByName(session_.result(), format, weight, event);
+    val o = val::object();
+    o.set("bytes", val::global("Uint8Array").new_(
+                       emscripten::typed_memory_view(r.bytes.size(), reinterpret_cast<const uint8_t*>(r.bytes.data()))));
+    o.set("error", r.error);
+    return o;
+  }
+  // profscope diff THIS OTHER: {text: "STACK COUNT_A COUNT_B" lines, error: string}.
+  val diffText(const JsSession& other, std::string event, bool normalize) const {
+    profscope::DiffText d = profscope::DiffCommand(session_.result(), other.session_.result(), event, normalize);
+    val o = val::object();
+    o.set("text", d.text);
+    o.set("error", d.error);
+    return o;
+  }
 
   double recordCount() const { return static_cast<double>(rt().rows()); }
   val recordOffsets() const { return CopyU64AsF64(rt().offset); }
@@ -311,6 +330,8 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("accountJson", &JsSession::accountJson)
       .function("intervalsJson", &JsSession::intervalsJson)
       .function("setOption", &JsSession::setOption)
+      .function("exportFile", &JsSession::exportFile)
+      .function("diffText", &JsSession::diffText)
       .function("intervalThreads", &JsSession::intervalThreads)
       .function("intervalFuncs", &JsSession::intervalFuncs)
       .function("intervalStarts", &JsSession::intervalStarts)

@@ -72,6 +72,11 @@ export interface Session {
   intervalsJson(): string;
   /** A decoder option, applied by the next decode() (gperftools: "pc_minus_one", "drop_duplicate_leaf", "strip_signal_frames" = "1"/"0"). */
   setOption(key: string, value: string): void;
+  /** profscope export: the file's bytes (JSON text, or gzip for pprof), or why none was written.
+   *  format: folded|speedscope|gecko|pprof|chrome; weight: ""|samples|period|time; event: "" = every event. */
+  exportFile(format: string, weight: string, event: string): { bytes: Uint8Array; error: string };
+  /** profscope diff THIS OTHER: "STACK COUNT_A COUNT_B" lines (difffolded.pl's form), or an error. */
+  diffText(other: Session, event: string, normalize: boolean): { text: string; error: string };
   funcNames(): Int32Array;         // func -> string id
   funcMappings(): Int32Array;      // func -> mapping (-1)
   frameAddresses(): Float64Array;  // frame -> absolute address

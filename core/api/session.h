@@ -61,7 +61,6 @@ class Session {
   int32_t RecordAt(uint64_t offset) const;
 
  private:
-  std::string ThreadRootStacksText(bool addresses, int32_t event) const;
   ByteSource& src_;
   std::string name_;
   Window window_;

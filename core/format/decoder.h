@@ -27,6 +27,9 @@ struct DecodeResult {
   Profile profile;
   Diagnostics diags;
   uint64_t time_start = 0, time_end = 0;  // sample time span (0 when none)
+  // Ticks per second of the profile's time columns when they are not nanoseconds
+  // (XRay: the TSC frequency from the log header); 0 = times are ns.
+  uint64_t clock_hz = 0;
   // Summary facts a decoder wants shown (hostname, perf version, ...), as key/value text.
   std::vector<std::pair<std::string, std::string>> facts;
   // Further members a decoder adds to `profscope info`'s JSON object, as

@@ -1,10 +1,13 @@
 #include <memory>
 
+#include "core/archive/byte_stream.h"
+#include "core/archive/tar_reader.h"
 #include "core/format/decoder.h"
 #include "core/format/jitdump/jitdump_decoder.h"
 #include "core/format/perf/perf_decoder.h"
 #include "core/format/gperf/gperf_decoder.h"
 #include "core/format/xray/xray_decoder.h"
+#include "core/symbols/kallsyms.h"
 
 namespace profscope {
 
@@ -18,6 +21,15 @@ std::string SniffSideFile(Window& w) {
       (h[0] == 'J' && h[1] == 'i' && h[2] == 'T' && h[3] == 'D'))
     return "jitdump";
   if (h[0] == '-' && n >= 3 && h[1] == '-' && h[2] == '-') return "yaml";
+  // perf archive tarballs (any compression) and kallsyms text: symbol sources.
+  if (archive::DetectCompression(h, static_cast<size_t>(n)) != archive::Compression::kNone) return "archive";
+  if (w.Available(0) >= 512) {
+    const uint8_t* b = w.Get(0, 512);
+    if (b && archive::IsTarHeader(b)) return "archive";
+  }
+  uint64_t t = w.Available(0) < 4096 ? w.Available(0) : 4096;
+  const uint8_t* text = w.Get(0, static_cast<size_t>(t));
+  if (text && symbols::LooksLikeKallsyms(text, static_cast<size_t>(t))) return "kallsyms";
   return "unknown";
 }
 

@@ -1,6 +1,6 @@
 // Replays every input the fuzzers ever crashed on (fuzz/regressions/<target>/*)
 // through the same calls the fuzz target makes (fuzz/perf_fuzz.cc): decode,
-// every text, the fields of every row. Each file once crashed or tripped a
+// every text, the fields of every row, every export and a self-diff. Each file once crashed or tripped a
 // sanitizer; here it must decode (or fail with a fatal diagnostic) cleanly.
 // Under the normal build this catches crashes and hangs; fuzz/run.sh replays
 // the same files under ASan + UBSan.
@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/api/compare.h"
+#include "core/api/export/exporter.h"
 #include "core/api/session.h"
 #include "fuzz/unwind_fuzz_input.h"
 
@@ -59,6 +61,15 @@ TEST_P(FuzzRegression, DecodesWithoutCrashing) {
     ASSERT_EQ(fields.front(), '[') << "row " << r;
   }
   s.RecordAt(bytes.size() / 2);
+  // every export and a self-diff, as the fuzz targets do
+  for (const char* f : {"folded", "speedscope", "gecko", "pprof", "chrome"})
+    for (const char* w : {"samples", "period", "time"}) {
+      profscope::exporter::Output o = profscope::exporter::ExportByName(s.result(), f, w, "");
+      if (!o.error.empty()) {
+        EXPECT_TRUE(o.bytes.empty()) << f << " " << w;  // refused: nothing written
+      }
+    }
+  sink += profscope::DiffCommand(s.result(), s.result(), "", false).text;
 }
 
 INSTANTIATE_TEST_SUITE_P(Kept, FuzzRegression, ::testing::ValuesIn(Inputs()),

@@ -55,16 +55,32 @@ void Reader::Run() {
   h.Seek(16);
   f_.type = h.U16();
   f_.machine = h.U16();
-  uint64_t shoff;
-  uint16_t shentsize, shnum, shstrndx;
+  uint64_t shoff, phoff;
+  uint16_t shentsize, shnum, shstrndx, phentsize, phnum;
   if (f_.is64) {
-    h.Seek(0x28); shoff = h.U64(); h.Seek(0x3a);
+    h.Seek(0x20); phoff = h.U64(); shoff = h.U64(); h.Seek(0x36);
   } else {
-    h.Seek(0x20); shoff = h.U32(); h.Seek(0x2e);
+    h.Seek(0x1c); phoff = h.U32(); shoff = h.U32(); h.Seek(0x2a);
   }
+  phentsize = h.U16(); phnum = h.U16();
   shentsize = h.U16(); shnum = h.U16(); shstrndx = h.U16();
   if (!h.ok()) { f_.problems.push_back("ELF header truncated"); return; }
   f_.ok = true;
+  size_t phwant = f_.is64 ? 56 : 32;
+  if (phoff && phnum && phentsize >= phwant) {
+    for (size_t i = 0; i < phnum; ++i) {
+      ByteReader r = At(phoff + i * phentsize, phwant);
+      if (r.size() == 0) { f_.problems.push_back("program header table extends past the end of the file"); break; }
+      Segment g;
+      g.type = r.U32();
+      if (f_.is64) {
+        g.flags = r.U32(); g.offset = r.U64(); g.vaddr = r.U64(); r.U64(); g.filesz = r.U64(); g.memsz = r.U64();
+      } else {
+        g.offset = r.U32(); g.vaddr = r.U32(); r.U32(); g.filesz = r.U32(); g.memsz = r.U32(); g.flags = r.U32();
+      }
+      f_.segments.push_back(g);
+    }
+  }
   size_t want = f_.is64 ? 64 : 40;
   if (shnum == 0 || shoff == 0) { f_.problems.push_back("no section headers"); return; }
   if (shentsize < want) { f_.problems.push_back("section header entry size too small"); return; }

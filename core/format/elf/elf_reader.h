@@ -22,6 +22,12 @@ struct Section {
   uint32_t link = 0, info = 0;
 };
 
+// A program header (PT_LOAD etc.).
+struct Segment {
+  uint32_t type = 0, flags = 0;
+  uint64_t offset = 0, vaddr = 0, filesz = 0, memsz = 0;
+};
+
 struct Symbol {
   uint64_t addr = 0;
   uint64_t size = 0;
@@ -46,6 +52,7 @@ struct ElfFile {
   uint16_t type = 0;  // ET_EXEC 2, ET_DYN 3
   uint16_t machine = 0;
   std::vector<Section> sections;
+  std::vector<Segment> segments;  // program headers
   std::vector<Symbol> funcs;  // STT_FUNC (and STT_GNU_IFUNC) with a nonzero address, sorted by address
   std::string build_id;       // lower-case hex, empty when absent
   std::string debuglink;      // .gnu_debuglink file name

@@ -3,8 +3,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "core/format/elf/elf_reader.h"
-#include "core/format/elf/symbolizer.h"
+#include "core/symbols/symbol_store.h"
 
 namespace profscope::perf {
 
@@ -20,59 +19,54 @@ std::string BaseName(const std::string& p) {
 void NameFramesFromElf(std::vector<SideFile>& files, std::vector<bool>& used, StackBuilder& sb, DecodeResult& out) {
   Profile& p = out.profile;
   const MappingTable& m = p.mappings;
+  symbols::SymbolStore store;
+  bool any = false;
   for (size_t i = 0; i < files.size(); ++i) {
     SideFile& f = files[i];
-    if (f.kind != "elf" || !f.window) continue;
+    if ((f.kind != "elf" && f.kind != "archive" && f.kind != "kallsyms") || !f.window) continue;
     used[i] = true;
-    elf::ElfFile e = elf::ReadElf(*f.window);
-    if (!e.ok) {
-      out.diags.Warning(DiagCode::kSideFileMismatch, 0, 0, "side file " + f.name + " is not a readable ELF file; not used");
-      continue;
-    }
-    // Mappings this binary belongs to: same build id, else (no build id on either side) same file name.
-    std::vector<bool> match(m.size(), false);
-    size_t by_id = 0, by_name = 0;
-    const std::string base = BaseName(f.name);
-    for (size_t k = 0; k < m.size(); ++k) {
-      std::string mid = m.build_id[k] == kNone ? std::string() : p.strings.Get(m.build_id[k]);
-      if (!e.build_id.empty() && !mid.empty()) {
-        // perf pads 20-byte ids to the recorded size; compare the binary's whole id as a prefix.
-        if (mid.compare(0, e.build_id.size(), e.build_id) == 0) { match[k] = true; ++by_id; }
-      } else if (BaseName(p.strings.Get(m.path[k])) == base) {
-        match[k] = true;
-        ++by_name;
-      }
-    }
-    if (!by_id && !by_name) {
-      out.diags.Warning(DiagCode::kSideFileMismatch, 0, 0,
-                        "binary " + f.name + (e.build_id.empty() ? "" : " (build id " + e.build_id + ")") +
-                            " matches no mapping of this recording by build id or file name; not used");
-      continue;
-    }
-    if (e.funcs.empty()) {
-      out.diags.Warning(DiagCode::kSideFileMismatch, 0, 0,
-                        "binary " + f.name + " has no function symbols (stripped?); frames keep their offsets");
-      continue;
-    }
-    elf::Symbolizer sym(std::move(e));
-    std::unordered_map<uint64_t, int32_t> name_ids;  // symbol address -> string id
-    uint64_t named = 0;
-    for (size_t fr = 0; fr < p.frames.address.size(); ++fr) {
-      int32_t mp = p.frames.mapping[fr];
-      if (mp == kNone || !match[static_cast<size_t>(mp)]) continue;
-      size_t mk = static_cast<size_t>(mp);
-      uint64_t file_off = p.frames.address[fr] - m.start[mk] + m.pgoff[mk];
-      const elf::Symbol* s = sym.Find(sym.FileOffsetToAddress(file_off));
-      if (!s) continue;
-      auto it = name_ids.find(s->addr);
-      if (it == name_ids.end()) it = name_ids.emplace(s->addr, p.strings.Intern(elf::Demangle(s->name))).first;
-      // The frame keeps its identity (stacks stay valid); its func becomes the symbol's.
-      p.frames.func[fr] = sb.Func(it->second, mp);
-      ++named;
-    }
-    out.facts.push_back({"symbols from " + base, std::to_string(named) + " frames named (" +
-                                                    (by_id ? "matched by build id" : "matched by file name") + ")"});
+    any = true;
+    store.AddFile(BaseName(f.name), f.window->source(), f.name);
   }
+  if (!any) return;
+  // One DSO per mapping (the store merges mappings of one file).
+  std::vector<int32_t> dso(m.size(), kNone);
+  for (size_t k = 0; k < m.size(); ++k) {
+    const std::string& path = p.strings.Get(m.path[k]);
+    std::string bid = m.build_id[k] == kNone ? std::string() : p.strings.Get(m.build_id[k]);
+    bool kernel = m.pid[k] == -1;
+    dso[k] = store.Dso(path, bid, kernel);
+    symbols::DsoKind kind = store.Kind(dso[k]);
+    if (kind == symbols::DsoKind::kKernel) store.SetKernelMap(path, m.start[k], m.end[k], m.pgoff[k]);
+    else if (kind == symbols::DsoKind::kModule) store.SetModuleMap(dso[k], m.start[k]);
+  }
+  std::unordered_map<const symbols::Symbol*, int32_t> name_ids;
+  std::unordered_map<std::string, uint64_t> named_by_source;
+  for (size_t fr = 0; fr < p.frames.address.size(); ++fr) {
+    int32_t mp = p.frames.mapping[fr];
+    if (mp == kNone) continue;
+    size_t mk = static_cast<size_t>(mp);
+    int32_t d = dso[mk];
+    if (d == kNone) continue;
+    uint64_t a = p.frames.address[fr];
+    // map_ip: the kernel map is the identity, every other map relative to its file (or module) start.
+    uint64_t at = store.Kind(d) == symbols::DsoKind::kKernel ? a
+                  : store.Kind(d) == symbols::DsoKind::kModule ? a - m.start[mk]
+                                                                : a - m.start[mk] + m.pgoff[mk];
+    const symbols::Symbol* s = store.Find(d, at);
+    if (!s) continue;
+    auto it = name_ids.find(s);
+    if (it == name_ids.end()) it = name_ids.emplace(s, p.strings.Intern(s->name)).first;
+    // The frame keeps its identity (stacks stay valid); its func becomes the symbol's.
+    p.frames.func[fr] = sb.Func(it->second, mp);
+    ++named_by_source[store.SourceOf(d)];
+  }
+  store.Finish();
+  for (const auto& pr : store.problems())
+    out.diags.Add(DiagCode::kSideFileMismatch, pr.warning ? Severity::kWarning : Severity::kInfo, pr.offset, 0,
+                  pr.message.rfind(pr.input, 0) == 0 ? pr.message : pr.input + ": " + pr.message);
+  for (const auto& [src, n] : named_by_source)
+    out.facts.push_back({"symbols from " + BaseName(src), std::to_string(n) + " frames named"});
 }
 
 }  // namespace profscope::perf

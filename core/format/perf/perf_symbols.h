@@ -1,7 +1,14 @@
-// Names perf.data frames from ELF binaries given as side files (the program
-// that was recorded, a shared library): each binary is matched to mappings
-// of the recording by build id (MMAP2 or the BUILD_ID feature), else by file
-// name; a binary that matches nothing is reported, never used.
+// Names perf.data frames from the side files a person gives: ELF binaries
+// and separate debug files, perf archive tarballs (any compression), build-id
+// cache entries, kallsyms text, a vmlinux, kernel modules. Everything goes
+// through the symbol store (core/symbols/symbol_store.h), which matches each
+// mapping's DSO by build-id (MMAP2 or the BUILD_ID feature) else by path or
+// file name, and names by perf 6.1's rules; a side file that matches nothing
+// or has another build-id is reported, never used.
+//
+// The frames keep the mapping the decoder resolved (in file order today:
+// frames whose sample precedes its MMAP in the file stay unnamed until the
+// decoder interprets records in time order, as perf does).
 #pragma once
 
 #include <vector>
@@ -11,10 +18,12 @@
 
 namespace profscope::perf {
 
-// Renames the funcs of frames that fall in a matched mapping to the
-// demangled name of the function symbol covering them (frames outside any
-// symbol keep their `path+0xoffset` name). Side files of other kinds are left
-// alone; `used[i]` is set for every files[i] this consumed.
+struct FeatureContext;
+
+// Renames the funcs of frames whose mapping's DSO has symbols to perf's
+// name for them (frames outside any symbol keep their `path+0xoffset`
+// name). Side files of kind "elf", "archive" and "kallsyms" are consumed
+// (`used[i]` set); the others are left alone.
 void NameFramesFromElf(std::vector<SideFile>& files, std::vector<bool>& used, StackBuilder& sb, DecodeResult& out);
 
 }  // namespace profscope::perf

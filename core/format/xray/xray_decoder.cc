@@ -127,6 +127,7 @@ bool XRayDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progres
   out.facts.emplace_back("constant tsc", (bits & 1) ? "true" : "false");
   out.facts.emplace_back("nonstop tsc", (bits & 2) ? "true" : "false");
   out.facts.emplace_back("cycle frequency", Num(freq_));
+  out.clock_hz = freq_;
   if (type_ == kFdrLog) DecodeFdr(w, n, out);
   else DecodeBasic(w, n, out);
   if (progress) progress(n, n);

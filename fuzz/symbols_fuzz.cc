@@ -1,0 +1,42 @@
+// libFuzzer target for the symbol readers: kallsyms text, perf's symbol
+// rules (fixup_end, choose_best_symbol, kallsyms relocation and module
+// split) and ELF symbol loading (symtab/dynsym, program headers, PLT) of
+// hostile ELF files. Seeded with the perf cases' binaries and fuzz/seeds/symbols_fuzz.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "core/format/elf/elf_reader.h"
+#include "core/symbols/elf_symbols.h"
+#include "core/symbols/kallsyms.h"
+#include "core/symbols/symbol_store.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace profscope;
+  symbols::Kallsyms k = symbols::ParseKallsyms(std::string_view(reinterpret_cast<const char*>(data), size));
+  symbols::SymbolTable t;
+  for (const auto& s : k.symbols) t.Add(s.addr, s.addr & 0xff, symbols::kStbGlobal, symbols::kSttFunc, s.name + s.module);
+  t.Finish(true);
+  for (const auto& s : k.symbols) (void)t.Find(s.addr + 1);
+  elf::ElfFile f = elf::ReadElfBytes(data, size);
+  if (f.ok) {
+    symbols::SymbolTable e;
+    symbols::ElfImage im{data, size, &f};
+    symbols::LoadElfSymbols(im, im, symbols::ElfRole::kUser, e);
+    symbols::SymbolTable v;
+    symbols::LoadElfSymbols(im, im, symbols::ElfRole::kKernel, v);
+  }
+  symbols::SymbolStore st;
+  MemorySource src(data, size);
+  st.AddFile("kallsyms", src);
+  int32_t kd = st.Dso("[kernel.kallsyms]", "", true);
+  int32_t md = st.Dso("/lib/modules/x/ext4.ko", "", true);
+  st.SetKernelMap("[kernel.kallsyms]_text", 0xffffffff81000000ull, ~0ull, 0xffffffff81000000ull);
+  st.SetModuleMap(md, 0xffffffffc0000000ull);
+  (void)st.Find(kd, 0xffffffff81000010ull);
+  (void)st.Find(md, 0x10);
+  uint64_t lo, hi;
+  (void)st.KernelMapRange(&lo, &hi);
+  st.Finish();
+  return 0;
+}

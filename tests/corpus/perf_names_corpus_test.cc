@@ -1,0 +1,145 @@
+// Frame NAMES and `perf script` TEXT against perf's own, on the perf cases
+// where profscope has the files perf had: the case's side files (a perf
+// archive tarball, the recorded program) plus this machine's Debian 12
+// libc6 and ld.so with libc6-dbg's debug files (what perf used for them).
+// The samples are replayed in perf's order by the test-only driver
+// (perf_names_driver.h) until the decoder interprets records in time order.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/api/session.h"
+#include "core/format/elf/elf_reader.h"
+#include "tests/corpus/corpus_util.h"
+#include "tests/corpus/perf_names_driver.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using profscope::MemorySource;
+using profscope::corpus::ReadFile;
+using profscope::corpus::ReadText;
+
+// The system files perf named libc/ld.so frames from, and their debug files.
+std::vector<fs::path> SystemSymbolFiles() {
+  std::vector<fs::path> out;
+  for (const char* p : {"/lib/x86_64-linux-gnu/libc.so.6", "/lib64/ld-linux-x86-64.so.2"}) {
+    if (!fs::exists(p)) continue;
+    out.push_back(p);
+    auto bytes = ReadFile(p);
+    auto e = profscope::elf::ReadElfBytes(bytes.data(), bytes.size());
+    if (e.build_id.size() > 2) {
+      fs::path dbg = fs::path("/usr/lib/debug/.build-id") / e.build_id.substr(0, 2) / (e.build_id.substr(2) + ".debug");
+      if (fs::exists(dbg)) out.push_back(dbg);
+    }
+  }
+  return out;
+}
+
+bool IsReference(const std::string& f) {
+  for (const char* ext : {".txt", ".json", ".sh", ".gz", ".stderr", ".rc", ".log", ".stdout", ".md", ".py", ".c", ".cc"})
+    if (f.size() >= std::strlen(ext) && f.compare(f.size() - std::strlen(ext), std::strlen(ext), ext) == 0) return true;
+  return f == "perf.data" || f == "pipe.data";
+}
+
+struct Replayed {
+  std::vector<std::vector<uint8_t>> keep;
+  profscope::symbols::SymbolStore store;
+  std::unique_ptr<profscope::testing::PerfReplay> replay;
+};
+
+std::unique_ptr<Replayed> Replay(const std::string& name) {
+  auto r = std::make_unique<Replayed>();
+  fs::path dir = profscope::corpus::PerfData() / name;
+  std::vector<fs::path> side;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file() && !IsReference(e.path().filename().string())) side.push_back(e.path());
+  for (const auto& p : SystemSymbolFiles()) side.push_back(p);
+  // tracepoint_sched_g recorded the same program on the same boot as archive_kernel_fp.
+  if (name == "tracepoint_sched_g") side.push_back(dir / ".." / "archive_kernel_fp" / "perf.data.tar.bz2");
+  for (const auto& p : side) {
+    r->keep.push_back(ReadFile(p));
+    MemorySource src(r->keep.back());
+    r->store.AddFile(p.filename().string(), src);
+  }
+  r->keep.push_back(ReadFile(profscope::corpus::PerfInput(dir)));
+  r->replay = std::make_unique<profscope::testing::PerfReplay>(r->keep.back(), r->store);
+  if (!r->replay->Run()) return nullptr;
+  r->store.Finish();
+  return r;
+}
+
+// Cases where perf named every frame from files profscope has too.
+const std::vector<std::string> kComplete = {"archive_kernel_fp", "archive_mt_fp", "tracepoint_sched_g"};
+
+class PerfNames : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PerfNames, FoldedNamesEqualPerf) {
+  auto r = Replay(GetParam());
+  ASSERT_TRUE(r);
+  fs::path dir = profscope::corpus::PerfData() / GetParam();
+  std::string want = ReadText(dir / "folded_sym.txt");
+  ASSERT_FALSE(want.empty());
+  EXPECT_EQ(want, r->replay->Folded(""));
+  // The case's own side files must all be used (the system libraries are
+  // offered to every case and may have no DSO in a static program's recording).
+  for (const auto& p : r->store.problems())
+    if (p.input.find(".so") == std::string::npos && p.input.find(".debug") == std::string::npos)
+      ADD_FAILURE() << p.input << ": " << p.message;
+}
+
+TEST_P(PerfNames, ScriptEqualsPerfScript) {
+  auto r = Replay(GetParam());
+  ASSERT_TRUE(r);
+  fs::path dir = profscope::corpus::PerfData() / GetParam();
+  std::string want = ReadText(dir / "script_default.txt");
+  ASSERT_FALSE(want.empty());
+  std::string got = r->replay->Script();
+  if (got != want) {
+    auto a = profscope::corpus::Lines(want), b = profscope::corpus::Lines(got);
+    for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+      std::string x = i < a.size() ? a[i] : "<end>", y = i < b.size() ? b[i] : "<end>";
+      if (x != y) { ADD_FAILURE() << "line " << i + 1 << "\n perf: " << x << "\n ours: " << y; break; }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Complete, PerfNames, ::testing::ValuesIn(kComplete),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+
+namespace {
+
+// Through the Session (what `profscope stacks FILE --binary ...` prints):
+// the tarball, libc/ld.so and their debug files as side files. Only where
+// the decoder's file-order interpretation already finds every mapping
+// (archive_kernel_fp needs perf's time order: the integration step).
+TEST(PerfNamesSession, StacksWithSideFilesEqualPerfFoldedNames) {
+  fs::path dir = profscope::corpus::PerfData() / "archive_mt_fp";
+  auto data = ReadFile(dir / "perf.data");
+  MemorySource src(data);
+  profscope::Session s(src, "perf.data");
+  std::vector<std::vector<uint8_t>> keep;
+  std::vector<std::unique_ptr<MemorySource>> srcs;
+  std::vector<fs::path> side = SystemSymbolFiles();
+  side.insert(side.begin(), dir / "perf.data.tar.bz2");
+  keep.reserve(side.size());
+  for (const auto& p : side) {
+    keep.push_back(ReadFile(p));
+    srcs.push_back(std::make_unique<MemorySource>(keep.back()));
+    s.AddSideFile(*srcs.back(), p.string());
+  }
+  ASSERT_TRUE(s.Decode());
+  EXPECT_EQ(s.StacksText(false, ""), ReadText(dir / "folded_sym.txt"));
+  EXPECT_EQ(s.StacksText(true, ""), ReadText(dir / "folded_addrs.txt"));
+  for (const auto& d : s.result().diags.items())
+    if (d.message.find(".so") == std::string::npos && d.message.find(".debug") == std::string::npos)
+      ADD_FAILURE() << d.message;
+}
+
+}  // namespace
