@@ -94,6 +94,11 @@ for (const k of ["all", "range_half", "one_thread", "merge_function", "inverted"
 # same files. Sizes: BENCH_XRAY_MB (64), BENCH_JIT_MB (32), BENCH_GPERF_MB (32).
 bash "$ROOT/bench/formats/run.sh"
 
+# DWARF unwinding (bench/unwind/run.sh): samples unwound per second, native and WASM, on the
+# --call-graph dwarf cases of tests/data/perf and on a bigger recording made once with perf
+# record, against `perf script` on the same files.
+bash "$ROOT/bench/unwind/run.sh"
+
 # Browser figures (opt-in, BENCH_BROWSER=1): a perf.data of BENCH_BROWSER_MB (100)
 # opened through the page's file input in headless chromium (e2e/bench-browser.spec.js):
 # drop-to-first-hex-paint, drop-to-summary, drop-to-flame-graph, WASM heap.

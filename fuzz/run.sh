@@ -44,6 +44,7 @@ fi
 seed_dirs() {
   case "$1" in
     perf_fuzz) echo perf perf_dir simpleperf ;;
+    unwind_fuzz) ;;  # fuzz/seeds/unwind_fuzz only (CFI + stacks, see make_unwind_seeds.py)
     archive_fuzz|symbols_fuzz) echo perf ;;
     *) echo "${1%_fuzz}" ;;
   esac

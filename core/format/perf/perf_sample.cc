@@ -24,10 +24,12 @@ void Regs(FieldReader& w, const char* name, uint64_t mask, uint64_t* abi_out, st
   size_t n = abi ? static_cast<size_t>(Popcount(mask)) : 0;
   if (abi_out) *abi_out = abi;
   Field* f = w.Add(name, at, 8 + 8 * n, w.fielding() ? "abi " + std::to_string(abi) + ", " + std::to_string(n) + " registers" : std::string());
+  if (values && n <= r.remaining() / 8) values->reserve(n);
   for (size_t i = 0; i < n; ++i) {
     uint64_t rat = r.abs_pos();
     uint64_t v = r.U64();
-    if (values && r.ok()) values->push_back(v);
+    if (!r.ok()) break;
+    if (values) values->push_back(v);
     if (f) f->children.push_back(Field{"reg[" + std::to_string(i) + "]", rat, 8, Hex(v), {}});
   }
 }
@@ -63,6 +65,10 @@ bool ParseSample(ByteReader payload, const PerfEventAttr& attr, SampleData* s, F
   s->callchain.clear();
   s->lbr_from.clear();
   s->regs_user.clear();
+  s->regs_user_abi = 0;
+  s->regs_user_mask = attr.sample_regs_user;
+  s->stack_user_size = 0;
+  s->stack_user_dyn_size = 0;
   FieldReader w(payload, fields ? &fields->items() : nullptr);
   ByteReader& r = w.reader();
   constexpr Fmt kHex = Fmt::kHex;
@@ -185,6 +191,7 @@ bool ParseSample(ByteReader payload, const PerfEventAttr& attr, SampleData* s, F
     }
   }
   if (st & kSampleRegsUser) {
+    s->regs_user_offset = r.abs_pos();
     Regs(w, "regs_user", attr.sample_regs_user, &s->regs_user_abi, &s->regs_user);
     if (!w.ok()) return fail("REGS_USER");
   }

@@ -33,7 +33,12 @@ struct SampleData {
   uint64_t regs_user_abi = 0;
   std::vector<uint64_t> regs_user;
   uint64_t stack_user_size = 0;
-  uint64_t stack_user_offset = 0;  // absolute (or within the decompressed stream for nested records)
+  // attr.sample_regs_user and the absolute offset of REGS_USER's abi word.
+  uint64_t regs_user_mask = 0;
+  uint64_t regs_user_offset = 0;
+  // PERF_SAMPLE_STACK_USER: absolute offset of the copied bytes (stack_user_size
+  // of them) and how many the kernel filled from sp up (dyn_size).
+  uint64_t stack_user_offset = 0;
   uint64_t stack_user_dyn_size = 0;
   std::vector<uint64_t> callchain;  // as stored, including context markers
   uint64_t callchain_offset = 0;    // absolute offset of callchain[0]
