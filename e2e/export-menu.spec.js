@@ -55,7 +55,7 @@ test('Export menu: every format downloaded from the worker equals the native CLI
   const doc = JSON.parse(ss.bytes.toString('utf8'));
   expect(doc.$schema).toBe('https://www.speedscope.app/file-format-schema.json');
   const frameNames = new Set(doc.shared.frames.map((f) => f.name));
-  for (const n of ['main', 'hash_worker', 'mix', 'cmp_u32', 'sum_series']) expect(frameNames.has(n), n).toBe(true);
+  for (const n of ['hash_worker', 'hash_block', 'mix', 'cmp_u32', 'sum_series', 'fill']) expect(frameNames.has(n), n).toBe(true);
   // the main thread and the three workers (hash, sort, sum) of mt_work
   expect(doc.profiles.length).toBe(4);
   expect(doc.profiles[0].name).toMatch(/^mt_work \(pid \d+, tid \d+\)$/);
