@@ -426,6 +426,24 @@ self.onmessage = async (e) => {
         throw new Error(`unknown request ${String(msg.type)}`);
     }
   } catch (err) {
-    self.postMessage({ type: 'error', id: msg.id, request: msg.type, message: errorMessage(err) });
+    let message = errorMessage(err);
+    if (isAbort(err)) {
+      // An aborted module (an allocation failed past the memory budget) is
+      // poisoned: drop it, so the next file opens in a fresh one.
+      session = null;
+      file = null;
+      mod = null;
+      modulePromise = null;
+      message = `the decoder stopped: ${message} (out of memory?); open the file again or another one`;
+    }
+    self.postMessage({ type: 'error', id: msg.id, request: msg.type, message });
   }
 };
+
+/**
+ * True when the WASM module aborted (RuntimeError: Aborted(), unreachable, out of bounds).
+ * @param {unknown} err
+ */
+function isAbort(err) {
+  return typeof WebAssembly !== 'undefined' && err instanceof WebAssembly.RuntimeError;
+}
