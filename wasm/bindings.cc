@@ -110,6 +110,7 @@ class JsSession {
   std::string mappingsJson() const { return session_.MappingsJson(); }
   std::string eventsJson() const { return session_.EventsJson(); }
   std::string accountJson() const { return session_.AccountJson(); }
+  std::string sideFilesJson() const { return session_.SideFilesJson(); }
   void setOption(std::string key, std::string value) { session_.SetOption(std::move(key), std::move(value)); }
   std::string decoderOptionsJson() const { return session_.DecoderOptionsJson(); }
   val strings() const { return StringBlob(p().strings.all()); }
@@ -289,6 +290,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("mappingsJson", &JsSession::mappingsJson)
       .function("eventsJson", &JsSession::eventsJson)
       .function("accountJson", &JsSession::accountJson)
+      .function("sideFilesJson", &JsSession::sideFilesJson)
       .function("setOption", &JsSession::setOption)
       .function("decoderOptionsJson", &JsSession::decoderOptionsJson)
       .function("strings", &JsSession::strings)

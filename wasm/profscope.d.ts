@@ -75,6 +75,8 @@ export interface AnalysisOptionsJson {
   filter?: { event?: number; threads?: number[]; cpus?: number[]; t0?: number | null; t1?: number | null };
   transforms?: AnalysisTransformJson[];
   invert?: boolean;
+  /** time/period: each sample counts its weight (XRay: the call's duration in ticks; perf: its period); count/samples (default): 1 */
+  weight?: 'count' | 'samples' | 'time' | 'period';
   sandwich?: { mode: 'callers' | 'callees'; func: number };
 }
 export interface AnalysisTransformJson {
@@ -169,6 +171,12 @@ export interface Session {
   timelineJson(): string;
   /** XRay: `llvm-xray account` rows [{funcid,count,min,median,p90,p99,max,sum,function}] (seconds); "[]" for other formats. */
   accountJson(): string;
+  /**
+   * Each side file (addSideFile order) and what it was to the decoder:
+   * [{name, kind, role}], kind sniffed by content (elf, jitdump, yaml, archive, kallsyms, unknown),
+   * role one of symbols, jitdump, instr-map, unused. Parse with JSON.parse.
+   */
+  sideFilesJson(): string;
   /** The options the format's decoder takes: {title, options: [{key, label, help, value}]}; "{}" when none. */
   decoderOptionsJson(): string;
 

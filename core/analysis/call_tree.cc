@@ -263,12 +263,44 @@ void CallTreeBuilder::EnsurePlain() {
   plain_depth_ = std::move(t.depth);
 }
 
-CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector<uint8_t>& threads, const std::vector<uint8_t>& cpus) {
+std::vector<double> CallTreeBuilder::SampleValues(const AnalysisOptions& o, const std::vector<uint8_t>& threads,
+                                                  const std::vector<uint8_t>& cpus) const {
+  const SampleTable& s = p_.samples;
+  const size_t ns = s.size();
+  if (!o.weighted) return {};  // counts: SampleTable::Count
+  std::vector<double> v(ns, 0.0);
+  for (size_t i = 0; i < ns; ++i) v[i] = i < s.weight.size() ? s.weight[i] : 0.0;
+  if (!weights_inclusive_) return v;
+  const size_t nstacks = p_.stacks.frame.size();
+  std::vector<double> self(nstacks, 0.0);
+  std::vector<int64_t> first(nstacks, -1);
+  for (size_t i = 0; i < ns; ++i) {
+    const int32_t st = s.stack[i];
+    if (st < 0 || static_cast<size_t>(st) >= nstacks || !Passes(i, o, threads, cpus)) continue;
+    self[static_cast<size_t>(st)] += v[i];
+    if (first[static_cast<size_t>(st)] < 0) first[static_cast<size_t>(st)] = static_cast<int64_t>(i);
+  }
+  std::vector<double> inclusive = self;
+  for (size_t st = 0; st < nstacks; ++st) {
+    const int32_t pre = p_.stacks.prefix[st];
+    if (pre >= 0 && static_cast<size_t>(pre) < nstacks) self[static_cast<size_t>(pre)] -= inclusive[st];
+  }
+  for (size_t i = 0; i < ns; ++i) {
+    const int32_t st = s.stack[i];
+    if (st >= 0 && static_cast<size_t>(st) < nstacks)
+      v[i] = first[static_cast<size_t>(st)] == static_cast<int64_t>(i) ? std::max(0.0, self[static_cast<size_t>(st)]) : 0.0;
+  }
+  return v;
+}
+
+CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector<uint8_t>& threads, const std::vector<uint8_t>& cpus,
+                                     const std::vector<double>& values) {
   EnsurePlain();
   const SampleTable& s = p_.samples;
   const size_t ns = s.size();
   const size_t nn = plain_parent_.size();
   std::vector<double> cnt(nn, 0.0);
+  std::vector<uint8_t> reached(nn, 0);  // a sample of weight 0 still keeps its node
   CallTree t;
   t.sample_node.assign(ns, -1);
   const bool filtered = o.event >= 0 || !threads.empty() || !cpus.empty() || o.has_t0 || o.has_t1;
@@ -278,14 +310,15 @@ CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector
     int32_t n = st >= 0 && static_cast<size_t>(st) < plain_node_.size() ? plain_node_[static_cast<size_t>(st)] : 0;
     t.sample_node[i] = n;
     const uint64_t c = s.Count(i);
-    cnt[static_cast<size_t>(n)] += static_cast<double>(c);
+    cnt[static_cast<size_t>(n)] += values.empty() ? static_cast<double>(c) : values[i];
+    reached[static_cast<size_t>(n)] = 1;
     t.samples += c;
   }
   // keep the nodes samples reached and their ancestors, renumbered in order (parents first)
   std::vector<int32_t> id(nn, -1);
   id[0] = 0;
   for (size_t n = nn; n-- > 1;) {
-    if (cnt[n] > 0) id[n] = 0;
+    if (reached[n]) id[n] = 0;
     if (id[n] == 0) id[static_cast<size_t>(plain_parent_[n])] = 0;
   }
   int32_t next = 0;
@@ -336,8 +369,9 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
       if (c >= -1) cpus[static_cast<size_t>(c + 1)] = 1;
   }
 
+  const std::vector<double> values = SampleValues(o, threads, cpus);
   if (o.transforms.empty() && !o.invert && o.sandwich == AnalysisOptions::Sandwich::kNone)
-    return BuildPlain(o, threads, cpus);
+    return BuildPlain(o, threads, cpus, values);
 
   // node of each stack (index nstacks = the empty stack), computed when a sample first needs it
   std::vector<int32_t> stack_node(nstacks + 1, kNotComputed);
@@ -379,7 +413,7 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
     t.sample_node[i] = n;
     if (self.size() < t.parent.size()) self.resize(t.parent.size() + t.parent.size() / 2, 0.0);
     const uint64_t c = s.Count(i);
-    self[static_cast<size_t>(n)] += static_cast<double>(c);
+    self[static_cast<size_t>(n)] += values.empty() ? static_cast<double>(c) : values[i];
     t.samples += c;
   }
   self.resize(t.parent.size(), 0.0);

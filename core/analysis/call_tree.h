@@ -33,6 +33,9 @@ struct AnalysisOptions {
   uint64_t t0 = 0, t1 = 0;          // inclusive, in the samples' clock
   std::vector<AnalysisTransform> transforms;
   bool invert = false;
+  // Each sample counts its weight (XRay: the call's duration in ticks; perf:
+  // its period) instead of its count.
+  bool weighted = false;
   // Sandwich halves: callees of `sandwich_func` (paths from its first
   // occurrence) or callers (paths up to its last occurrence, inverted).
   enum class Sandwich : uint8_t { kNone, kCallees, kCallers };
@@ -47,7 +50,7 @@ struct AnalysisOptions {
 struct CallTree {
   std::vector<int32_t> parent, func, depth;
   std::vector<int32_t> subtree_end;  // one past the last node of the subtree
-  std::vector<double> self, total;  // samples (a row counts SampleTable::Count)
+  std::vector<double> self, total;  // samples (a row counts SampleTable::Count), or weights (AnalysisOptions::weighted)
   std::vector<int32_t> sample_node; // sample -> node, -1 when filtered out or dropped
   uint64_t samples = 0;             // samples counted (rows times their counts)
   size_t size() const { return parent.size(); }
@@ -72,6 +75,10 @@ class CallTreeBuilder {
 
   CallTree Build(const AnalysisOptions& opts);
 
+  // XRay: a sample is one call and its weight the call's whole duration, which includes the
+  // calls made from it (the samples on its child stacks); weighted trees subtract those.
+  void set_weights_inclusive(bool v) { weights_inclusive_ = v; }
+
  private:
   bool Passes(size_t i, const AnalysisOptions& o, const std::vector<uint8_t>& threads, const std::vector<uint8_t>& cpus) const;
   void StackPath(int32_t stack, std::vector<int32_t>& out) const;  // root -> leaf canonical funcs
@@ -81,8 +88,14 @@ class CallTreeBuilder {
   // the full tree of every stack is built once, and each such Build counts samples into it
   // and keeps the nodes they reach (no hashing per Build).
   void EnsurePlain();
-  CallTree BuildPlain(const AnalysisOptions& o, const std::vector<uint8_t>& threads, const std::vector<uint8_t>& cpus);
+  CallTree BuildPlain(const AnalysisOptions& o, const std::vector<uint8_t>& threads, const std::vector<uint8_t>& cpus,
+                      const std::vector<double>& values);
+  // What each sample adds to its node (empty: its count): (weighted) its weight; inclusive weights
+  // (set_weights_inclusive) become self weights: per stack, the passing samples'
+  // weights minus those of its child stacks, given to the stack's first passing sample.
+  std::vector<double> SampleValues(const AnalysisOptions& o, const std::vector<uint8_t>& threads, const std::vector<uint8_t>& cpus) const;
   bool plain_ready_ = false;
+  bool weights_inclusive_ = false;
   std::vector<int32_t> plain_node_;        // stack -> node of plain_
   std::vector<int32_t> plain_parent_, plain_func_, plain_depth_;
 

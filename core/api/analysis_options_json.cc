@@ -105,6 +105,11 @@ bool ParseAnalysisOptions(std::string_view json, uint64_t time_origin, AnalysisO
     }
   }
   ok = ok && r.Bool(root.Find("invert"), "invert", &out->invert);
+  if (const JsonValue* w = ok ? root.Find("weight") : nullptr) {
+    std::string weight;
+    ok = r.Str(w, "weight", &weight);
+    out->weighted = weight == "time" || weight == "period";
+  }
   if (const JsonValue* sw = ok ? root.Find("sandwich") : nullptr) {
     std::string mode;
     ok = r.Str(sw->Find("mode"), "sandwich.mode", &mode) && r.Int(sw->Find("func"), "sandwich.func", &out->sandwich_func);

@@ -7,8 +7,10 @@
 //                            "collapse-recursion", "func": 7},
 //                   {"type": "collapse-library", "lib": "/usr/lib/libc.so.6"}],
 //    "invert": false,
+//    "weight": "count" | "samples" | "time" | "period",
 //    "sandwich": {"mode": "callers" | "callees", "func": 7}}
-// Every member may be left out or null. Functions are canonical function ids
+// weight: time/period count each sample's weight (XRay: its duration; perf: its
+// period), count/samples (the default) its count. Every member may be left out or null. Functions are canonical function ids
 // (Session::AnalysisCanon); t0/t1 are times relative to the session's time
 // origin (what every time the session hands out is), in the file's units;
 // t0 is rounded up and t1 down to whole units. Transforms of an unknown type

@@ -20,7 +20,7 @@ struct CommandSpec {
 constexpr CommandSpec kCommands[] = {
     {"info", Command::kInfo, "info FILE"},
     {"records", Command::kRecords, "records FILE"},
-    {"stacks", Command::kStacks, "stacks FILE [--addresses] [--event NAME]"},
+    {"stacks", Command::kStacks, "stacks FILE [--addresses] [--event NAME] [--weight count|time]"},
     {"events", Command::kEvents, "events FILE"},
     {"export", Command::kExport,
      "export FILE --format folded|speedscope|gecko|pprof|chrome [-o OUT]\n"
@@ -65,7 +65,7 @@ constexpr OptionSpec kOptions[] = {
     {"--event", true, Bit(Command::kStacks) | Bit(Command::kExport) | Bit(Command::kDiff),
      [](Request& r, const std::string& v) { r.event = v; return true; }},
     {"--format", true, Bit(Command::kExport), [](Request& r, const std::string& v) { r.format = v; return true; }},
-    {"--weight", true, Bit(Command::kExport), [](Request& r, const std::string& v) { r.weight = v; return true; }},
+    {"--weight", true, Bit(Command::kExport) | Bit(Command::kStacks), [](Request& r, const std::string& v) { r.weight = v; return true; }},
     {"-o", true, Bit(Command::kExport), [](Request& r, const std::string& v) { r.output = v; return true; }},
     {"--normalize", false, Bit(Command::kDiff), [](Request& r, const std::string&) { return r.normalize = true; }},
     // Side files are told apart by their content; the names say what one is for.
@@ -135,6 +135,10 @@ std::optional<Request> Parse(const std::vector<std::string>& args) {
   if (r.inputs.empty()) return std::nullopt;
   if (r.command == Command::kExport && r.format.empty()) return std::nullopt;
   if (r.command == Command::kDiff && r.inputs.size() != 2) return std::nullopt;
+  // stacks --weight: count (samples) or time (period): what each folded line's value sums
+  if (r.command == Command::kStacks && !r.weight.empty() && r.weight != "count" && r.weight != "samples" &&
+      r.weight != "time" && r.weight != "period")
+    return std::nullopt;
   return r;
 }
 
@@ -276,7 +280,9 @@ int Run(const std::vector<std::string>& args, Host& host, OutputSink& out, Outpu
   switch (req->command) {
     case Command::kInfo: out.Write(session.InfoJson()); break;
     case Command::kRecords: if (ok) session.WriteRecords(out); break;
-    case Command::kStacks: if (ok) session.WriteStacks(req->addresses, req->event, out); break;
+    case Command::kStacks:
+      if (ok) session.WriteStacks(req->addresses, req->event, out, req->weight == "time" || req->weight == "period");
+      break;
     case Command::kEvents: if (ok) session.WriteEvents(out); break;
     case Command::kExport:
     case Command::kDiff: break;

@@ -44,7 +44,7 @@ struct Request {
   std::vector<std::pair<std::string, std::string>> options;  // --option KEY=VALUE
   bool addresses = false;           // stacks --addresses
   std::string event;                // stacks / export / diff --event NAME
-  std::string format, weight;       // export --format, --weight
+  std::string format, weight;       // export --format, --weight; stacks --weight count|time
   std::string output;               // export -o OUT ("" or "-": standard output)
   bool normalize = false;           // diff --normalize
   uint64_t max_memory_mib = 0;      // --max-memory MB (0: MemoryBudget::kDefaultMiB)

@@ -9,6 +9,7 @@
 #include "core/analysis/xray_account.h"
 #include "core/api/export/folded_writer.h"
 #include "core/api/json_writer.h"
+#include "core/api/side_file_roles.h"
 #include "core/api/text_writers.h"
 
 #include "core/api/analysis_options_json.h"
@@ -239,16 +240,22 @@ void Session::WriteRecords(OutputSink& out) const {
   if (decoder_) WriteRecordsText(res_, *decoder_, out);
 }
 
-std::string Session::StacksText(bool addresses, const std::string& event) const {
-  return exporter::FoldedStacks(res_, addresses, event);
+std::string Session::StacksText(bool addresses, const std::string& event, bool weighted) const {
+  return exporter::FoldedStacks(res_, addresses, event, weighted);
 }
 
-void Session::WriteStacks(bool addresses, const std::string& event, OutputSink& out) const {
-  exporter::WriteFoldedStacks(res_, addresses, event, out);
+void Session::WriteStacks(bool addresses, const std::string& event, OutputSink& out, bool weighted) const {
+  exporter::WriteFoldedStacks(res_, addresses, event, out, weighted);
 }
 
 void Session::SetOption(std::string key, std::string value) {
   options_.emplace_back(std::move(key), std::move(value));
+}
+
+std::string Session::SideFilesJson() const {
+  std::vector<SideFileRole> roles;
+  for (const SideFile& f : side_) roles.push_back({f.name, f.kind, SideFileRoleOf(f.name, f.kind, res_.format, res_.diags.items())});
+  return SideFileRolesJson(roles);
 }
 
 std::string Session::AccountJson() const {
@@ -298,7 +305,10 @@ double Session::NanosPerTimeUnit() const {
 }
 
 CallTreeBuilder& Session::Analyzer() {
-  if (!analyzer_) analyzer_ = std::make_unique<CallTreeBuilder>(res_.profile);
+  if (!analyzer_) {
+    analyzer_ = std::make_unique<CallTreeBuilder>(res_.profile);
+    analyzer_->set_weights_inclusive(res_.format == "xray");  // a call's duration includes its callees'
+  }
   return *analyzer_;
 }
 

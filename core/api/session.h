@@ -40,8 +40,9 @@ class Session {
   // Folded stacks, one line per distinct stack: "root;..;leaf count". For
   // simpleperf files, simpleperf's stackcollapse.py form instead (see
   // DecodeResult::stacks_thread_root): "thread;caller;..;callee period".
-  std::string StacksText(bool addresses, const std::string& event) const;
-  void WriteStacks(bool addresses, const std::string& event, OutputSink& out) const;
+  // weighted: values are summed sample weights (XRay: time in ticks; perf: period), not counts.
+  std::string StacksText(bool addresses, const std::string& event, bool weighted = false) const;
+  void WriteStacks(bool addresses, const std::string& event, OutputSink& out, bool weighted = false) const;
   // One line per function record of a tracer (XRay), empty for other formats.
   std::string EventsText() const;
   void WriteEvents(OutputSink& out) const;
@@ -55,6 +56,9 @@ class Session {
   std::string EventsJson() const;
   // Per-function accounting (XRay: `llvm-xray account` columns), "[]" when the format has none.
   std::string AccountJson() const;
+  // Each side file with what it was to the decoder (core/api/side_file_roles.h):
+  // [{"name", "kind", "role"}], role one of symbols, jitdump, instr-map, unused.
+  std::string SideFilesJson() const;
   // A decoder option, applied at the next Decode (gperftools: "pc_minus_one",
   // "drop_duplicate_leaf", "strip_signal_frames" = "1"/"0"). Unknown keys are
   // reported as a diagnostic when decoding.

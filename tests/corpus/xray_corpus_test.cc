@@ -9,6 +9,9 @@
 //    samples, in sorted order, so the comparison drops the ';', the 0 lines,
 //    and sorts. Names come from the side file the reference used (the binary,
 //    else instrmap.yaml);
+//  - `profscope stacks --weight time` against `llvm-xray stack -all-stacks
+//    -stack-format=flame` (its default -aggregation-type=time, TSC ticks:
+//    stack_flame.txt), normalized the same way;
 //  - the record table against `llvm-xray fdr-dump` (fdr_dump.txt): the kind of
 //    every FDR record in file order, function ids and TSC deltas;
 //  - Session::AccountJson against `llvm-xray account` (account.txt, else
@@ -128,6 +131,20 @@ TEST_P(XRayCorpus, StacksMatchLlvmXrayStackCount) {
   auto got = Lines(o->s->StacksText(false, ""));
   std::sort(got.begin(), got.end());
   EXPECT_EQ(got, want);
+}
+
+TEST_P(XRayCorpus, StacksByTimeMatchLlvmXrayStackTime) {
+  auto o = Open(GetParam(), true);
+  std::ifstream f(kData / GetParam() / "stack_flame.txt");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  auto want = Normalize(Lines(ss.str()));
+  ASSERT_FALSE(want.empty());
+  auto got = Lines(o->s->StacksText(false, "", true));
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, want);
+  // the time of a stack is not its count (a test that could not tell them apart would prove nothing)
+  EXPECT_NE(o->s->StacksText(false, "", true), o->s->StacksText(false, "", false));
 }
 
 TEST_P(XRayCorpus, AccountMatchesLlvmXrayAccount) {

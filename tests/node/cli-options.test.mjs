@@ -64,7 +64,12 @@ describe('CLI --option KEY=VALUE', () => {
     );
     expect(wasmCli(['stacks', input, '--option', 'pc_minus_one']).status).toBe(2);
     expect(wasmCli(['stacks', input, '--option', '=1']).status).toBe(2);
+    // stacks --weight: count|samples|time|period; anything else is a usage error
+    expect(wasmCli(['stacks', input, '--weight', 'ticks']).status).toBe(2);
+    expect(wasmCli(['stacks', input, '--weight', 'count']).stdout.toString('utf8')).toBe(wasmCli(['stacks', input]).stdout.toString('utf8'));
     if (haveNative) {
+      expect(nativeCli(['stacks', input, '--weight', 'ticks']).status).toBe(2);
+      expect(nativeCli(['stacks', input, '--weight', 'time']).stdout.equals(wasmCli(['stacks', input, '--weight', 'time']).stdout)).toBe(true);
       expect(nativeCli(['stacks', input, '--option', 'pc_minus_one']).status).toBe(2);
       expect(nativeCli(['info', input, '--option', 'no_such_option=1']).stdout.toString('utf8')).toContain('no_such_option');
     }

@@ -41,6 +41,8 @@ const COMMANDS = [
   { label: 'records', command: 'records', args: [] },
   { label: 'stacks', command: 'stacks', args: [] },
   { label: 'stacks --addresses', command: 'stacks', args: ['--addresses'] },
+  { label: 'stacks --weight time', command: 'stacks', args: ['--weight', 'time'] },
+  { label: 'stacks --weight count', command: 'stacks', args: ['--weight', 'count'] },
   { label: 'events', command: 'events', args: [] },
 ];
 const haveNative = fs.existsSync(NATIVE);
@@ -81,6 +83,20 @@ describe('XRay and gperftools in WASM', () => {
           .map((l) => l.replace(/; (\d+)$/, ' $1'))
           .sort();
         expect(sortedLines(wasm.session.stacksText(false, ''))).toEqual(ref);
+      });
+      it('stacks --weight time (WASM command line) match llvm-xray stack (time, TSC ticks)', async () => {
+        const ref = fs
+          .readFileSync(path.join(dir, 'stack_flame.txt'), 'utf8')
+          .split('\n')
+          .filter((l) => l && !l.endsWith('; 0'))
+          .map((l) => l.replace(/; (\d+)$/, ' $1'))
+          .sort();
+        const sideArgs = side.flatMap((s) => ['--instr-map', s]);
+        const time = await runCli(['stacks', input, '--weight', 'time', ...sideArgs]);
+        expect(time.status).toBe(0);
+        expect(sortedLines(time.stdout.toString('utf8'))).toEqual(ref);
+        const count = await runCli(['stacks', input, '--weight', 'count', ...sideArgs]);
+        expect(count.stdout.toString('utf8')).toBe(wasm.session.stacksText(false, ''));
       });
       it('has an accounting table', () => {
         const rows = JSON.parse(wasm.session.accountJson());

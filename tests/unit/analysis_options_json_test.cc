@@ -107,6 +107,22 @@ TEST(AnalysisOptionsJson, EmptyNullAndSandwich) {
   EXPECT_EQ(o.sandwich_func, 4);
   ASSERT_TRUE(ParseAnalysisOptions(R"({"sandwich":{"mode":"callees","func":0}})", 0, &o, &err)) << err;
   EXPECT_EQ(o.sandwich, AnalysisOptions::Sandwich::kCallees);
+  EXPECT_FALSE(o.weighted);
+}
+
+TEST(AnalysisOptionsJson, Weight) {
+  AnalysisOptions o;
+  std::string err;
+  for (const char* w : {"time", "period"}) {
+    ASSERT_TRUE(ParseAnalysisOptions(std::string(R"({"weight":")") + w + "\"}", 0, &o, &err)) << err;
+    EXPECT_TRUE(o.weighted) << w;
+  }
+  for (const char* w : {"count", "samples"}) {
+    ASSERT_TRUE(ParseAnalysisOptions(std::string(R"({"weight":")") + w + "\"}", 0, &o, &err)) << err;
+    EXPECT_FALSE(o.weighted) << w;
+  }
+  EXPECT_FALSE(ParseAnalysisOptions(R"({"weight":3})", 0, &o, &err));
+  EXPECT_NE(err.find("weight"), std::string::npos) << err;
 }
 
 TEST(AnalysisOptionsJson, TimesBeforeTheOriginClamp) {

@@ -135,6 +135,59 @@ TEST(CallTree, InvertAndSandwichHalves) {
   EXPECT_EQ(Folded(b, b.Build(o)), "a;a;a;main 1\na;main 2\n");
 }
 
+TEST(CallTree, WeightedCountsEachSamplesWeight) {
+  Fixture f;
+  // weights 5, 7, 0, 2, 3, 1: sample 2 (main;a;a;a) weighs nothing but keeps its node
+  const double w[] = {5, 7, 0, 2, 3, 1};
+  for (size_t i = 0; i < 6; ++i) f.p.samples.weight[i] = w[i];
+  CallTreeBuilder b(f.p);
+  AnalysisOptions o;
+  o.weighted = true;
+  CallTree t = b.Build(o);
+  EXPECT_EQ(Folded(b, t), "main 3\nmain;a;b 12\nmain;libx;liby;c 2\n<root> 1\n");
+  EXPECT_EQ(t.samples, 6u);  // still the number of samples
+  EXPECT_EQ(t.total[0], 18.0);
+  EXPECT_GE(t.sample_node[2], 0);
+  // the same through the transform path (invert)
+  o.invert = true;
+  CallTree inv = b.Build(o);
+  EXPECT_EQ(inv.total[0], 18.0);
+  EXPECT_EQ(Folded(b, inv), "b;a;main 12\nc;liby;libx;main 2\nmain 3\n<root> 1\n");
+  o.weighted = false;
+  o.invert = false;
+  EXPECT_EQ(b.Build(o).total[0], 6.0);
+}
+
+TEST(CallTree, InclusiveWeightsBecomeSelfWeights) {
+  // XRay-like: one sample per call, weighted by the call's whole duration
+  Profile p;
+  AddThreads(p, 1);
+  StackBuilder b(p);
+  auto fr = [&](const char* name) { return b.Frame(0, b.Func(p.strings.Intern(name), kNone), kNone); };
+  int32_t run = b.Stack(kNone, fr("run")), a = b.Stack(run, fr("a")), ab = b.Stack(a, fr("b"));
+  auto add = [&](int32_t st, double w, uint64_t t) {
+    AddSample(p, 0, 0, 0, t, st);
+    p.samples.weight.back() = w;
+  };
+  add(ab, 3, 1);   // b: 3 ticks
+  add(ab, 2, 2);   // b again: 2
+  add(a, 9, 3);    // a: 9, of which b 5
+  add(run, 20, 4); // run: 20, of which a 9
+  CallTreeBuilder tb(p);
+  tb.set_weights_inclusive(true);
+  AnalysisOptions o;
+  o.weighted = true;
+  EXPECT_EQ(Folded(tb, tb.Build(o)), "run 11\nrun;a 4\nrun;a;b 5\n");
+  EXPECT_EQ(tb.Build(o).total[0], 20.0);  // run's whole time, counted once
+  o.invert = true;
+  EXPECT_EQ(Folded(tb, tb.Build(o)), "a;run 4\nb;a;run 5\nrun 11\n");
+  // a time range keeping only the b calls: they are all there is
+  o.invert = false;
+  o.has_t1 = true;
+  o.t1 = 2;
+  EXPECT_EQ(Folded(tb, tb.Build(o)), "run;a;b 5\n");
+}
+
 TEST(CallTree, EmptyProfile) {
   Profile p;
   CallTreeBuilder b(p);

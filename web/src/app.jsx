@@ -16,6 +16,9 @@ import { useFrameSelection } from './app/use-frame-selection.js';
 import { useSandwich } from './app/use-sandwich.js';
 import { useKeyMap } from './app/use-key-map.js';
 import { useUrlState } from './app/use-url-state.js';
+import { useLayout } from './app/use-layout.js';
+import { Splitter } from './views/splitter/splitter.jsx';
+import { MaximizeButton } from './views/splitter/maximize-button.jsx';
 import { HexView } from './views/hex-view/hex-view.jsx';
 import { RecordTree } from './views/record-tree/record-tree.jsx';
 import { FlameGraph } from './views/flame-graph/flame-graph.jsx';
@@ -68,13 +71,14 @@ export function App() {
   const { opts, analysis } = an;
   const frame = useFrameSelection({ doc, analysis, client, selection: sel.selection, select: sel.select, setCursor: sel.setCursor, pushTransform: an.pushTransform, onError: setError });
   const sw = useSandwich({ analysis, opts, client, showTab: () => setTab('sandwich'), onError: setError });
-  useKeyMap({ doc, tabs: TAB_IDS, tab, setTab, showKeys, setShowKeys, selection: sel.selection, select: sel.select, onByteClick: sel.onByteClick, onBack: sel.onBack, onError: setError, searchRef, chartApi });
+  const layout = useLayout();
+  useKeyMap({ doc, tabs: TAB_IDS, tab, setTab, showKeys, setShowKeys, selection: sel.selection, select: sel.select, onByteClick: sel.onByteClick, onBack: sel.onBack, onError: setError, searchRef, chartApi, layout });
   useUrlState({ doc, tab, opts, selection: sel.selection, setTab, changeOpts: an.changeOpts, select: sel.select });
 
   const busy = status === 'decoding' || status === 'loading';
   const selectRecord = (/** @type {number} */ row) => sel.select({ type: 'record', row }, { reveal: true });
   return (
-    <div class={`app${EMBED ? ' embed' : ''}${dragging ? ' dragging' : ''}${busy && doc ? ' stale' : ''}`} aria-busy={busy ? 'true' : 'false'}>
+    <div class={`app${EMBED ? ' embed' : ''}${dragging ? ' dragging' : ''}${busy && doc ? ' stale' : ''}${layout.maximized ? ' maximized' : ''}`} aria-busy={busy ? 'true' : 'false'}>
       <TopBar files={files} busy={busy} onKeys={() => setShowKeys(true)} onFiles={cmp.openDropped} exp={exp} />
 
       {files.error ? (
@@ -90,7 +94,7 @@ export function App() {
 
       {doc ? <Summary doc={doc} /> : <div class="summary-placeholder" />}
 
-      <main class="panes">
+      <main class="panes" style={layout.style.panes}>
         <section class="pane tree-pane" aria-label="Records" onMouseOver={sel.onTreeHover} onMouseLeave={() => sel.setHoverRange(null)}>
           {doc ? <RecordTree doc={doc} client={client} selection={sel.selection} revealNonce={sel.revealNonce} onSelect={sel.select} /> : <Empty busy={busy} />}
         </section>
@@ -113,8 +117,9 @@ export function App() {
           )}
         </section>
       </main>
+      <Splitter split={layout.split} onSplit={layout.setSplit} />
 
-      <section class="bottom">
+      <section class="bottom" style={layout.style.bottom}>
         <div class="tabs" role="tablist" aria-label="Views">
           {TABS.map(([id, label], i) => (
             <button type="button" role="tab" key={id} aria-selected={tab === id ? 'true' : 'false'} onClick={() => setTab(id)} title={String(i + 1)}>
@@ -122,6 +127,7 @@ export function App() {
               {id === 'diag' && doc ? <span class={`count${doc.diagnostics?.length ? ' warn' : ''}`}>{doc.diagnostics?.length ?? 0}</span> : null}
             </button>
           ))}
+          <MaximizeButton maximized={layout.maximized} onToggle={layout.toggleMaximized} />
         </div>
         {doc && doc.decoderOptions && tab !== 'diag' ? <DecoderOptions doc={doc} busy={busy} onChange={(options) => files.reopen(doc, options)} /> : null}
         {doc && analysis && tab !== 'diag' && tab !== 'composition' && tab !== 'compare' ? (

@@ -92,11 +92,11 @@ void ThreadRootStacks(const DecodeResult& res, bool addresses, int32_t want, Out
 
 }  // namespace
 
-std::string FoldedStacks(const DecodeResult& res, bool addresses, const std::string& event) {
-  return Collect([&](OutputSink& sink) { WriteFoldedStacks(res, addresses, event, sink); });
+std::string FoldedStacks(const DecodeResult& res, bool addresses, const std::string& event, bool weighted) {
+  return Collect([&](OutputSink& sink) { WriteFoldedStacks(res, addresses, event, sink, weighted); });
 }
 
-void WriteFoldedStacks(const DecodeResult& res, bool addresses, const std::string& event, OutputSink& out) {
+void WriteFoldedStacks(const DecodeResult& res, bool addresses, const std::string& event, OutputSink& out, bool weighted) {
   const Profile& p = res.profile;
   int32_t want = kNone;
   if (!event.empty()) {
@@ -105,12 +105,20 @@ void WriteFoldedStacks(const DecodeResult& res, bool addresses, const std::strin
     if (want == kNone) return;
   }
   if (res.stacks_thread_root) return ThreadRootStacks(res, addresses, want, out);
-  // Count samples per stack, then render each distinct stack once.
+  // Count samples (or sum their weights, each truncated) per stack, then render each distinct stack once.
   std::vector<uint64_t> per_stack(p.stacks.frame.size(), 0);
   for (size_t i = 0; i < p.samples.size(); ++i) {
     if (want != kNone && p.samples.event[i] != want) continue;
     int32_t s = p.samples.stack[i];
-    if (s >= 0) per_stack[static_cast<size_t>(s)] += p.samples.Count(i);
+    if (s < 0) continue;
+    if (!weighted) {
+      per_stack[static_cast<size_t>(s)] += p.samples.Count(i);
+      continue;
+    }
+    const double w = i < p.samples.weight.size() ? p.samples.weight[i] : 0.0;
+    const uint64_t v = w >= 18446744073709551616.0 ? UINT64_MAX : w > 0 ? static_cast<uint64_t>(w) : 0;
+    uint64_t& sum = per_stack[static_cast<size_t>(s)];
+    sum = UINT64_MAX - sum < v ? UINT64_MAX : sum + v;  // saturated
   }
   std::map<std::string, uint64_t> folded;
   std::vector<int32_t> chain;

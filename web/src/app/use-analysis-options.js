@@ -3,16 +3,19 @@
 // call tree), the answer replaces the analysis the views draw. Owned by the open document.
 import { useCallback, useRef, useState } from 'preact/hooks';
 import { useOwnedState } from './owned-state.js';
+import { defaultWeight } from '../worker/file-analysis.js';
 
 /** @typedef {import('../worker/file-analysis.js').PageOptions} PageOptions */
 
 /**
- * The options a document opens with: every sample of one event.
+ * The options a document opens with: every sample of one event, weighted as the format's
+ * graphs are at first (XRay: by time).
  * @param {number} event
+ * @param {any} [doc]
  * @returns {PageOptions & {filter: NonNullable<PageOptions['filter']>, transforms: NonNullable<PageOptions['transforms']>}}
  */
-export function defaultOpts(event) {
-  return { filter: { event, threads: [], cpus: [], t0: null, t1: null }, transforms: [], invert: false, search: '' };
+export function defaultOpts(event, doc) {
+  return { filter: { event, threads: [], cpus: [], t0: null, t1: null }, transforms: [], invert: false, search: '', weight: defaultWeight(doc?.summary?.format) };
 }
 
 /**
@@ -21,7 +24,7 @@ export function defaultOpts(event) {
  * @param {(message: string) => void} onError
  */
 export function useAnalysisOptions(doc, client, onError) {
-  const [opts, setOpts] = useOwnedState(doc, (d) => defaultOpts(d?.defaultEvent ?? 0));
+  const [opts, setOpts] = useOwnedState(doc, (d) => defaultOpts(d?.defaultEvent ?? 0, d));
   const [undone, setUndone] = useOwnedState(doc, () => /** @type {any[]} */ ([]));
   const [analysis, setAnalysis] = useOwnedState(doc, (d) => d?.analysis ?? null);
   const [analyzing, setAnalyzing] = useState(false);

@@ -1,12 +1,14 @@
 // The keyboard map (views/keymap/keymap.jsx lists it): ? help, 1-7 views, / search, Backspace
-// back, j/k records, g go to offset, and the flame chart's zoom and pan keys.
+// back, j/k records, g go to offset, f maximize the analysis view (Esc: back), and the flame
+// chart's zoom and pan keys.
 import { useEffect, useRef } from 'preact/hooks';
 
 /**
  * @param {{doc: any, tabs: string[], tab: string, setTab: (t: string) => void, showKeys: boolean,
  *   setShowKeys: (f: (v: boolean) => boolean) => void, selection: any, select: (sel: any, o?: any) => void,
  *   onByteClick: (off: number) => void, onBack: () => void, onError: (m: string) => void,
- *   searchRef: any, chartApi: any}} p
+ *   searchRef: any, chartApi: any, layout?: {maximized: boolean, setMaximized: (v: boolean) => void,
+ *   toggleMaximized: () => void}}} p
  */
 export function useKeyMap(p) {
   // the handler reads the latest state through a ref, so the listener is added once
@@ -14,7 +16,7 @@ export function useKeyMap(p) {
   latest.current = p;
   useEffect(() => {
     const onKey = (/** @type {KeyboardEvent} */ e) => {
-      const { doc, tabs, tab, setTab, showKeys, setShowKeys, selection, select, onByteClick, onBack, onError, searchRef, chartApi } = latest.current;
+      const { doc, tabs, tab, setTab, showKeys, setShowKeys, selection, select, onByteClick, onBack, onError, searchRef, chartApi, layout } = latest.current;
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       const t = /** @type {HTMLElement | null} */ (e.target);
       const tag = t && t.tagName;
@@ -25,6 +27,8 @@ export function useKeyMap(p) {
       const k = e.key;
       if (k === '?') setShowKeys((v) => !v);
       else if (k === 'Escape' && showKeys) setShowKeys(() => false);
+      else if (k === 'f' && layout) layout.toggleMaximized();
+      else if (k === 'Escape' && layout?.maximized) layout.setMaximized(false);
       else if (/^[1-9]$/.test(k) && tabs[Number(k) - 1]) setTab(tabs[Number(k) - 1]);
       else if (k === '/') searchRef.current?.focus();
       else if (k === 'Backspace') onBack();

@@ -65,7 +65,7 @@ export function useOpenFile(client, onOpened) {
         setSource(src);
         setStatus('ready');
         opened.current(next);
-        return { ok: msg.ok !== false, summary: msg.summary, diagnostics: (msg.diagnostics || []).length };
+        return { ok: msg.ok !== false, summary: msg.summary, diagnostics: (msg.diagnostics || []).length, files: fileRoles(name, extras, msg.sideFileRoles) };
       } catch (err) {
         if (seq !== openSeq.current) return { error: 'superseded by another file' };
         setDoc(null);
@@ -155,6 +155,21 @@ export function useOpenFile(client, onOpened) {
   useEffect(() => () => client.stop(), [client]);
 
   return { status, progress, pendingName, error, setError, doc, source, openFile, openFiles, reopen, cancel };
+}
+
+/**
+ * Each file opened and its role: the profile (and its data.N files), then the side files as
+ * the core classified them (symbols, jitdump, instr-map, unused).
+ * @param {string} name
+ * @param {Extras} extras
+ * @param {{name: string, role: string}[] | undefined} sideRoles
+ */
+export function fileRoles(name, extras, sideRoles) {
+  const roles = [{ name, role: 'profile' }];
+  for (const f of extras.dataFiles || []) roles.push({ name: f.name, role: 'profile' });
+  const side = extras.sideFiles || [];
+  for (let i = 0; i < side.length; i++) roles.push({ name: side[i].name, role: sideRoles?.[i]?.role || 'unused' });
+  return roles;
 }
 
 /** @param {string} u */

@@ -29,7 +29,7 @@ import { decodeStrings } from '../lib/strings.js';
 import { buildRecordIndex } from './record-index.js';
 import { parseJson, readIntervals, readMarkers, readProfile, readRecords } from './session-columns.js';
 import { buildLanes, cpuLanes, cpuRows, eventTotals, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames } from './derive.js';
-import { FileAnalysis } from './file-analysis.js';
+import { FileAnalysis, defaultWeight } from './file-analysis.js';
 import { functionTotals, samplesOf } from './call-nodes.js';
 import { callchainSlot, frameAddressFor } from './record-slot.js';
 import { diffModel } from './diff-model.js';
@@ -185,6 +185,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], options 
     version: m.version(),
     dataFileNames: dataFiles.map((d) => String(d.name)),
     sideFileNames: sideFiles.map((d) => String(d.name)),
+    sideFileRoles: /** @type {{name: string, kind: string, role: string}[]} */ (parseJson(s.sideFilesJson(), [])),
     options: { ...(options || {}) },
     decoderOptions: decoderOptions.options ? decoderOptions : null, // {title, options: [{key, label, help, value}]}
     summary,
@@ -208,7 +209,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], options 
     composition: recordComposition(records, typeNames),
     timing,
     defaultEvent,
-    analysis: analysis.run({ filter: { event: totals.length ? defaultEvent : -1 }, transforms: [], invert: false }),
+    analysis: analysis.run({ filter: { event: totals.length ? defaultEvent : -1 }, transforms: [], invert: false, weight: defaultWeight(summary.format) }),
     heapBytes: (m.HEAP8 ?? m.HEAPU8)?.buffer.byteLength ?? 0, // WASM linear memory after decoding (bench)
   };
   self.postMessage(msg, transferables(msg));

@@ -13,8 +13,31 @@ import { layoutFlame, searchFuncs } from './call-nodes.js';
  * transform labels, the filter's pid); times in ns.
  * @typedef {{filter?: {event?: number, threads?: number[], cpus?: number[], t0?: number|null, t1?: number|null, pid?: number|null},
  *   transforms?: Array<import('../../../wasm/profscope').AnalysisTransformJson & {label?: string}>, invert?: boolean,
- *   search?: string, sandwich?: {mode: 'callers'|'callees', func: number}}} PageOptions
+ *   search?: string, sandwich?: {mode: 'callers'|'callees', func: number}, weight?: Weight}} PageOptions
+ * @typedef {'count' | 'samples' | 'time' | 'period'} Weight
  */
+
+/**
+ * What a format's graphs are weighted by at first: XRay by time (a call's duration), the
+ * others by sample count.
+ * @param {string | undefined} format the summary's format
+ * @returns {Weight}
+ */
+export function defaultWeight(format) {
+  return format === 'xray' ? 'time' : 'samples';
+}
+
+/**
+ * The weights a format offers (the first is the default): XRay time or calls, perf samples or
+ * period; [] when there is no choice.
+ * @param {string | undefined} format
+ * @returns {Weight[]}
+ */
+export function weightChoices(format) {
+  if (format === 'xray') return ['time', 'count'];
+  if (format === 'perf.data' || format === 'perf' || format === 'simpleperf') return ['samples', 'period'];
+  return [];
+}
 
 export class FileAnalysis {
   /**
@@ -82,6 +105,7 @@ export class FileAnalysis {
       },
       transforms: (opts.transforms || []).map(({ type, func, path, lib }) => ({ type, func, path, lib })),
       invert: !!opts.invert,
+      ...(opts.weight ? { weight: opts.weight } : {}),
     };
     if (opts.sandwich) o.sandwich = { mode: opts.sandwich.mode, func: opts.sandwich.func };
     const t = this.session.analyze(JSON.stringify(o));
@@ -106,6 +130,7 @@ export class FileAnalysis {
       tree: treeColumns(tree, true),
       sampleNode: tree.sampleNode.slice(),
       samples: tree.samples,
+      weight: opts.weight || 'samples', // what self/total count
       layout,
       names: this.names.slice(),
       matches,

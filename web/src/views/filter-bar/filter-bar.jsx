@@ -2,6 +2,7 @@
 // range, search (substring or /regex/), invert, the transform stack (undo / redo) and the
 // transforms for the selected frame.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { WeightSwitch } from './weight-switch.jsx';
 import { formatInt } from '../../lib/format.js';
 import './filter-bar.css';
 
@@ -166,6 +167,7 @@ export function FilterBar({ doc, opts, analysis, analyzing, onChange, onUndo, on
       <label title="Bottom-up: roots are the functions where samples were taken">
         <input type="checkbox" checked={opts.invert} onChange={(e) => onChange({ ...opts, invert: e.currentTarget.checked }, { keepRedo: true })} /> Invert
       </label>
+      <WeightSwitch doc={doc} opts={opts} onChange={onChange} />
       <span class="ab-samples muted" data-testid="analysis-samples" data-ms={analysis.ms != null ? analysis.ms.toFixed(1) : ''} title={analysis.ms != null ? `aggregated in the worker in ${analysis.ms.toFixed(1)} ms` : undefined}>
         {analyzing ? 'aggregating…' : `${formatInt(analysis.samples)} samples`}
       </span>

@@ -5,6 +5,7 @@ import { useDark } from '../../lib/theme.js';
 import { fitCanvas, useElementSize } from '../../lib/element-size.js';
 import { drawFlame, hitTest, pathTo, ROW_H } from './flame-draw.js';
 import { formatInt, formatPercent } from '../../lib/format.js';
+import { formatWeight } from '../filter-bar/weight-switch.jsx';
 import './flame-graph.css';
 
 /**
@@ -67,6 +68,9 @@ export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, 
 
   const contentH = layout ? (layout.maxDepth + 1) * ROW_H + 4 : 0;
   const rootTotal = layout ? layout.total_[0] : 0;
+  // weighted (XRay time, perf period): values in that unit; else sample counts
+  const byCount = !analysis?.weight || analysis.weight === 'samples';
+  const amount = (/** @type {number} */ v) => (byCount ? `${formatInt(v)} samples` : formatWeight(v, analysis, doc));
 
   const nodeAt = (e) => {
     const el = scrollRef.current;
@@ -88,8 +92,8 @@ export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, 
     const total = layout.total_[i];
     const self = layout.self[i];
     tip.querySelector('.ft-name').textContent = name;
-    tip.querySelector('.ft-samples').textContent = `${formatInt(total)} samples (${formatPercent(total, rootTotal)})`;
-    tip.querySelector('.ft-self').textContent = `self ${formatInt(self)} (${formatPercent(self, rootTotal)})`;
+    tip.querySelector('.ft-samples').textContent = `${amount(total)} (${formatPercent(total, rootTotal)})`;
+    tip.querySelector('.ft-self').textContent = `self ${byCount ? formatInt(self) : formatWeight(self, analysis, doc)} (${formatPercent(self, rootTotal)})`;
     // source position (jitdump DEBUG_INFO) of the function, when a side file gave one
     const src = doc?.funcSources?.[layout.func[i]];
     const srcEl = tip.querySelector('.ft-src');
@@ -147,12 +151,12 @@ export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, 
         <span class="flame-zoom" data-testid="flame-zoom" aria-live="polite">
           {zoom > 0 && layout ? (
             <>
-              Zoomed to <b>{nameOf(zoom)}</b> · {formatInt(layout.total_[zoom])} samples (
+              Zoomed to <b>{nameOf(zoom)}</b> · {amount(layout.total_[zoom])} (
               {formatPercent(layout.total_[zoom], rootTotal)}) · depth {layout.depth[zoom]}
             </>
           ) : (
             <span class="muted">
-              {formatInt(rootTotal)} samples · click a frame to zoom, Esc to reset
+              {amount(rootTotal)} · click a frame to zoom, Esc to reset
             </span>
           )}
         </span>
@@ -175,7 +179,7 @@ export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, 
               style={{ width: `${size.w}px`, height: `${size.h}px` }}
               tabIndex={0}
               role="img"
-              aria-label={`Flame graph of ${String(doc.events?.[layout?.event ?? -1]?.name ?? 'samples')}: ${rootTotal} samples`}
+              aria-label={`Flame graph of ${String(doc.events?.[layout?.event ?? -1]?.name ?? 'samples')}: ${byCount ? `${rootTotal} samples` : `${formatWeight(rootTotal, analysis, doc)} by ${analysis.weight}`}`}
               onMouseMove={onMove}
               onMouseLeave={onLeave}
               onClick={onClick}

@@ -8,6 +8,7 @@ const KEYS = [
   ['↑ ↓ / W S', 'Flame chart: scroll lanes'],
   ['j  k', 'Next / previous record'],
   ['g', 'Go to offset'],
+  ['f', 'Maximize the analysis view, and back (Esc also restores)'],
   ['Esc', 'Flame graph: reset zoom; close this map'],
   ['← → ↑ ↓ *', 'Call tree: collapse, expand, move, expand all'],
   ['?', 'Show / hide this map'],

@@ -1,0 +1,58 @@
+// XRay by time (issue 14, item 4): XRay graphs are weighted by each call's duration by
+// default, with a switch to calls, in every view; perf offers samples / period.
+import { test, expect } from '@playwright/test';
+import path from 'node:path';
+import { REPO, shot, waitDecoded, watchErrors } from './helpers.js';
+
+const CASE = path.join(REPO, 'tests', 'data', 'xray', 'fdr_calltree');
+
+/** The call tree's "run(int, char**)" row: its share of the whole, in percent. */
+async function runShare(page) {
+  const row = page.getByTestId('call-tree').locator('.ct-row', { hasText: 'run(int, char**)' }).first();
+  const total = await row.locator('.ct-total').textContent();
+  return Number(/([\d.]+)%/.exec(total)[1]);
+}
+
+test('an XRay log is weighted by time by default; "Calls" counts calls', async ({ page }) => {
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles([path.join(CASE, 'xray.log'), path.join(CASE, 'xray_calltree')]);
+  await waitDecoded(page, 'xray.log');
+  const weight = page.getByRole('radiogroup', { name: 'Weight' });
+  await expect(weight.getByLabel('Time')).toBeChecked();
+  const flame = page.getByRole('tabpanel', { name: 'Flame graph' }).getByRole('img');
+  await expect(flame).toHaveAttribute('aria-label', /by time/);
+  await expect(page.getByTestId('flame-zoom')).toContainText(/\d(\.\d)? (ns|µs|ms|s) · click/);
+  await shot(page, '43-xray-flame-by-time');
+  // by time, run()'s own row holds its whole duration once (llvm-xray stack: 101692 ticks)
+  // and its self time is what its callees do not take; by calls, run is 1 call of 56
+  await page.getByRole('tab', { name: 'Call tree' }).click();
+  await expect.poll(() => runShare(page)).toBe(100);
+  const runRow = page.getByTestId('call-tree').locator('.ct-row', { hasText: 'run(int, char**)' }).first();
+  await expect(runRow.locator('.ct-total')).toContainText('101,692');
+  await weight.getByLabel('Calls').check();
+  await expect(runRow.locator('.ct-total')).toContainText('56'); // every call is under run (stack_flame_count.txt sums to 56)
+  await expect(runRow.locator('.ct-self')).toHaveText(/^1\b/);
+  await page.getByRole('tab', { name: 'Flame graph' }).click();
+  await expect(flame).toHaveAttribute('aria-label', /calls by count/);
+  await shot(page, '44-xray-flame-by-calls');
+  // back to time: the choice is part of the view state (the URL)
+  await weight.getByLabel('Time').check();
+  await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('"weight":"time"');
+  errs.check();
+});
+
+test('perf offers samples (default) or period', async ({ page }) => {
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  const weight = page.getByRole('radiogroup', { name: 'Weight' });
+  await expect(weight.getByLabel('Samples')).toBeChecked();
+  const flame = page.getByRole('tabpanel', { name: 'Flame graph' }).getByRole('img');
+  await expect(flame).toHaveAttribute('aria-label', /305 samples/);
+  await weight.getByLabel('Period').check();
+  // cpu-clock's period is the sampling interval in ns: 305 samples of 250 µs each (4000 Hz)
+  await expect(flame).toHaveAttribute('aria-label', /cpu-clock:ppp: 305,000,000 period by period/);
+  errs.check();
+});
