@@ -211,10 +211,13 @@ class RecordBytes {
       starts_[static_cast<int32_t>(i)] = stream_.size();
       ZSTD_inBuffer in{rec.data() + at, rec.size() - at, 0};
       std::vector<uint8_t> buf(1 << 16);
-      while (in.pos < in.size) {
+      // Drain what zstd still holds once the input is consumed (a full output
+      // buffer): those bytes belong to this container, as the decoder counts them.
+      for (bool full = true; in.pos < in.size || full;) {
         ZSTD_outBuffer o{buf.data(), buf.size(), 0};
         size_t rc = ZSTD_decompressStream(z, &o, &in);
         stream_.insert(stream_.end(), buf.data(), buf.data() + o.pos);
+        full = o.pos == o.size;
         if (ZSTD_isError(rc) || (o.pos == 0 && in.pos < in.size && rc == 0)) break;
       }
     }
