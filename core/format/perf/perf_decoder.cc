@@ -4,6 +4,7 @@
 
 #include "core/format/perf/perf_format.h"
 #include "core/format/perf/perf_jit.h"
+#include "core/format/perf/perf_ordered_events.h"
 #include "core/format/perf/perf_record_fields.h"
 #include "core/format/perf/perf_record_parser.h"
 #include "core/format/perf/perf_symbols.h"
@@ -28,7 +29,8 @@ bool PerfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progres
   out.format = "perf.data";
   out.file_size = w.size();
   parser_ = std::make_unique<PerfRecordParser>(session_, out);
-  tokenizer_ = std::make_unique<PerfTokenizer>(session_, out, *parser_, parser_->split());
+  ordered_ = std::make_unique<PerfOrderedEvents>(session_, out, *parser_);
+  tokenizer_ = std::make_unique<PerfTokenizer>(session_, out, *ordered_, parser_->split());
   const uint8_t* head = w.Get(0, 16);
   if (!head) {
     out.diags.Fatal(DiagCode::kTruncatedHeader, 0, w.size(),
@@ -63,6 +65,7 @@ bool PerfDecoder::DecodeDataFile(Window& w, uint8_t file_index, DecodeResult& ou
 }
 
 void PerfDecoder::Finish(DecodeResult& out) {
+  if (ordered_) ordered_->Finish();  // the records still waiting for their time
   session_.FinishEvents(out.profile);
   if (parser_) parser_->Finish();
   out.stacks_thread_root = session_.features.simpleperf.present || RecordedBySimpleperf(session_.features);
@@ -70,6 +73,8 @@ void PerfDecoder::Finish(DecodeResult& out) {
 }
 
 void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) {
+  if (!parser_) return;
+  if (ordered_) ordered_->Finish();  // every sample is in before frames are named
   JitJoinInput in;
   for (const auto& a : session_.attrs()) in.clocks.push_back({(a.attr.flags >> 25) & 1, a.attr.clockid});
   in.time_conv = session_.time_conv;

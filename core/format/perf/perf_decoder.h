@@ -2,6 +2,7 @@
 // simpleperf's files too). The rooms it is made of, in data-flow order:
 //   perf_tokenizer     cuts the file into record-table rows (header, attrs,
 //                      data records, payloads, COMPRESSED contents, features)
+//   perf_ordered_events hands the records on in perf's time order (its ordered-events queue)
 //   perf_zstd_stream   the zstd stream of perf record -z, and every row's bytes again
 //   perf_record_parser interprets each record into the profile tables, through
 //   perf_records       one parser per record kind (also the field view's),
@@ -27,6 +28,7 @@ namespace profscope::perf {
 // True when the first bytes look like perf.data (either byte order, file or pipe).
 bool Sniff(const uint8_t* head, size_t n);
 
+class PerfOrderedEvents;
 class PerfRecordParser;
 class PerfTokenizer;
 
@@ -53,6 +55,7 @@ class PerfDecoder : public Decoder {
 
   PerfSession session_;
   std::unique_ptr<PerfRecordParser> parser_;
+  std::unique_ptr<PerfOrderedEvents> ordered_;
   std::unique_ptr<PerfTokenizer> tokenizer_;
 };
 

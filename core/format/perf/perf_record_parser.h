@@ -4,11 +4,9 @@
 // HEADER_FEATURE / EVENT_UPDATE / TIME_CONV into the session, and a timeline
 // marker for each record that explains a profile without being a sample.
 //
-// Records arrive through Record() (a RecordSink) in the order the tokenizer
-// cuts them, which is file order. perf itself interprets them in time order
-// (its ordered-events queue, flushed at each FINISHED_ROUND); such a queue
-// would sit between the tokenizer and this sink, and the record table (what
-// the tokenizer adds) stays in file order either way.
+// Records arrive through Record() (a RecordSink) in perf's time order:
+// perf_ordered_events.h sits between the tokenizer and this sink (the record
+// table, what the tokenizer adds, stays in file order).
 #pragma once
 
 #include <cstdint>

@@ -6,9 +6,8 @@
 // file name, and names by perf 6.1's rules; a side file that matches nothing
 // or has another build-id is reported, never used.
 //
-// The frames keep the mapping the decoder resolved (in file order today:
-// frames whose sample precedes its MMAP in the file stay unnamed until the
-// decoder interprets records in time order, as perf does).
+// The frames keep the mapping the decoder resolved (in perf's time order:
+// perf_ordered_events.h).
 #pragma once
 
 #include <vector>
