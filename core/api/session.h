@@ -42,6 +42,9 @@ class Session {
   // DecodeResult::stacks_thread_root): "thread;caller;..;callee period".
   std::string StacksText(bool addresses, const std::string& event) const;
   void WriteStacks(bool addresses, const std::string& event, OutputSink& out) const;
+  // `perf script`'s default output (core/api/script_writer.h); false (nothing
+  // written) for formats that have none.
+  bool WriteScript(OutputSink& out);
   // One line per function record of a tracer (XRay), empty for other formats.
   std::string EventsText() const;
   void WriteEvents(OutputSink& out) const;

@@ -121,6 +121,58 @@ namespace {
 // so every frame perf named is named, and the addresses stay perf's.
 class PerfNamesSession : public ::testing::TestWithParam<std::string> {};
 
+struct Opened {
+  std::vector<uint8_t> data;
+  std::unique_ptr<MemorySource> src;
+  std::unique_ptr<profscope::Session> s;
+  std::vector<std::vector<uint8_t>> keep;
+  std::vector<std::unique_ptr<MemorySource>> srcs;
+};
+
+// The case's perf.data with the tarball perf archive made for it and the system libraries.
+std::unique_ptr<Opened> Open(const std::string& name) {
+  auto o = std::make_unique<Opened>();
+  fs::path dir = profscope::corpus::PerfData() / name;
+  o->data = ReadFile(dir / "perf.data");
+  o->src = std::make_unique<MemorySource>(o->data);
+  o->s = std::make_unique<profscope::Session>(*o->src, "perf.data");
+  std::vector<fs::path> side = SystemSymbolFiles();
+  side.insert(side.begin(), name == "tracepoint_sched_g" ? dir / ".." / "archive_kernel_fp" / "perf.data.tar.bz2"
+                                                         : dir / "perf.data.tar.bz2");
+  o->keep.reserve(side.size());
+  for (const auto& p : side) {
+    o->keep.push_back(ReadFile(p));
+    o->srcs.push_back(std::make_unique<MemorySource>(o->keep.back()));
+    o->s->AddSideFile(*o->srcs.back(), p.string());
+  }
+  return o;
+}
+
+// `profscope script FILE --symbols ...` against perf script's default output.
+TEST_P(PerfNamesSession, ScriptEqualsPerfScript) {
+  auto o = Open(GetParam());
+  ASSERT_TRUE(o->s->Decode());
+  fs::path dir = profscope::corpus::PerfData() / GetParam();
+  std::string want = ReadText(dir / "script_default.txt");
+  ASSERT_FALSE(want.empty());
+  std::string got;
+  {
+    profscope::StringSink sink(got);
+    ASSERT_TRUE(o->s->WriteScript(sink));
+  }
+  if (GetParam() == "tracepoint_sched_g" && !profscope::trace::TracePrinter::Available())
+    GTEST_SKIP() << "tracepoint payloads need libtraceevent (not in this build)";
+  if (got != want) {
+    auto a = profscope::corpus::Lines(want), b = profscope::corpus::Lines(got);
+    size_t same = 0;
+    for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) same += a[i] == b[i];
+    for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+      std::string x = i < a.size() ? a[i] : "<end>", y = i < b.size() ? b[i] : "<end>";
+      if (x != y) { ADD_FAILURE() << same << " of " << a.size() << " lines equal; first difference, line " << i + 1 << "\n perf: " << x << "\n ours: " << y; break; }
+    }
+  }
+}
+
 TEST_P(PerfNamesSession, StacksWithSideFilesEqualPerfFoldedNames) {
   fs::path dir = profscope::corpus::PerfData() / GetParam();
   auto data = ReadFile(dir / "perf.data");

@@ -237,6 +237,7 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
   t.weight.push_back((st & kSamplePeriod) ? static_cast<double>(s.period) : 1.0);
   t.stack.push_back(stack);
   t.record.push_back(row);
+  sample_comm_.push_back(out_.profile.threads.name[static_cast<size_t>(th)]);
   if (time) {
     if (!have_time_ || time < out_.time_start) out_.time_start = time;
     if (!have_time_ || time > out_.time_end) out_.time_end = time;

@@ -36,6 +36,9 @@ class PerfRecordParser : public RecordSink {
   // Frees the caches once no sample can follow.
   void Release() { stacks_.Release(); }
   void ForgetFrames() { stacks_.ForgetFrames(); }
+  // Per sample (sample-table order), its thread's comm when it was
+  // interpreted (string id; kNone: perf names the thread ":tid").
+  std::vector<int32_t>& sample_comms() { return sample_comm_; }
 
  private:
   // Where and when the record happened, from its sample_id trailer.
@@ -59,6 +62,7 @@ class PerfRecordParser : public RecordSink {
   PerfMarkers markers_;
   SplitJoiner split_;
   SampleData sample_;  // scratch
+  std::vector<int32_t> sample_comm_;
   bool have_time_ = false;
 };
 
