@@ -68,7 +68,7 @@ for t in "${targets[@]}"; do
   # 1. regressions: every kept input must run clean
   reg="$ROOT/fuzz/regressions/$t"
   if [[ -d "$reg" ]] && compgen -G "$reg/*" >/dev/null; then
-    if "$bin" -rss_limit_mb=2048 -timeout=${FUZZ_INPUT_TIMEOUT:-120} "$reg"/* >"$B/$t.regressions.log" 2>&1; then
+    if "$bin" -rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=${FUZZ_INPUT_TIMEOUT:-120} "$reg"/* >"$B/$t.regressions.log" 2>&1; then
       passed=$((passed+1)); log "$t: regressions ok ($(ls "$reg" | wc -l) inputs)"
       json_targets+=("{\"target\":\"$t regressions\",\"ok\":true}")
     else

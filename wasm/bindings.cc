@@ -131,6 +131,53 @@ class JsSession {
     return o;
   }
 
+  // The page's Compare tab (core/api/compare.h CompareProfiles): the merged tree and
+  // the functions table of THIS (A) and OTHER (B) as columns; {error} when nothing was compared.
+  val diff(const JsSession& other, std::string event, bool normalize) const {
+    profscope::DiffModel m = profscope::CompareProfiles(session_.result(), other.session_.result(), event, normalize);
+    val o = val::object();
+    o.set("error", m.error);
+    if (!m.error.empty()) return o;
+    const profscope::ProfileDiff& d = m.diff;
+    o.set("labels", StringBlob(d.funcs.label));
+    o.set("modules", StringBlob(d.funcs.module));
+    o.set("parent", Copy("Int32Array", d.tree.parent));
+    o.set("func", Copy("Int32Array", d.tree.func));
+    o.set("depth", Copy("Int32Array", d.tree.depth));
+    o.set("selfA", CopyU64AsF64(d.tree.self_a));
+    o.set("totalA", CopyU64AsF64(d.tree.total_a));
+    o.set("selfB", CopyU64AsF64(d.tree.self_b));
+    o.set("totalB", CopyU64AsF64(d.tree.total_b));
+    std::vector<int32_t> fn_func;
+    std::vector<double> fn_self_a, fn_self_b, fn_total_a, fn_total_b, fn_dself, fn_dtotal, fn_pself, fn_ptotal;
+    for (const profscope::DiffFunction& f : d.functions) {
+      fn_func.push_back(f.func);
+      fn_self_a.push_back(static_cast<double>(f.self_a));
+      fn_self_b.push_back(static_cast<double>(f.self_b));
+      fn_total_a.push_back(static_cast<double>(f.total_a));
+      fn_total_b.push_back(static_cast<double>(f.total_b));
+      fn_dself.push_back(static_cast<double>(f.delta_self));
+      fn_dtotal.push_back(static_cast<double>(f.delta_total));
+      fn_pself.push_back(f.delta_self_pct);
+      fn_ptotal.push_back(f.delta_total_pct);
+    }
+    val fns = val::object();
+    fns.set("func", Copy("Int32Array", fn_func));
+    fns.set("selfA", Copy("Float64Array", fn_self_a));
+    fns.set("selfB", Copy("Float64Array", fn_self_b));
+    fns.set("totalA", Copy("Float64Array", fn_total_a));
+    fns.set("totalB", Copy("Float64Array", fn_total_b));
+    fns.set("deltaSelf", Copy("Float64Array", fn_dself));
+    fns.set("deltaTotal", Copy("Float64Array", fn_dtotal));
+    fns.set("deltaSelfPct", Copy("Float64Array", fn_pself));
+    fns.set("deltaTotalPct", Copy("Float64Array", fn_ptotal));
+    o.set("functions", fns);
+    o.set("sumA", static_cast<double>(d.total_a));
+    o.set("sumB", static_cast<double>(d.total_b));
+    o.set("rawSumA", static_cast<double>(d.raw_total_a));
+    return o;
+  }
+
   double recordCount() const { return static_cast<double>(rt().rows()); }
   val recordOffsets() const { return CopyU64AsF64(rt().offset); }
   val recordSizes() const { return CopyU64AsF64(rt().size); }
@@ -247,6 +294,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("strings", &JsSession::strings)
       .function("exportFile", &JsSession::exportFile)
       .function("diffText", &JsSession::diffText)
+      .function("diff", &JsSession::diff)
       .function("recordCount", &JsSession::recordCount)
       .function("recordOffsets", &JsSession::recordOffsets)
       .function("recordSizes", &JsSession::recordSizes)

@@ -104,6 +104,33 @@ export interface CallTreeResult extends CallTreeColumns {
   samples: number;
 }
 
+/**
+ * Two profiles compared (core/analysis/diff.h): functions matched by (module, name), the merged
+ * call tree (node 0 = root, func -1; parents before children, not depth-first) with the counts of
+ * A and B (samples; A scaled to B's total with normalize), and the functions table sorted by |self delta|.
+ */
+export interface DiffResult {
+  error: '';
+  labels: StringBlob;   // func -> "name", or "name [module]" when the pair has the name in two modules
+  modules: StringBlob;  // func -> mapping file name, "" when none
+  parent: Int32Array;
+  func: Int32Array;
+  depth: Int32Array;
+  selfA: Float64Array;
+  totalA: Float64Array;
+  selfB: Float64Array;
+  totalB: Float64Array;
+  functions: {
+    func: Int32Array;
+    selfA: Float64Array; selfB: Float64Array; totalA: Float64Array; totalB: Float64Array;
+    deltaSelf: Float64Array; deltaTotal: Float64Array;   // B - A
+    deltaSelfPct: Float64Array; deltaTotalPct: Float64Array; // 100 * delta / A; Infinity when A is 0
+  };
+  sumA: number;     // A's samples (B's total after normalizing)
+  sumB: number;
+  rawSumA: number;  // A's samples before normalizing
+}
+
 export interface Session {
   /** perf record --threads directories: add each data.N file (in order) before decode(). */
   addDataFile(read: ByteReadFn, size: number, name: string): void;
@@ -165,6 +192,8 @@ export interface Session {
   exportFile(format: string, weight: string, event: string): { bytes: Uint8Array; error: string };
   /** profscope diff THIS OTHER: "STACK COUNT_A COUNT_B" lines (difffolded.pl's form), or an error. */
   diffText(other: Session, event: string, normalize: boolean): { text: string; error: string };
+  /** The page's Compare tab: the diff model of THIS (A) and OTHER (B) (core/api/compare.h CompareProfiles). */
+  diff(other: Session, event: string, normalize: boolean): DiffResult | { error: string };
   funcNames(): Int32Array;         // func -> string id
   funcMappings(): Int32Array;      // func -> mapping (-1)
   frameAddresses(): BigUint64Array; // frame -> absolute address (exact, kernel addresses included)

@@ -54,6 +54,13 @@ bool AddDecoderOption(Request& r, const std::string& kv) {
   return true;
 }
 
+// --max-memory MB: a whole number of MiB, 1 .. 1 TiB.
+bool SetMaxMemory(Request& r, const std::string& v) {
+  if (v.empty() || v.size() > 7 || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
+  r.max_memory_mib = std::stoull(v);
+  return r.max_memory_mib > 0 && r.max_memory_mib <= (1u << 20);
+}
+
 constexpr OptionSpec kOptions[] = {
     {"--addresses", false, Bit(Command::kStacks), [](Request& r, const std::string&) { return r.addresses = true; }},
     {"--event", true, Bit(Command::kStacks) | Bit(Command::kExport) | Bit(Command::kDiff),
@@ -68,6 +75,7 @@ constexpr OptionSpec kOptions[] = {
     {"--jitdump", true, kAllCommands, AddSide},
     {"--instr-map", true, kAllCommands, AddSide},
     {"--option", true, kAllCommands, AddDecoderOption},
+    {"--max-memory", true, kAllCommands, SetMaxMemory},
 };
 
 const OptionSpec* FindOption(std::string_view name, Command command) {
@@ -142,6 +150,8 @@ std::string Usage() {
       "decoder options (any command, repeatable): --option KEY=VALUE; gperftools:\n"
       "  pc_minus_one, drop_duplicate_leaf, strip_signal_frames (=1 turns on pprof's\n"
       "  adjustment); a key the decoder does not know gives a diagnostic (see info)\n"
+      "memory budget (any command): --max-memory MB (default 768): a decode that reaches\n"
+      "  it stops there with a memory_budget diagnostic and shows what it decoded\n"
       "an option's value may also follow '=' (--event=NAME, --symbols=ELF)\n"
       "FILE may be a perf record --threads directory (its data and data.N files),\n"
       "or several files of one recording given in order (data data.0 data.1 ...).\n"
@@ -207,6 +217,7 @@ bool Open(const std::vector<std::string>& given, const Request& req, Host& host,
   for (size_t i = 1; i < o.sources.size(); ++i) o.session->AddDataFile(*o.sources[i], inputs[i].name);
   for (size_t i = 0; i < o.side.size(); ++i) o.session->AddSideFile(*o.side[i], req.side[i]);
   for (const auto& [k, v] : req.options) o.session->SetOption(k, v);
+  if (req.max_memory_mib) o.session->SetMaxMemoryMiB(req.max_memory_mib);
   o.ok = o.session->Decode();
   return true;
 }

@@ -47,6 +47,7 @@ struct Request {
   std::string format, weight;       // export --format, --weight
   std::string output;               // export -o OUT ("" or "-": standard output)
   bool normalize = false;           // diff --normalize
+  uint64_t max_memory_mib = 0;      // --max-memory MB (0: MemoryBudget::kDefaultMiB)
 };
 
 // The arguments after the program name; nullopt for a usage error.

@@ -1,13 +1,15 @@
 #include "core/api/session.h"
 
-#include "core/api/script_writer.h"
-#include "core/format/perf/perf_decoder.h"
+#include <new>
+#include <string>
 
 #include <algorithm>
 #include <cstdio>
 
 #include "core/analysis/xray_account.h"
 #include "core/api/export/folded_writer.h"
+#include "core/api/script_writer.h"
+#include "core/format/perf/perf_decoder.h"
 #include "core/api/json_writer.h"
 #include "core/api/text_writers.h"
 
@@ -128,6 +130,7 @@ bool Session::Decode(const ProgressFn& progress) {
 
 bool Session::DecodeFiles(const ProgressFn& progress) {
   res_ = DecodeResult();
+  res_.budget.set_limit_mib(max_memory_mib_);
   res_.file_size = src_.size();
   res_.files.push_back(name_);
   for (const auto& n : extra_names_) res_.files.push_back(n);
@@ -144,15 +147,28 @@ bool Session::DecodeFiles(const ProgressFn& progress) {
   for (const auto& [k, v] : options_)
     if (!decoder_->SetOption(k, v))
       res_.diags.Warning(DiagCode::kBadHeader, 0, 0, "option " + k + " is not known to the " + std::string("decoder of this format") + "; ignored");
-  bool ok = decoder_->Decode(window_, res_, progress);
-  for (size_t i = 0; ok && i < extra_.size() && i < 254; ++i) {
-    if (!decoder_->DecodeDataFile(*extra_[i], static_cast<uint8_t>(i + 1), res_, progress)) {
-      res_.diags.Warning(DiagCode::kBadHeader, 0, 0,
-                         "extra file " + extra_names_[i] + " was given, but this format has no separate data files; ignored");
+  bool ok = true;
+  // An allocation that fails anyway (a budget counts rows, not every byte)
+  // ends the decode with a diagnostic; what was decoded stays.
+  try {
+    ok = decoder_->Decode(window_, res_, progress);
+    for (size_t i = 0; ok && i < extra_.size() && i < 254; ++i) {
+      if (!decoder_->DecodeDataFile(*extra_[i], static_cast<uint8_t>(i + 1), res_, progress)) {
+        res_.diags.Warning(DiagCode::kBadHeader, 0, 0,
+                           "extra file " + extra_names_[i] + " was given, but this format has no separate data files; ignored");
+      }
     }
+    if (ok && !side_.empty()) decoder_->UseSideFiles(side_, res_);
+  } catch (const std::bad_alloc&) {
+    res_.diags.Error(DiagCode::kOutOfMemory, 0, 0,
+                     "out of memory while decoding (" + std::to_string(res_.records.rows()) +
+                         " records read); decoding stopped, everything before it is shown");
   }
-  if (ok && !side_.empty()) decoder_->UseSideFiles(side_, res_);
-  decoder_->Finish(res_);
+  try {
+    decoder_->Finish(res_);
+  } catch (const std::bad_alloc&) {
+    res_.diags.Error(DiagCode::kOutOfMemory, 0, 0, "out of memory while finishing the decode; some names or stacks may be missing");
+  }
   return ok && !res_.diags.has_fatal();
 }
 
@@ -163,7 +179,10 @@ std::string Session::DiagnosticsJson() const {
     if (!first) out += ',';
     first = false;
     out += "{\"code\":" + Q(DiagCodeName(d.code)) + ",\"severity\":" + Q(SeverityName(d.severity)) +
-           ",\"offset\":" + Dec(d.offset) + ",\"length\":" + Dec(d.length) + ",\"message\":" + Q(d.message) + "}";
+           ",\"offset\":" + Dec(d.offset) + ",\"length\":" + Dec(d.length) + ",\"message\":" + Q(d.message);
+    // A repeated diagnostic: how often, and where it last occurred.
+    if (d.count > 1) out += ",\"count\":" + Dec(d.count) + ",\"last_offset\":" + Dec(d.last_offset);
+    out += "}";
   }
   out += "]";
   return out;

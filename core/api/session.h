@@ -62,6 +62,10 @@ class Session {
   // "drop_duplicate_leaf", "strip_signal_frames" = "1"/"0"). Unknown keys are
   // reported as a diagnostic when decoding.
   void SetOption(std::string key, std::string value);
+  // The memory budget of the next Decode, in MiB (MemoryBudget::kDefaultMiB
+  // unless set; the CLI's --max-memory): reaching it stops the decode with a
+  // memory_budget diagnostic, keeping what was decoded.
+  void SetMaxMemoryMiB(uint64_t mib) { max_memory_mib_ = mib; }
   // The options the decoder of this file's format takes, with their values,
   // for a shell to offer as switches (core/api/decoder_options.h):
   // {"title": "...", "options": [{"key", "label", "help", "value"}]}; {} when none.
@@ -113,6 +117,7 @@ class Session {
   std::vector<std::unique_ptr<Window>> side_windows_;
   std::vector<SideFile> side_;
   std::vector<std::pair<std::string, std::string>> options_;
+  uint64_t max_memory_mib_ = MemoryBudget::kDefaultMiB;
   Window& WindowFor(int32_t row);
   std::unique_ptr<Decoder> decoder_;
   DecodeResult res_;

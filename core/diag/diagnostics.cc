@@ -28,6 +28,8 @@ const char* DiagCodeName(DiagCode code) {
     case DiagCode::kSideFileMismatch: return "side_file_mismatch";
     case DiagCode::kClockMismatch: return "clock_mismatch";
     case DiagCode::kStackRepaired: return "stack_repaired";
+    case DiagCode::kMemoryBudget: return "memory_budget";
+    case DiagCode::kOutOfMemory: return "out_of_memory";
   }
   return "unknown";
 }
@@ -42,9 +44,44 @@ const char* SeverityName(Severity s) {
   return "error";
 }
 
+namespace {
+
+// A message's shape: its code and severity, and its text with every run of
+// digits (decimal or hex, "0x" included) as one '#'.
+std::string Shape(DiagCode code, Severity sev, const std::string& m) {
+  std::string k;
+  k.reserve(m.size() + 4);
+  k += static_cast<char>('A' + static_cast<int>(code) % 64);
+  k += static_cast<char>('0' + static_cast<int>(sev));
+  bool in_num = false;
+  for (size_t i = 0; i < m.size(); ++i) {
+    char c = m[i];
+    bool digit = c >= '0' && c <= '9';
+    bool hex_cont = in_num && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == 'x');
+    if (digit || hex_cont) {
+      if (!in_num) k += '#';
+      in_num = true;
+      continue;
+    }
+    in_num = false;
+    k += c;
+  }
+  return k;
+}
+
+}  // namespace
+
 void Diagnostics::Add(DiagCode code, Severity sev, uint64_t offset, uint64_t length,
                       std::string message) {
   if (sev == Severity::kFatal) has_fatal_ = true;
+  std::string shape = Shape(code, sev, message);
+  auto it = same_.find(shape);
+  if (it != same_.end()) {
+    Diagnostic& d = items_[it->second];
+    ++d.count;
+    d.last_offset = offset;
+    return;
+  }
   size_t idx = static_cast<size_t>(code);
   if (per_code_.size() <= idx) per_code_.resize(idx + 1, 0);
   if (per_code_[idx] >= kMaxPerCode && sev != Severity::kFatal) {
@@ -52,7 +89,8 @@ void Diagnostics::Add(DiagCode code, Severity sev, uint64_t offset, uint64_t len
     return;
   }
   ++per_code_[idx];
-  items_.push_back(Diagnostic{code, sev, offset, length, std::move(message)});
+  same_.emplace(std::move(shape), items_.size());
+  items_.push_back(Diagnostic{code, sev, offset, length, std::move(message), 1, offset});
 }
 
 }  // namespace profscope

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace profscope {
@@ -37,6 +38,8 @@ enum class DiagCode : uint16_t {
   kSideFileMismatch,       // a side file that does not belong to this profile (build id, pid, ...)
   kClockMismatch,          // timestamps of two sources cannot be on the same clock
   kStackRepaired,          // call stack repaired: exit without a matching entry, or inner calls never exited (XRay)
+  kMemoryBudget,           // the decode reached its memory budget (--max-memory) and stopped there
+  kOutOfMemory,            // an allocation failed; the decode stopped there
 };
 
 const char* DiagCodeName(DiagCode code);
@@ -47,7 +50,11 @@ struct Diagnostic {
   Severity severity;
   uint64_t offset;   // absolute file offset of the damage
   uint64_t length;   // bytes concerned (0 if a point)
-  std::string message;
+  std::string message;  // the first occurrence's
+  // The same diagnostic repeated (same code, severity and message but for
+  // its numbers) is kept once: how often it occurred and the last offset.
+  uint64_t count = 1;
+  uint64_t last_offset = 0;
 };
 
 class Diagnostics {
@@ -72,6 +79,7 @@ class Diagnostics {
 
  private:
   std::vector<Diagnostic> items_;
+  std::unordered_map<std::string, size_t> same_;  // message shape -> item
   std::vector<uint32_t> per_code_;
   uint64_t suppressed_ = 0;
   bool has_fatal_ = false;

@@ -12,6 +12,7 @@
 #include "core/model/call_log.h"
 #include "core/model/fields.h"
 #include "core/model/info_value.h"
+#include "core/model/memory_budget.h"
 #include "core/model/profile.h"
 #include "core/model/record_table.h"
 
@@ -44,6 +45,12 @@ struct DecodeResult {
   // frame left out, weighted by period, one event (the first sample's unless
   // one is named). Set by the perf decoder for simpleperf files.
   bool stacks_thread_root = false;
+  // The decode's memory budget (core/model/memory_budget.h), set before decoding.
+  MemoryBudget budget;
+  // True when the tables (and `extra` bytes a decoder keeps itself, e.g. its
+  // call log) reach the budget: the decoder stops reading at `offset`
+  // (reported once). Counts only every MemoryBudget::kCheckEvery calls.
+  bool OverBudget(uint64_t offset, uint64_t extra = 0);
 };
 
 // A file dropped or named next to the profile that is not part of the

@@ -102,6 +102,45 @@ describe.runIf(fs.existsSync(NATIVE))('profscope diff', { timeout: 120_000 }, ()
     expect(nat.stderr).toContain(bad.error);
   });
 
+  it('Session.diff (the Compare tab\'s model) agrees with the folded text: sums, tree, functions by change', () => {
+    for (const normalize of [false, true]) {
+      const d = wa.session.diff(wb.session, '', normalize);
+      expect(d.error).toBe('');
+      const text = parse(wa.session.diffText(wb.session, '', normalize).text);
+      expect(d.sumA).toBe(text.a);
+      expect(d.sumB).toBe(text.b);
+      expect(d.rawSumA).toBe(perfTotal('a'));
+      expect(d.totalA[0]).toBe(text.a);
+      expect(d.totalB[0]).toBe(perfTotal('b'));
+      // each node's self counts are its folded line's columns
+      const dec = new TextDecoder();
+      const label = (f) => dec.decode(d.labels.bytes.subarray(d.labels.offsets[f], d.labels.offsets[f + 1]));
+      const stackOf = (n) => {
+        const out = [];
+        for (; n > 0; n = d.parent[n]) out.unshift(label(d.func[n]));
+        return out.join(';');
+      };
+      const byStack = new Map(text.lines.map((l) => [l.stack, l]));
+      let lines = 0;
+      for (let n = 1; n < d.parent.length; n++) {
+        if (!d.selfA[n] && !d.selfB[n]) continue;
+        const l = byStack.get(stackOf(n));
+        expect(l, stackOf(n)).toBeDefined();
+        expect([d.selfA[n], d.selfB[n]]).toEqual([l.a, l.b]);
+        lines++;
+      }
+      expect(lines).toBe(text.lines.length);
+      // functions by |self delta|, first: the sort thread's comparison function grew
+      const f = d.functions;
+      for (let i = 1; i < f.func.length; i++) expect(Math.abs(f.deltaSelf[i - 1])).toBeGreaterThanOrEqual(Math.abs(f.deltaSelf[i]));
+      const i = Array.from(f.func).findIndex((x) => label(x) === 'cmp_u32');
+      expect(i).toBeGreaterThanOrEqual(0);
+      expect(f.deltaSelf[i]).toBe(f.selfB[i] - f.selfA[i]);
+      if (!normalize) expect(f.selfB[i]).toBeGreaterThan(f.selfA[i]);
+    }
+    expect(wa.session.diff(wb.session, 'no-such-event', false).error).toMatch(/no event named no-such-event/);
+  });
+
   it('the WASM CLI (node wasm/cli.mjs) prints the same text and exit codes', () => {
     const cli = path.join(ROOT, 'wasm', 'cli.mjs');
     const w = spawnSync(process.execPath, [cli, 'diff', A, B, '--symbols', BIN], { encoding: 'utf8', maxBuffer: 1 << 28 });

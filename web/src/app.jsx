@@ -30,8 +30,12 @@ import { Functions } from './views/functions/functions.jsx';
 import { Composition } from './views/composition/composition.jsx';
 import { DecoderOptions } from './views/decoder-options/decoder-options.jsx';
 import { Sandwich } from './views/sandwich/sandwich.jsx';
+import { useExport } from './app/use-export.js';
+import { useCompare } from './app/use-compare.js';
+import { ExportMenu } from './views/export/export-menu.jsx';
+import { Compare } from './views/compare/compare.jsx';
 
-// The views below the panes, in number-key order (1-7).
+// The views below the panes, in number-key order (1-8).
 const TABS = [
   ['flame', 'Flame graph'],
   ['chart', 'Flame chart'],
@@ -40,6 +44,7 @@ const TABS = [
   ['functions', 'Functions'],
   ['composition', 'Composition'],
   ['diag', 'Diagnostics'],
+  ['compare', 'Compare'],
 ];
 const TAB_IDS = TABS.map(([id]) => id);
 
@@ -54,7 +59,10 @@ export function App() {
   const files = useOpenFile(client, onOpened);
   const { doc, source, status, setError } = files;
   useEmbedding(files.openFile);
-  const dragging = useDropZone(files.openFiles);
+  const showCompare = useCallback(() => setTab('compare'), []);
+  const cmp = useCompare(doc, client, files, showCompare);
+  const exp = useExport(doc, client, setError);
+  const dragging = useDropZone(cmp.openDropped);
   const sel = useSelection(doc, client);
   const an = useAnalysisOptions(doc, client, setError);
   const { opts, analysis } = an;
@@ -67,7 +75,7 @@ export function App() {
   const selectRecord = (/** @type {number} */ row) => sel.select({ type: 'record', row }, { reveal: true });
   return (
     <div class={`app${EMBED ? ' embed' : ''}${dragging ? ' dragging' : ''}${busy && doc ? ' stale' : ''}`} aria-busy={busy ? 'true' : 'false'}>
-      <TopBar files={files} busy={busy} onKeys={() => setShowKeys(true)} />
+      <TopBar files={files} busy={busy} onKeys={() => setShowKeys(true)} onFiles={cmp.openDropped} exp={exp} />
 
       {files.error ? (
         <div class="banner error" role="alert">
@@ -116,7 +124,7 @@ export function App() {
           ))}
         </div>
         {doc && doc.decoderOptions && tab !== 'diag' ? <DecoderOptions doc={doc} busy={busy} onChange={(options) => files.reopen(doc, options)} /> : null}
-        {doc && analysis && tab !== 'diag' && tab !== 'composition' ? (
+        {doc && analysis && tab !== 'diag' && tab !== 'composition' && tab !== 'compare' ? (
           <FilterBar
             doc={doc}
             opts={opts}
@@ -133,10 +141,12 @@ export function App() {
             onSandwich={() => frame.selFunc >= 0 && sw.openSandwich(frame.selFunc)}
           />
         ) : null}
-        {doc && analysis && frame.frameSamples && tab !== 'diag' ? <SamplesStrip doc={doc} analysis={analysis} info={frame.frameSamples} onStep={frame.stepSample} /> : null}
+        {doc && analysis && frame.frameSamples && tab !== 'diag' && tab !== 'compare' ? <SamplesStrip doc={doc} analysis={analysis} info={frame.frameSamples} onStep={frame.stepSample} /> : null}
         <section class="tabpanel" role="tabpanel" aria-label={TABS.find(([id]) => id === tab)?.[1] ?? 'Diagnostics'}>
-          {!doc || (!analysis && tab !== 'flame' && tab !== 'composition' && tab !== 'diag') ? (
+          {!doc || (!analysis && tab !== 'flame' && tab !== 'composition' && tab !== 'diag' && tab !== 'compare') ? (
             <Empty busy={busy} />
+          ) : tab === 'compare' ? (
+            <Compare doc={doc} cmp={cmp} />
           ) : tab === 'flame' ? (
             <FlameGraph
               doc={doc}
@@ -199,7 +209,7 @@ export function App() {
 }
 
 /** The bar at the top: the file input, the open file's name, decoding progress, theme, keys. */
-function TopBar({ files, busy, onKeys }) {
+function TopBar({ files, busy, onKeys, onFiles, exp }) {
   const fileInput = useRef(/** @type {HTMLInputElement | null} */ (null));
   const { doc, progress, status } = files;
   return (
@@ -217,7 +227,7 @@ function TopBar({ files, busy, onKeys }) {
         multiple
         onChange={(e) => {
           const fs = Array.from(e.currentTarget.files || []);
-          if (fs.length) files.openFiles(fs);
+          if (fs.length) onFiles(fs);
           e.currentTarget.value = '';
         }}
       />
@@ -234,6 +244,7 @@ function TopBar({ files, busy, onKeys }) {
           </button>
         </div>
       ) : null}
+      <ExportMenu disabled={!files.doc || busy} busy={exp.busy} onExport={exp.exportAs} />
       <span class="privacy muted">Decoded in your browser · nothing is uploaded</span>
       <ThemePicker />
       <button type="button" class="keys-btn" onClick={onKeys} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">

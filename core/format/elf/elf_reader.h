@@ -10,8 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "core/format/elf/elf_layout.h"
-
 #include "core/io/byte_reader.h"
 #include "core/io/byte_source.h"
 
@@ -24,8 +22,11 @@ struct Section {
   uint32_t link = 0, info = 0;
 };
 
-// A program header (PT_LOAD etc.): elf_layout.h's Segment (one definition:
-// two different profscope::elf::Segment broke every binary linking both).
+// A program header (PT_LOAD etc.).
+struct Segment {
+  uint32_t type = 0, flags = 0;
+  uint64_t offset = 0, vaddr = 0, filesz = 0, memsz = 0;
+};
 
 struct Symbol {
   uint64_t addr = 0;

@@ -84,6 +84,7 @@ bool GperfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progre
   uint64_t off = 5 * word_;
   bool trailer = false;
   while (off < n) {
+    if (out.OverBudget(off, 40ull * recs_.size())) break;  // a sample's pcs kept until Finish
     if (n - off < 2 * word_) {
       out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
       out.diags.Error(DiagCode::kRecordTruncated, off, n - off, "the file ends inside a sample record's count/depth words");

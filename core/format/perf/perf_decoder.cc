@@ -288,7 +288,7 @@ void PerfDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t row, 
   if (row < 0 || static_cast<size_t>(row) >= res.records.rows()) return;
   size_t i = static_cast<size_t>(row);
   std::vector<uint8_t> keep;
-  ByteReader r = RowBytes(w, res, row, session_.order, keep);
+  ByteReader r = RowBytes(w, res, row, session_.order, keep, session_.features.comp_mmap_len);
   Diagnostics scratch;
   switch (static_cast<RecordKind>(res.records.kind[i])) {
     case RecordKind::kFeature: {

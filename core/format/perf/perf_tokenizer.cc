@@ -234,6 +234,7 @@ void PerfTokenizer::Records(Window& w, uint64_t off, uint64_t end, int32_t paren
   const ByteOrder order = session_.order;
   while (off < end) {
     Progress(off, progress);
+    if (out.OverBudget(off) || stopped_) return;
     if (end - off < kEventHeaderSize) {
       out.diags.Error(DiagCode::kTrailingBytes, off, end - off,
                       Dec(end - off) + " bytes at " + Hex(off) + " are too few for a record header (8 bytes)");
@@ -337,7 +338,22 @@ void PerfTokenizer::Record(int32_t row, ByteReader rec) {
   FieldReader r(rec.Slice(8, rec.size() - 8));
   CompressedRecord z;
   if (!ParseCompressed(r, type, &z) && !z.data) return;
-  zstd_.Expand(z, rec.base() + z.data_offset, row, session_.order, out_, *this);
+  const uint64_t at = rec.base();
+  auto nested = [&](int32_t container, uint64_t offset, ByteReader n) {
+    if (out_.OverBudget(at)) {
+      stopped_ = true;
+      return false;
+    }
+    uint32_t t = n.PeekU32(0);
+    int32_t nrow = out_.records.Add(offset, n.size(), t, RecordKind::kNested, container, RecordCategoryOf(t));
+    sink_.Record(nrow, n);
+    // perf would expand a container inside a container's data again; one level is read.
+    if (t == kCompressed || t == kCompressed2)
+      out_.diags.Warning(DiagCode::kUnknownRecordType, at, rec.size(),
+                         "a COMPRESSED record inside the data of COMPRESSED at " + Hex(at) + " is not expanded");
+    return true;
+  };
+  zstd_.Expand(z, at, row, session_.features.comp_mmap_len, session_.order, out_.diags, nested);
 }
 
 }  // namespace profscope::perf

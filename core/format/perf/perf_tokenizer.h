@@ -54,6 +54,7 @@ class PerfTokenizer : private RecordSink {
   InitMap init_map_;
   uint64_t last_progress_ = 0;
   uint64_t total_ = 0;
+  bool stopped_ = false;  // the memory budget was reached inside a container
 };
 
 }  // namespace profscope::perf

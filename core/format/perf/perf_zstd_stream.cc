@@ -1,6 +1,7 @@
 #include "core/format/perf/perf_zstd_stream.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "core/format/perf/perf_format.h"
 
@@ -12,7 +13,8 @@ namespace profscope::perf {
 
 namespace {
 
-constexpr uint64_t kMaxDecompressed = 1ull << 30;
+constexpr size_t kChunk = 128u << 10;  // decompressed bytes produced per zstd call
+constexpr size_t kAll = std::numeric_limits<size_t>::max();
 
 void* NewDctx() {
 #ifdef PROFSCOPE_HAVE_ZSTD
@@ -35,110 +37,165 @@ void FreeDctx(void* dctx) {
 ZstdStream::~ZstdStream() { FreeDctx(dctx_); }
 
 void ZstdStream::Reset() {
-  carry_.clear();
+  buf_.clear();
+  pos_ = 0;
+  restart_ = false;
   FreeDctx(dctx_);
   dctx_ = nullptr;
 }
 
-std::vector<uint8_t> ZstdStream::Decompress(void* ctx, const uint8_t* data, size_t size, uint64_t at, Diagnostics* diags) {
-  std::vector<uint8_t> outbuf;
-#ifdef PROFSCOPE_HAVE_ZSTD
-  ZSTD_DCtx* dctx = static_cast<ZSTD_DCtx*>(ctx);
-  ZSTD_inBuffer in{data, size, 0};
-  size_t chunk = ZSTD_DStreamOutSize();
-  while (in.pos < in.size) {
-    size_t old = outbuf.size();
-    if (old + chunk > kMaxDecompressed) {
-      if (diags) diags->Error(DiagCode::kLimitExceeded, at, size, "COMPRESSED record at " + Hex(at) + " decompresses to more than 1 GiB; stopped");
-      break;
-    }
-    outbuf.resize(old + chunk);
-    ZSTD_outBuffer o{outbuf.data() + old, chunk, 0};
-    size_t ret = ZSTD_decompressStream(dctx, &o, &in);
-    outbuf.resize(old + o.pos);
-    if (ZSTD_isError(ret)) {
-      if (diags) diags->Error(DiagCode::kDecompressFailed, at, size,
-                              "COMPRESSED record at " + Hex(at) + ": zstd says \"" + ZSTD_getErrorName(ret) +
-                                  "\" after " + Dec(in.pos) + " of " + Dec(size) + " compressed bytes");
-      break;
-    }
-    if (ret == 0 && in.pos == in.size) break;
-    if (o.pos == 0 && in.pos == in.size) break;
-  }
-#else
-  (void)ctx;
-  (void)data;
-  if (diags) diags->Error(DiagCode::kNoDecompressor, at, size, "this build has no zstd decoder; COMPRESSED record at " + Hex(at) + " not expanded");
-#endif
-  return outbuf;
-}
-
-void ZstdStream::Expand(const CompressedRecord& z, uint64_t data_at, int32_t container, ByteOrder order,
-                        DecodeResult& out, RecordSink& sink) {
-  if (!dctx_) dctx_ = NewDctx();
-  std::vector<uint8_t> dec = Decompress(dctx_, z.data, z.data_len, data_at, &out.diags);
-  const uint8_t* data = dec.data();
-  const size_t size = dec.size();
-  std::vector<uint8_t> buf;
-  const uint8_t* p = data;
-  size_t n = size;
-  int32_t owner = container;
-  uint64_t owner_base = 0;  // offset of buf[0] within the owner's decompressed bytes
-  if (!carry_.empty()) {
-    buf = std::move(carry_);
-    carry_.clear();
-    buf.insert(buf.end(), data, data + size);
-    p = buf.data();
-    n = buf.size();
-    owner = carry_owner_;
-    owner_base = carry_base_;
-  }
-  size_t carried = n - size;  // bytes of p that came from the owner container
-  uint64_t cbase = out.records.offset[static_cast<size_t>(container)];
-  size_t off = 0;
-  auto keep_rest = [&](size_t from) {
-    carry_.assign(p + from, p + n);
-    if (from >= carried) {
-      carry_owner_ = container;
-      carry_base_ = from - carried;
-    } else {
-      carry_owner_ = owner;
-      carry_base_ = owner_base + from;
-    }
-  };
-  while (off < n) {
-    if (n - off < 8) { keep_rest(off); break; }
-    ByteReader hr(p + off, 8, off, order);
-    uint32_t type = hr.U32();
+bool ZstdStream::Cut(int32_t container, uint64_t record_at, ByteOrder order, Diagnostics& diags, const NestedFn& fn) {
+  while (buf_.size() - pos_ >= 8) {
+    const size_t n = buf_.size() - pos_;
+    const uint8_t* p = buf_.data() + pos_;
+    ByteReader hr(p, 8, base_, order);
+    hr.U32();
     hr.U16();
     uint16_t sz = hr.U16();
     if (sz < 8) {
-      out.diags.Error(DiagCode::kRecordTooSmall, cbase, 0,
-                      "record at offset " + Dec(off) + " inside the decompressed data of COMPRESSED at " + Hex(cbase) +
-                          " declares size " + Dec(sz) + "; the rest of this container is skipped");
-      break;
+      diags.Error(DiagCode::kRecordTooSmall, record_at, 0,
+                  "record at offset " + Dec(base_) + " inside the decompressed data of COMPRESSED at " + Hex(record_at) +
+                      " declares size " + Dec(sz) + "; the rest of this container is skipped");
+      skip_ = true;
+      buf_.clear();
+      pos_ = 0;
+      return true;
     }
-    if (sz > n - off) { keep_rest(off); break; }
-    ByteReader rec(p + off, sz, off, order);
-    int32_t row;
-    if (off < carried) row = out.records.Add(owner_base + off, sz, type, RecordKind::kNested, owner, RecordCategoryOf(type));
-    else row = out.records.Add(off - carried, sz, type, RecordKind::kNested, container, RecordCategoryOf(type));
-    sink.Record(row, rec);
-    off += sz;
+    if (sz > n) break;
+    bool go = fn(owner_, base_, ByteReader(p, sz, base_, order));
+    pos_ += sz;
+    if (owned_ != kAll && sz >= owned_) {  // the next record starts in this container
+      owner_ = container;
+      base_ = sz - owned_;
+      owned_ = kAll;
+    } else {
+      base_ += sz;
+      if (owned_ != kAll) owned_ -= sz;
+    }
+    if (!go) return false;
   }
+  if (pos_ == buf_.size()) {
+    buf_.clear();
+    pos_ = 0;
+  } else if (pos_ >= kChunk) {
+    buf_.erase(buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(pos_));
+    pos_ = 0;
+  }
+  return true;
 }
 
-ByteReader RowBytes(Window& w, const DecodeResult& res, int32_t row, ByteOrder order, std::vector<uint8_t>& keep) {
+bool ZstdStream::Expand(const CompressedRecord& z, uint64_t record_at, int32_t container, uint64_t mmap_len,
+                        ByteOrder order, Diagnostics& diags, const NestedFn& fn) {
+  const uint64_t data_at = record_at + z.data_offset;
+#ifdef PROFSCOPE_HAVE_ZSTD
+  if (restart_) {
+    FreeDctx(dctx_);
+    dctx_ = nullptr;
+    restart_ = false;
+  }
+  if (!dctx_) dctx_ = NewDctx();
+  ZSTD_DCtx* dctx = static_cast<ZSTD_DCtx*>(dctx_);
+  skip_ = false;
+  if (buf_.size() == pos_) {  // nothing carried: the next record starts here
+    buf_.clear();
+    pos_ = 0;
+    owner_ = container;
+    base_ = 0;
+    owned_ = kAll;
+  } else {
+    owned_ = buf_.size() - pos_;  // carried bytes keep their container
+  }
+  const uint64_t cap = mmap_len ? mmap_len : kDefaultCap;
+  uint64_t produced = 0;
+  ZSTD_inBuffer in{z.data, z.data_len, 0};
+  auto fail = [&](size_t ret) {
+    diags.Error(DiagCode::kDecompressFailed, data_at, z.data_len,
+                "COMPRESSED record at " + Hex(record_at) + ": zstd says \"" + ZSTD_getErrorName(ret) + "\" after " +
+                    Dec(in.pos) + " of " + Dec(z.data_len) + " compressed bytes");
+    restart_ = true;
+    buf_.clear();
+    pos_ = 0;
+  };
+  for (;;) {
+    const size_t before = in.pos;
+    if (produced >= cap) {
+      // The buffer perf gives this record is full: does zstd want more?
+      uint8_t probe;
+      ZSTD_outBuffer o{&probe, 1, 0};
+      size_t ret = ZSTD_decompressStream(dctx, &o, &in);
+      if (ZSTD_isError(ret)) { fail(ret); break; }
+      if (o.pos) {
+        diags.Error(DiagCode::kLimitExceeded, data_at, z.data_len,
+                    "COMPRESSED record at " + Hex(record_at) + " expands past the " + Dec(cap) + " bytes " +
+                        (mmap_len ? "of HEADER_COMPRESSED's mmap_len (perf refuses it)" : "a record may expand to") +
+                        "; the rest of it (" + Dec(z.data_len - in.pos) + " of " + Dec(z.data_len) +
+                        " compressed bytes) is not expanded and the stream restarts at the next container");
+        restart_ = true;
+        buf_.clear();
+        pos_ = 0;
+        break;
+      }
+      if (in.pos == in.size || in.pos == before) break;
+      continue;
+    }
+    const size_t room = static_cast<size_t>(std::min<uint64_t>(kChunk, cap - produced));
+    const size_t old = buf_.size();
+    buf_.resize(old + room);
+    ZSTD_outBuffer o{buf_.data() + old, room, 0};
+    size_t ret = ZSTD_decompressStream(dctx, &o, &in);
+    buf_.resize(old + o.pos);
+    produced += o.pos;
+    if (ZSTD_isError(ret)) {
+      buf_.resize(old);  // keep what came before the damage
+      if (!skip_ && !Cut(container, record_at, order, diags, fn)) return false;
+      fail(ret);
+      break;
+    }
+    if (skip_) {
+      buf_.clear();
+      pos_ = 0;
+    } else if (!Cut(container, record_at, order, diags, fn)) {
+      return false;
+    }
+    if (o.pos < room && in.pos == in.size) break;  // all input read, all output flushed
+    if (o.pos == 0 && in.pos == before) break;      // no progress
+  }
+  if (skip_) {
+    buf_.clear();
+    pos_ = 0;
+  }
+  return true;
+#else
+  (void)z;
+  (void)container;
+  (void)mmap_len;
+  (void)order;
+  (void)fn;
+  diags.Error(DiagCode::kNoDecompressor, data_at, z.data_len,
+              "this build has no zstd decoder; COMPRESSED record at " + Hex(record_at) + " not expanded");
+  return true;
+#endif
+}
+
+ByteReader RowBytes(Window& w, const DecodeResult& res, int32_t row, ByteOrder order, std::vector<uint8_t>& keep,
+                    uint64_t mmap_len) {
   size_t i = static_cast<size_t>(row);
   uint64_t off = res.records.offset[i], size = res.records.size[i];
   if (static_cast<RecordKind>(res.records.kind[i]) == RecordKind::kNested) {
-    // Replay the zstd stream through every container up to this one; a
-    // record may run on into the following containers' output.
-    int32_t c = res.records.parent[i];
-    void* dctx = NewDctx();
-    bool started = false;
-    for (int32_t k = 0; static_cast<size_t>(k) < res.records.rows(); ++k) {
-      if (k > c && started && keep.size() >= off + size) break;
+    // Replay the zstd stream through every container of the file up to the
+    // one the record starts in, the same way the decode cut it.
+    const int32_t c = res.records.parent[i];
+    ZstdStream zs;
+    Diagnostics scratch;
+    bool found = false, passed = false;
+    auto take = [&](int32_t container, uint64_t at, ByteReader rec) {
+      if (container > c) { passed = true; return false; }  // records come in order: the row is not there
+      if (container != c || at != off) return true;
+      keep.assign(rec.data(), rec.data() + rec.size());
+      found = true;
+      return false;
+    };
+    for (int32_t k = 0; !found && !passed && static_cast<size_t>(k) < res.records.rows(); ++k) {
       size_t ki = static_cast<size_t>(k);
       if (static_cast<RecordKind>(res.records.kind[ki]) != RecordKind::kRecord) continue;
       if (res.records.file[ki] != res.records.file[i]) continue;
@@ -150,15 +207,10 @@ ByteReader RowBytes(Window& w, const DecodeResult& res, int32_t row, ByteOrder o
       FieldReader zr(cr.Slice(8, cr.size() - 8));
       CompressedRecord z;
       if (!ParseCompressed(zr, kt, &z) && !z.data) continue;
-      std::vector<uint8_t> part = ZstdStream::Decompress(dctx, z.data, z.data_len, cr.base() + z.data_offset, nullptr);
-      if (k < c) continue;
-      if (!started) keep = std::move(part);
-      else keep.insert(keep.end(), part.begin(), part.end());
-      started = true;
+      zs.Expand(z, cr.base(), k, mmap_len, order, scratch, take);
     }
-    FreeDctx(dctx);
-    if (off > keep.size() || size > keep.size() - off) return ByteReader();
-    return ByteReader(keep.data() + off, static_cast<size_t>(size), off, order);
+    if (!found || keep.size() != size) return ByteReader();
+    return ByteReader(keep.data(), keep.size(), off, order);
   }
   size_t cap = static_cast<size_t>(std::min<uint64_t>({size, 64u << 20, w.Available(off)}));
   const uint8_t* p = w.Get(off, cap);

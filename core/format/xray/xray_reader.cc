@@ -66,9 +66,15 @@ RecordCategory MetadataCategory(uint8_t kind) {
   return kind == kCustomEventMarker || kind == kTypedEventMarker ? RecordCategory::kUserEvent : RecordCategory::kMetadata;
 }
 
+// What the log keeps besides the tables, per row as the budget counts (core/model/memory_budget.h).
+uint64_t KeptBytes(const XRayLog& log) {
+  return 48ull * log.events.size() + 64ull * log.markers.size() + 24ull * log.blocks.size();
+}
+
 void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
   size_t off = kFileHeaderSize;
   while (off < n) {
+    if (out.OverBudget(off, KeptBytes(*log))) break;
     if (n - off < kBasicRecordSize) {
       out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
       out.diags.Error(DiagCode::kRecordTruncated, off, n - off,
@@ -148,6 +154,7 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
     return &log->blocks[static_cast<size_t>(block)];
   };
   while (off < n) {
+    if (out.OverBudget(off, KeptBytes(*log))) break;
     if (log->version >= 3 && buffer_left == 0) {
       // Find the next BufferExtents record, skipping what lies between buffers.
       size_t at = off;

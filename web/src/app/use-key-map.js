@@ -25,7 +25,7 @@ export function useKeyMap(p) {
       const k = e.key;
       if (k === '?') setShowKeys((v) => !v);
       else if (k === 'Escape' && showKeys) setShowKeys(() => false);
-      else if (/^[1-7]$/.test(k)) setTab(tabs[Number(k) - 1]);
+      else if (/^[1-9]$/.test(k) && tabs[Number(k) - 1]) setTab(tabs[Number(k) - 1]);
       else if (k === '/') searchRef.current?.focus();
       else if (k === 'Backspace') onBack();
       else if ((k === 'j' || k === 'k') && doc) {

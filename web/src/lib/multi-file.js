@@ -2,8 +2,8 @@
 // (perf record --threads: `data` + `data.N`), and which are side files (a program binary,
 // jit-PID.dump, an `llvm-xray extract` YAML map) handed to the core before decode().
 
-const SIDE = /(^jit-.*\.dump$)|(\.ya?ml$)|(\.so(\.\d+)*$)|(\.debug$)|(\.(elf|bin|exe)$)/i;
-const PROFILE = /(^data$)|(\.data$)|(^perf)|(\.(perf|prof|pprof|pb|pb\.gz|trace|log|xray)$)|(^xray-log)/i;
+export const SIDE = /(^jit-.*\.dump$)|(\.ya?ml$)|(\.so(\.\d+)*$)|(\.debug$)|(\.(elf|bin|exe)$)/i;
+export const PROFILE = /(^data$)|(\.data$)|(^perf)|(\.(perf|prof|pprof|pb|pb\.gz|trace|log|xray)$)|(^xray-log)/i;
 
 /**
  * @template {{name: string, size?: number}} F

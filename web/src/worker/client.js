@@ -186,4 +186,40 @@ export class DecoderClient {
   library(func) {
     return this.request('library', { func });
   }
+
+  /**
+   * A file for another tool, made in the worker from the open profile (core/api/export).
+   * @param {string} format folded|speedscope|gecko|pprof|chrome
+   * @param {string} [weight] ""|samples|period|time
+   * @param {string} [event] "" = every event
+   * @returns {Promise<{format: string, bytes: Uint8Array, error: string}>}
+   */
+  exportFile(format, weight = '', event = '') {
+    return this.request('export', { format, weight, event });
+  }
+
+  /**
+   * Decodes a second profile beside the open one, for the Compare tab.
+   * @param {Blob} file
+   * @param {string} name
+   * @param {NamedFile[]} [sideFiles]
+   * @returns {Promise<{name: string, ok: boolean, format: string, samples: number, diagnostics: number}>}
+   */
+  openCompare(file, name, sideFiles = []) {
+    return this.request('openCompare', { file, name, sideFiles });
+  }
+
+  /**
+   * The diff of the open profile (A) and the second one (B); swap compares B to A.
+   * @param {{normalize?: boolean, swap?: boolean, event?: string}} opts
+   * @returns {Promise<{model: any}>}
+   */
+  compare({ normalize = false, swap = false, event = '' } = {}) {
+    return this.request('compare', { normalize, swap, event });
+  }
+
+  /** Forgets the second profile. */
+  closeCompare() {
+    return this.request('closeCompare', {});
+  }
 }

@@ -17,6 +17,10 @@
 //   {type:'samplesOf', id, node}                       {type:'samplesOf', id, node, samples, rows}
 //   {type:'slot', id, sample, node}                    {type:'slot', id, sample, row, address, slot, fields, label}
 //   {type:'library', id, func}                         {type:'library', id, func, lib}
+//   {type:'export', id, format, weight, event}          {type:'export', id, format, bytes: Uint8Array, error}
+//   {type:'openCompare', id, file, name, sideFiles}    {type:'openCompare', id, name, ok, format, samples, diagnostics}
+//   {type:'compare', id, normalize, swap, event}       {type:'compare', id, model}  (diff-model.js; {error} in model)
+//   {type:'closeCompare', id}                          {type:'closeCompare', id}
 // Any request that fails is answered {type:'error', id, request, message}.
 import createProfscope from '@profscope-wasm/profscope_wasm.mjs';
 import wasmUrl from '@profscope-wasm/profscope_wasm.wasm?url';
@@ -28,6 +32,7 @@ import { buildLanes, cpuLanes, cpuRows, eventTotals, funcSources, heaviestEvent,
 import { FileAnalysis } from './file-analysis.js';
 import { functionTotals, samplesOf } from './call-nodes.js';
 import { callchainSlot, frameAddressFor } from './record-slot.js';
+import { diffModel } from './diff-model.js';
 
 /** @typedef {import('../../../wasm/profscope').ProfscopeModule} ProfscopeModule */
 /** @typedef {import('../../../wasm/profscope').Session} Session */
@@ -41,9 +46,14 @@ let mod = null;
 let session = null;
 /**
  * The open file: its analysis and the columns only the worker needs.
- * @type {{analysis: FileAnalysis, sampleRecords: Int32Array, labels: string[] | null} | null}
+ * @type {{analysis: FileAnalysis, sampleRecords: Int32Array, labels: string[] | null, name: string} | null}
  */
 let file = null;
+/**
+ * The second profile of a comparison (Compare tab), decoded beside the open one.
+ * @type {{session: Session, name: string} | null}
+ */
+let other = null;
 
 function getModule() {
   if (!modulePromise) {
@@ -83,7 +93,19 @@ function errorMessage(err) {
   return String(err);
 }
 
+function closeOther() {
+  if (other) {
+    try {
+      other.session.delete();
+    } catch {
+      /* already deleted */
+    }
+    other = null;
+  }
+}
+
 function closeSession() {
+  closeOther();
   if (session) {
     try {
       session.delete();
@@ -150,7 +172,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], options 
   if (base.scale !== 1) for (let i = 0; i < profile.sampleTimes.length; i++) profile.sampleTimes[i] *= base.scale;
 
   const analysis = new FileAnalysis(s, profile, strings, base.scale);
-  file = { analysis, sampleRecords: profile.sampleRecords, labels: null };
+  file = { analysis, sampleRecords: profile.sampleRecords, labels: null, name: String(name || main.name || 'file') };
   const totals = eventTotals(profile.sampleEvents, profile.sampleCounts, events.length);
   const decoderOptions = parseJson(s.decoderOptionsJson(), /** @type {any} */ ({}));
   const typeNames = recordTypeNames(records, (r) => typeName(s, records.kinds[r], r));
@@ -190,6 +212,40 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], options 
     heapBytes: (m.HEAP8 ?? m.HEAPU8)?.buffer.byteLength ?? 0, // WASM linear memory after decoding (bench)
   };
   self.postMessage(msg, transferables(msg));
+}
+
+/**
+ * Decodes the second profile of a comparison (with its side files) beside the open one.
+ * @param {{id: number, file: Blob & {name?: string}, name: string, sideFiles?: NamedFile[]}} msg
+ */
+async function openCompare({ id, file: blob, name, sideFiles = [] }) {
+  const m = await getModule();
+  requireSession();
+  closeOther();
+  const s = new m.Session(readerOf(blob), blob.size, name || blob.name || 'file');
+  other = { session: s, name: String(name || blob.name || 'file') };
+  for (const d of sideFiles) s.addSideFile(readerOf(d.file), d.file.size, String(d.name));
+  const ok = s.decode(() => {});
+  const summary = parseJson(s.summaryJson(), /** @type {any} */ ({}));
+  const diagnostics = parseJson(s.diagnosticsJson(), /** @type {any[]} */ ([]));
+  self.postMessage({ type: 'openCompare', id, name: other.name, ok: ok !== false, format: String(summary.format ?? ''), samples: Number(summary.samples ?? 0), diagnostics: diagnostics.length });
+}
+
+/**
+ * The diff of the open profile (A) and the second one (B), or B and A when swapped.
+ * @param {boolean} normalize
+ * @param {boolean} swap
+ * @param {string} event "" = every event
+ */
+function compare(normalize, swap, event) {
+  const s = requireSession();
+  if (!other) throw new Error('no second profile to compare with');
+  const names = [String(requireFile().name), other.name];
+  const [a, b] = swap ? [other.session, s] : [s, other.session];
+  const [nameA, nameB] = swap ? [names[1], names[0]] : names;
+  const d = a.diff(b, event, normalize);
+  if (d.error) return { error: String(d.error), nameA, nameB };
+  return diffModel(/** @type {import('../../../wasm/profscope').DiffResult} */ (d), { nameA, nameB, normalize });
 }
 
 /**
@@ -346,10 +402,48 @@ self.onmessage = async (e) => {
         self.postMessage({ type: 'library', id: msg.id, func: msg.func, lib: analysis.libraryOf(msg.func) });
         break;
       }
+      case 'export': {
+        // the file is made here, from the decoded session; the page only saves it
+        const r = requireSession().exportFile(String(msg.format), String(msg.weight || ''), String(msg.event || ''));
+        const out = { type: 'export', id: msg.id, format: msg.format, bytes: r.bytes, error: String(r.error) };
+        self.postMessage(out, [r.bytes.buffer]);
+        break;
+      }
+      case 'openCompare':
+        await openCompare(msg);
+        break;
+      case 'compare': {
+        const model = compare(!!msg.normalize, !!msg.swap, String(msg.event || ''));
+        const out = { type: 'compare', id: msg.id, model };
+        self.postMessage(out, transferables(out));
+        break;
+      }
+      case 'closeCompare':
+        closeOther();
+        self.postMessage({ type: 'closeCompare', id: msg.id });
+        break;
       default:
         throw new Error(`unknown request ${String(msg.type)}`);
     }
   } catch (err) {
-    self.postMessage({ type: 'error', id: msg.id, request: msg.type, message: errorMessage(err) });
+    let message = errorMessage(err);
+    if (isAbort(err)) {
+      // An aborted module (an allocation failed past the memory budget) is
+      // poisoned: drop it, so the next file opens in a fresh one.
+      session = null;
+      file = null;
+      mod = null;
+      modulePromise = null;
+      message = `the decoder stopped: ${message} (out of memory?); open the file again or another one`;
+    }
+    self.postMessage({ type: 'error', id: msg.id, request: msg.type, message });
   }
 };
+
+/**
+ * True when the WASM module aborted (RuntimeError: Aborted(), unreachable, out of bounds).
+ * @param {unknown} err
+ */
+function isAbort(err) {
+  return typeof WebAssembly !== 'undefined' && err instanceof WebAssembly.RuntimeError;
+}

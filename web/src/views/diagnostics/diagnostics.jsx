@@ -1,4 +1,5 @@
-// Diagnostics list: code, severity, offset, message. Clicking one jumps the hex
+// Diagnostics list: code, severity, offset, message (a repeated one: its count
+// and first/last offsets). Clicking one jumps the hex
 // view to its offset and selects its bytes.
 import { hex, formatInt } from '../../lib/format.js';
 import './diagnostics.css';
@@ -50,7 +51,14 @@ export function Diagnostics({ diagnostics, selected, onPick }) {
               <td class="mono">{String(d.code ?? '')}</td>
               <td class="mono">{d.offset != null ? hex(d.offset) : ''}</td>
               <td class="mono">{d.length != null ? formatInt(d.length) : ''}</td>
-              <td class="diag-msg">{String(d.message ?? '')}</td>
+              <td class="diag-msg">
+                {String(d.message ?? '')}
+                {d.count > 1 ? (
+                  <span class="diag-repeat muted">
+                    {` (${formatInt(d.count)} times, first at ${hex(d.offset)}, last at ${hex(d.last_offset)})`}
+                  </span>
+                ) : null}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,7 +1,7 @@
 // The keyboard map ("?"); the keys are handled by app/use-key-map.js.
 import './keymap.css';
 const KEYS = [
-  ['1 … 7', 'Flame graph, Flame chart, Call tree, Sandwich, Functions, Composition, Diagnostics'],
+  ['1 … 8', 'Flame graph, Flame chart, Call tree, Sandwich, Functions, Composition, Diagnostics, Compare'],
   ['/', 'Search functions (substring, or /regex/)'],
   ['+  −  0', 'Flame chart: zoom in, out, whole profile'],
   ['← → / A D', 'Flame chart: pan'],
