@@ -26,6 +26,7 @@ constexpr CommandSpec kCommands[] = {
      "export FILE --format folded|speedscope|gecko|pprof|chrome [-o OUT]\n"
      "                        [--weight samples|period|time] [--event NAME]"},
     {"diff", Command::kDiff, "diff A B [--normalize] [--event NAME]"},
+    {"script", Command::kScript, "script FILE [--symbols PATH ...]"},
 };
 
 constexpr unsigned Bit(Command c) { return 1u << static_cast<unsigned>(c); }
@@ -147,7 +148,9 @@ std::string Usage() {
   for (const CommandSpec& c : kCommands) u += std::string(u.empty() ? "usage: " : "       ") + "profscope " + c.synopsis + "\n";
   u +=
       "side files (any command, repeatable; for diff they are offered to both profiles):\n"
-      "  --symbols ELF (or --binary ELF), --jitdump jit-PID.dump, --instr-map BINARY_OR_YAML\n"
+      "  --symbols PATH (or --binary PATH): an ELF binary or debug file, a perf archive\n"
+      "  tarball (perf.data.tar.bz2, .gz, .xz, .zst), a /proc/kallsyms copy, a vmlinux;\n"
+      "  --jitdump jit-PID.dump, --instr-map BINARY_OR_YAML\n"
       "decoder options (any command, repeatable): --option KEY=VALUE; gperftools:\n"
       "  pc_minus_one, drop_duplicate_leaf, strip_signal_frames (=1 turns on pprof's\n"
       "  adjustment); a key the decoder does not know gives a diagnostic (see info)\n"
@@ -156,6 +159,7 @@ std::string Usage() {
       "an option's value may also follow '=' (--event=NAME, --symbols=ELF)\n"
       "FILE may be a perf record --threads directory (its data and data.N files),\n"
       "or several files of one recording given in order (data data.0 data.1 ...).\n"
+      "script prints perf script's default output (perf.data recordings only).\n"
       "export writes OUT (default: standard output); diff prints \"STACK COUNT_A COUNT_B\"\n"
       "per folded stack (difffolded.pl's form), --normalize scales A to B's total.\n";
   return u;
@@ -284,6 +288,12 @@ int Run(const std::vector<std::string>& args, Host& host, OutputSink& out, Outpu
       if (ok) session.WriteStacks(req->addresses, req->event, out, req->weight == "time" || req->weight == "period");
       break;
     case Command::kEvents: if (ok) session.WriteEvents(out); break;
+    case Command::kScript:
+      if (ok && !o.session->WriteScript(out)) {
+        Message(err, "script: " + session.result().format + " has no perf script output (perf.data recordings only)");
+        return 1;
+      }
+      break;
     case Command::kExport:
     case Command::kDiff: break;
   }

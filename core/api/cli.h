@@ -34,7 +34,7 @@ class Host {
   virtual bool WriteFile(const std::string& path, std::string_view bytes, std::string* error) = 0;
 };
 
-enum class Command { kInfo, kRecords, kStacks, kEvents, kExport, kDiff };
+enum class Command { kInfo, kRecords, kStacks, kEvents, kExport, kDiff, kScript };
 
 // A parsed command line.
 struct Request {

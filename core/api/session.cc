@@ -8,6 +8,8 @@
 
 #include "core/analysis/xray_account.h"
 #include "core/api/export/folded_writer.h"
+#include "core/api/script_writer.h"
+#include "core/format/perf/perf_decoder.h"
 #include "core/api/json_writer.h"
 #include "core/api/side_file_roles.h"
 #include "core/api/text_writers.h"
@@ -39,6 +41,48 @@ void Session::AddSideFile(ByteSource& src, std::string name) {
   f.window = side_windows_.back().get();
   f.kind = SniffSideFile(*f.window);
   side_.push_back(std::move(f));
+}
+
+bool Session::WriteScript(OutputSink& out) {
+  auto* perf = dynamic_cast<perf::PerfDecoder*>(decoder_.get());
+  if (!perf) return false;
+  perf::ScriptHeader header;
+  std::string buf;
+  script::Sample ss;
+  bool ok = perf->ScriptSamples(
+      res_, [&](int32_t row) -> Window& { return WindowFor(row); }, header, [&](const perf::ScriptSampleInfo& si) {
+        const script::Fields f = script::DefaultFields(si.attr_type, si.sample_type, header.any_callchain);
+        ss.comm = si.comm;
+        ss.pid = si.pid;
+        ss.tid = si.tid;
+        ss.cpu = si.cpu;
+        ss.time = si.time;
+        ss.period = si.period;
+        ss.event = si.event;
+        ss.callchain = si.callchain;
+        ss.trace = si.trace;
+        ss.frames.clear();
+        for (const perf::ScriptFrameInfo& fi : si.frames) {
+          script::Frame fr;
+          fr.ip = fi.ip;
+          fr.has_map = fi.has_map;
+          fr.kernel_dso = fi.kernel_dso;
+          fr.map_addr = fi.map_addr;
+          fr.has_sym = fi.has_sym;
+          fr.sym = fi.sym;
+          fr.sym_offset = fi.sym_offset;
+          fr.dso = fi.dso;
+          ss.frames.push_back(fr);
+        }
+        script::AppendSample(f, ss, header.name_width, buf);
+        if (buf.size() >= (1u << 16)) {
+          out.Write(buf);
+          buf.clear();
+        }
+      });
+  if (!buf.empty()) out.Write(buf);
+  out.Flush();
+  return ok;
 }
 
 std::string Session::EventsText() const {

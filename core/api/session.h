@@ -43,6 +43,9 @@ class Session {
   // weighted: values are summed sample weights (XRay: time in ticks; perf: period), not counts.
   std::string StacksText(bool addresses, const std::string& event, bool weighted = false) const;
   void WriteStacks(bool addresses, const std::string& event, OutputSink& out, bool weighted = false) const;
+  // `perf script`'s default output (core/api/script_writer.h); false (nothing
+  // written) for formats that have none.
+  bool WriteScript(OutputSink& out);
   // One line per function record of a tracer (XRay), empty for other formats.
   std::string EventsText() const;
   void WriteEvents(OutputSink& out) const;

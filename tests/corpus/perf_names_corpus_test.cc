@@ -2,8 +2,9 @@
 // where profscope has the files perf had: the case's side files (a perf
 // archive tarball, the recorded program) plus this machine's Debian 12
 // libc6 and ld.so with libc6-dbg's debug files (what perf used for them).
-// The samples are replayed in perf's order by the test-only driver
-// (perf_names_driver.h) until the decoder interprets records in time order.
+// The driver (perf_names_driver.h) replays the samples independently of the
+// decoder (an oracle for the order and the names); PerfNamesSession checks
+// what the decoder itself gives.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -115,19 +116,74 @@ INSTANTIATE_TEST_SUITE_P(Complete, PerfNames, ::testing::ValuesIn(kComplete),
 
 namespace {
 
-// Through the Session (what `profscope stacks FILE --binary ...` prints):
-// the tarball, libc/ld.so and their debug files as side files. Only where
-// the decoder's file-order interpretation already finds every mapping
-// (archive_kernel_fp needs perf's time order: the integration step).
-TEST(PerfNamesSession, StacksWithSideFilesEqualPerfFoldedNames) {
-  fs::path dir = profscope::corpus::PerfData() / "archive_mt_fp";
+// Through the Session (what `profscope stacks FILE --symbols ...` prints):
+// the decoder interprets records in perf's time order (perf_ordered_events.h),
+// so every frame perf named is named, and the addresses stay perf's.
+class PerfNamesSession : public ::testing::TestWithParam<std::string> {};
+
+struct Opened {
+  std::vector<uint8_t> data;
+  std::unique_ptr<MemorySource> src;
+  std::unique_ptr<profscope::Session> s;
+  std::vector<std::vector<uint8_t>> keep;
+  std::vector<std::unique_ptr<MemorySource>> srcs;
+};
+
+// The case's perf.data with the tarball perf archive made for it and the system libraries.
+std::unique_ptr<Opened> Open(const std::string& name) {
+  auto o = std::make_unique<Opened>();
+  fs::path dir = profscope::corpus::PerfData() / name;
+  o->data = ReadFile(dir / "perf.data");
+  o->src = std::make_unique<MemorySource>(o->data);
+  o->s = std::make_unique<profscope::Session>(*o->src, "perf.data");
+  std::vector<fs::path> side = SystemSymbolFiles();
+  side.insert(side.begin(), name == "tracepoint_sched_g" ? dir / ".." / "archive_kernel_fp" / "perf.data.tar.bz2"
+                                                         : dir / "perf.data.tar.bz2");
+  o->keep.reserve(side.size());
+  for (const auto& p : side) {
+    o->keep.push_back(ReadFile(p));
+    o->srcs.push_back(std::make_unique<MemorySource>(o->keep.back()));
+    o->s->AddSideFile(*o->srcs.back(), p.string());
+  }
+  return o;
+}
+
+// `profscope script FILE --symbols ...` against perf script's default output.
+TEST_P(PerfNamesSession, ScriptEqualsPerfScript) {
+  auto o = Open(GetParam());
+  ASSERT_TRUE(o->s->Decode());
+  fs::path dir = profscope::corpus::PerfData() / GetParam();
+  std::string want = ReadText(dir / "script_default.txt");
+  ASSERT_FALSE(want.empty());
+  std::string got;
+  {
+    profscope::StringSink sink(got);
+    ASSERT_TRUE(o->s->WriteScript(sink));
+  }
+  if (GetParam() == "tracepoint_sched_g" && !profscope::trace::TracePrinter::Available())
+    GTEST_SKIP() << "tracepoint payloads need libtraceevent (not in this build)";
+  if (got != want) {
+    auto a = profscope::corpus::Lines(want), b = profscope::corpus::Lines(got);
+    size_t same = 0;
+    for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) same += a[i] == b[i];
+    for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+      std::string x = i < a.size() ? a[i] : "<end>", y = i < b.size() ? b[i] : "<end>";
+      if (x != y) { ADD_FAILURE() << same << " of " << a.size() << " lines equal; first difference, line " << i + 1 << "\n perf: " << x << "\n ours: " << y; break; }
+    }
+  }
+}
+
+TEST_P(PerfNamesSession, StacksWithSideFilesEqualPerfFoldedNames) {
+  fs::path dir = profscope::corpus::PerfData() / GetParam();
   auto data = ReadFile(dir / "perf.data");
   MemorySource src(data);
   profscope::Session s(src, "perf.data");
   std::vector<std::vector<uint8_t>> keep;
   std::vector<std::unique_ptr<MemorySource>> srcs;
   std::vector<fs::path> side = SystemSymbolFiles();
-  side.insert(side.begin(), dir / "perf.data.tar.bz2");
+  // tracepoint_sched_g recorded the same program on the same boot as archive_kernel_fp.
+  side.insert(side.begin(), GetParam() == "tracepoint_sched_g" ? dir / ".." / "archive_kernel_fp" / "perf.data.tar.bz2"
+                                                              : dir / "perf.data.tar.bz2");
   keep.reserve(side.size());
   for (const auto& p : side) {
     keep.push_back(ReadFile(p));
@@ -141,5 +197,8 @@ TEST(PerfNamesSession, StacksWithSideFilesEqualPerfFoldedNames) {
     if (d.message.find(".so") == std::string::npos && d.message.find(".debug") == std::string::npos)
       ADD_FAILURE() << d.message;
 }
+
+INSTANTIATE_TEST_SUITE_P(Complete, PerfNamesSession, ::testing::ValuesIn(kComplete),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace

@@ -963,7 +963,7 @@ TEST_P(PerfDecoderModes, RichScenarioThreadsAndMappingsUseTrailerTimes) {
             "[{\"tid\":100,\"pid\":100,\"name\":\"calltree\",\"samples\":2,\"start\":900,\"end\":0,"
             "\"names\":[{\"time\":900,\"name\":\"sh\"},{\"time\":1000,\"name\":\"calltree\"}]},"
             "{\"tid\":101,\"pid\":100,\"name\":\"worker\",\"samples\":2,\"start\":1100,\"end\":5000,"
-            "\"names\":[{\"time\":1200,\"name\":\"worker\"}]},"
+            "\"names\":[{\"time\":1100,\"name\":\"calltree\"},{\"time\":1200,\"name\":\"worker\"}]},"
             "{\"tid\":200,\"pid\":200,\"name\":\"\",\"samples\":1,\"start\":4500,\"end\":0,\"names\":[]}]");
   std::string maps = d.s().MappingsJson();
   EXPECT_TRUE(ValidJson(maps)) << maps;
@@ -1057,21 +1057,58 @@ TEST_P(PerfDecoderModes, LbrCallStackGivesTheUserFrames) {
   }
 }
 
-// A later mapping replaces the part of an earlier one it covers.
+// A later mapping replaces the part of an earlier one it covers (later in
+// time: the MMAPs carry their time in a sample_id trailer). Without a time,
+// an MMAP is interpreted at once, as perf does, and so before every timed
+// sample of its round.
 TEST_P(PerfDecoderModes, LaterMappingReplacesEarlierOne) {
+  for (bool timed : {true, false}) {
+    SCOPED_TRACE(timed);
+    Builder b = MakeBuilder();
+    PerfEventAttr a = MakeAttr(kTypeHardware, 0, kSampleIp | kSampleTid | kSampleTime,
+                               (timed ? kFlagSampleIdAll : 0) | kFlagExcludeGuest);
+    b.Attr(a, {1});
+    b.Mmap(100, 0x400000, 0x1000, 0, "/old", &a, At(100, 100, 1, 1));
+    S s;
+    s.ip = 0x400010; s.pid = 100; s.tid = 100; s.time = 2;
+    b.Sample(a, s);
+    b.Mmap(100, 0x400000, 0x1000, 0x2000, "/new", &a, At(100, 100, 3, 1));
+    s.time = 4;
+    b.Sample(a, s);
+    Decoded d(b.Build());
+    ASSERT_TRUE(d.ok()) << d.Diags();
+    EXPECT_EQ(d.s().StacksText(false, ""), timed ? "/new+0x2010 1\n/old+0x10 1\n" : "/new+0x2010 2\n");
+  }
+}
+
+// perf's ordered-events queue: a SAMPLE written before the MMAP2 of its code
+// (another CPU's ring buffer) but later in time resolves against it; the
+// record table keeps file order, the samples come in time order. Ties keep
+// file order; FINISHED_ROUND delivers up to the previous round's largest time.
+TEST_P(PerfDecoderModes, SamplesAreInterpretedInTimeOrder) {
   Builder b = MakeBuilder();
-  PerfEventAttr a = MakeAttr(kTypeHardware, 0, kSampleIp | kSampleTid | kSampleTime, kFlagExcludeGuest);
+  PerfEventAttr a = MakeAttr(kTypeHardware, 0, kSampleIp | kSampleTid | kSampleTime, kFlagSampleIdAll | kFlagExcludeGuest);
   b.Attr(a, {1});
-  b.Mmap(100, 0x400000, 0x1000, 0, "/old");
   S s;
-  s.ip = 0x400010; s.pid = 100; s.tid = 100; s.time = 1;
+  s.ip = 0x400010; s.pid = 100; s.tid = 100; s.time = 20;
+  b.Sample(a, s);  // written first, happened after the MMAP
+  b.Mmap(100, 0x400000, 0x1000, 0, "/bin/app", &a, At(100, 100, 10, 1));
+  b.Begin(kFinishedRound);
+  b.End();
+  s.time = 5;  // before the MMAP: no mapping yet
   b.Sample(a, s);
-  b.Mmap(100, 0x400000, 0x1000, 0x2000, "/new");
-  s.time = 2;
-  b.Sample(a, s);
+  b.Begin(kFinishedRound);
+  b.End();
   Decoded d(b.Build());
   ASSERT_TRUE(d.ok()) << d.Diags();
-  EXPECT_EQ(d.s().StacksText(false, ""), "/new+0x2010 1\n/old+0x10 1\n");
+  EXPECT_EQ(d.s().StacksText(false, ""), "/bin/app+0x10 1\n[unknown] 1\n");
+  const SampleTable& st = d.r().profile.samples;
+  ASSERT_EQ(st.size(), 2u);
+  EXPECT_EQ(st.time, (std::vector<uint64_t>{5, 20}));
+  // Each sample keeps its record row; the record table stays in file order.
+  EXPECT_LT(st.record[1], st.record[0]);
+  EXPECT_EQ(d.r().records.type[static_cast<size_t>(st.record[0])], kSample);
+  EXPECT_EQ(d.r().records.type[static_cast<size_t>(st.record[1])], kSample);
 }
 
 // perf (maps__fixup_overlappings) splits an older mapping around a newer one

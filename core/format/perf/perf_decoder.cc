@@ -1,13 +1,18 @@
 #include "core/format/perf/perf_decoder.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/format/perf/perf_format.h"
 #include "core/format/perf/perf_jit.h"
+#include "core/format/perf/perf_ordered_events.h"
 #include "core/format/perf/perf_record_fields.h"
 #include "core/format/perf/perf_record_parser.h"
 #include "core/format/perf/perf_symbols.h"
 #include "core/format/perf/perf_tokenizer.h"
+#include "core/symbols/symbol_store.h"
+#include "core/trace/trace_printer.h"
+#include "core/trace/tracing_data.h"
 #include "core/format/perf/perf_zstd_stream.h"
 #include "core/format/perf/simpleperf/simpleperf_format.h"
 #include "core/format/perf/simpleperf/simpleperf_split.h"
@@ -22,13 +27,93 @@ bool Sniff(const uint8_t* head, size_t n) {
 }
 
 PerfDecoder::PerfDecoder() = default;
+
+bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Window&(int32_t)>& row_window,
+                                ScriptHeader& header, const std::function<void(const ScriptSampleInfo&)>& each) {
+  const Profile& p = res.profile;
+  if (!store_) store_ = std::make_unique<symbols::SymbolStore>();
+  if (mapping_dso_.size() != p.mappings.size()) mapping_dso_ = BindMappings(p, *store_);
+  const auto& attrs = session_.attrs();
+  for (const auto& a : attrs) {
+    header.name_width = std::max(header.name_width, static_cast<int>(a.name.size()));
+    header.any_callchain = header.any_callchain || (a.attr.sample_type & kSampleCallchain);
+  }
+  // Tracepoint texts: the file's TRACING_DATA (feature section or pipe-mode payload).
+  trace::TracingData td;
+  std::unique_ptr<trace::TracePrinter> printer;
+  for (size_t i = 0; i < res.records.rows(); ++i) {
+    auto kind = static_cast<RecordKind>(res.records.kind[i]);
+    if ((kind == RecordKind::kFeature && res.records.type[i] == kFeatTracingData) ||
+        (kind == RecordKind::kPayload && res.records.type[i] == kHeaderTracingData)) {
+      std::vector<uint8_t> keep;
+      int32_t row = static_cast<int32_t>(i);
+      td = trace::ReadTracingData(RowBytes(row_window(row), res, row, session_.order, keep));
+      printer = std::make_unique<trace::TracePrinter>(td);
+      break;
+    }
+  }
+  const SampleTable& st = p.samples;
+  ScriptSampleInfo s;
+  std::vector<uint8_t> keep;
+  for (size_t i = 0; i < st.size(); ++i) {
+    const int32_t ev = st.event[i];
+    if (ev < 0 || static_cast<size_t>(ev) >= attrs.size()) continue;
+    const PerfSession::AttrInfo& a = attrs[static_cast<size_t>(ev)];
+    const size_t th = static_cast<size_t>(st.thread[i]);
+    s.tid = p.threads.tid[th];
+    s.pid = p.threads.pid[th];
+    const int32_t comm = i < sample_comm_.size() ? sample_comm_[i] : kNone;
+    s.comm = comm == kNone ? ":" + std::to_string(s.tid) : p.strings.Get(comm);
+    s.cpu = st.cpu[i] == kNone ? 0 : static_cast<uint32_t>(st.cpu[i]);
+    s.time = st.time[i];
+    s.period = static_cast<uint64_t>(st.weight[i]);
+    s.event = a.name;
+    s.attr_type = a.attr.type;
+    s.sample_type = a.attr.sample_type;
+    s.callchain = a.attr.sample_type & kSampleCallchain;
+    s.frames.clear();
+    for (int32_t k = st.stack[i]; k != kNone; k = p.stacks.prefix[static_cast<size_t>(k)]) {
+      const size_t f = static_cast<size_t>(p.stacks.frame[static_cast<size_t>(k)]);
+      ScriptFrameInfo fr;
+      fr.ip = p.frames.address[f];
+      const int32_t m = p.frames.mapping[f];
+      if (m != kNone && static_cast<size_t>(m) < mapping_dso_.size()) {
+        const int32_t d = mapping_dso_[static_cast<size_t>(m)];
+        const symbols::DsoKind kind = store_->Kind(d);
+        fr.has_map = true;
+        fr.kernel_dso = kind == symbols::DsoKind::kKernel || kind == symbols::DsoKind::kModule;
+        fr.map_addr = MapIp(*store_, d, p.mappings, static_cast<size_t>(m), fr.ip);
+        fr.dso = store_->DsoName(d);
+        if (const symbols::Symbol* sym = store_->Find(d, fr.map_addr)) {
+          fr.has_sym = true;
+          fr.sym = sym->name;
+          fr.sym_offset = fr.map_addr - sym->start;
+        }
+      }
+      s.frames.push_back(std::move(fr));
+    }
+    s.trace.clear();
+    if (a.attr.type == kTypeTracepoint && printer && st.record[i] != kNone) {
+      const int32_t row = st.record[i];
+      ByteReader rec = RowBytes(row_window(row), res, row, session_.order, keep);
+      SampleData sd;
+      if (rec.size() > 8 && ParseSample(rec.Slice(8, rec.size() - 8), a.attr, &sd, nullptr, nullptr) && sd.raw_size &&
+          sd.raw_offset >= rec.base() && sd.raw_offset - rec.base() + sd.raw_size <= rec.size())
+        s.trace = printer->Print(static_cast<uint32_t>(a.attr.config), sd.cpu,
+                                 rec.data() + (sd.raw_offset - rec.base()), sd.raw_size);
+    }
+    each(s);
+  }
+  return true;
+}
 PerfDecoder::~PerfDecoder() = default;
 
 bool PerfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progress) {
   out.format = "perf.data";
   out.file_size = w.size();
   parser_ = std::make_unique<PerfRecordParser>(session_, out);
-  tokenizer_ = std::make_unique<PerfTokenizer>(session_, out, *parser_, parser_->split());
+  ordered_ = std::make_unique<PerfOrderedEvents>(session_, out, *parser_);
+  tokenizer_ = std::make_unique<PerfTokenizer>(session_, out, *ordered_, parser_->split());
   const uint8_t* head = w.Get(0, 16);
   if (!head) {
     out.diags.Fatal(DiagCode::kTruncatedHeader, 0, w.size(),
@@ -63,20 +148,25 @@ bool PerfDecoder::DecodeDataFile(Window& w, uint8_t file_index, DecodeResult& ou
 }
 
 void PerfDecoder::Finish(DecodeResult& out) {
+  if (ordered_) ordered_->Finish();  // the records still waiting for their time
   session_.FinishEvents(out.profile);
   if (parser_) parser_->Finish();
+  if (parser_) sample_comm_ = std::move(parser_->sample_comms());
   out.stacks_thread_root = session_.features.simpleperf.present || RecordedBySimpleperf(session_.features);
   if (parser_) parser_->Release();
 }
 
 void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) {
+  if (!parser_) return;
+  if (ordered_) ordered_->Finish();  // every sample is in before frames are named
   JitJoinInput in;
   for (const auto& a : session_.attrs()) in.clocks.push_back({(a.attr.flags >> 25) & 1, a.attr.clockid});
   in.time_conv = session_.time_conv;
   StackBuilder& sb = parser_->stacks();
   // Program binaries first (symbols of mapped files), then jit dumps (anonymous JIT code).
   std::vector<bool> used(files.size(), false);
-  NameFramesFromElf(files, used, sb, out);
+  store_ = std::make_unique<symbols::SymbolStore>();
+  NameFramesFromElf(files, used, sb, out, *store_, mapping_dso_);
   std::vector<SideFile> rest;
   for (size_t i = 0; i < files.size(); ++i)
     if (!used[i]) rest.push_back(files[i]);

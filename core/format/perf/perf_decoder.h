@@ -2,6 +2,7 @@
 // simpleperf's files too). The rooms it is made of, in data-flow order:
 //   perf_tokenizer     cuts the file into record-table rows (header, attrs,
 //                      data records, payloads, COMPRESSED contents, features)
+//   perf_ordered_events hands the records on in perf's time order (its ordered-events queue)
 //   perf_zstd_stream   the zstd stream of perf record -z, and every row's bytes again
 //   perf_record_parser interprets each record into the profile tables, through
 //   perf_records       one parser per record kind (also the field view's),
@@ -15,6 +16,7 @@
 // the kernel's include/uapi/linux/perf_event.h.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,11 +24,44 @@
 #include "core/format/decoder.h"
 #include "core/format/perf/perf_session.h"
 
+namespace profscope::symbols {
+class SymbolStore;
+}
+
 namespace profscope::perf {
+
+// One frame and one sample as `perf script` prints them (core/api/script_writer.h
+// formats them; PerfDecoder::ScriptSamples resolves them).
+struct ScriptFrameInfo {
+  uint64_t ip = 0;
+  bool has_map = false, kernel_dso = false;
+  uint64_t map_addr = 0;
+  bool has_sym = false;
+  std::string sym;
+  uint64_t sym_offset = 0;
+  std::string dso;
+};
+struct ScriptSampleInfo {
+  std::string comm;
+  int32_t pid = 0, tid = 0;
+  uint32_t cpu = 0;
+  uint64_t time = 0, period = 0;
+  std::string event;
+  uint32_t attr_type = 0;
+  uint64_t sample_type = 0;
+  bool callchain = false;
+  std::vector<ScriptFrameInfo> frames;  // leaf first
+  std::string trace;                    // a tracepoint's text
+};
+struct ScriptHeader {
+  int name_width = 0;          // the longest event name
+  bool any_callchain = false;  // some event samples callchains
+};
 
 // True when the first bytes look like perf.data (either byte order, file or pipe).
 bool Sniff(const uint8_t* head, size_t n);
 
+class PerfOrderedEvents;
 class PerfRecordParser;
 class PerfTokenizer;
 
@@ -45,6 +80,13 @@ class PerfDecoder : public Decoder {
   void RecordFields(Window& w, const DecodeResult& res, int32_t row, FieldList& out) override;
   bool IsListedRecord(const DecodeResult& res, int32_t row) const override;
 
+  // perf script's view of every sample, in the order they were interpreted
+  // (perf's time order), for core/api/script_writer.h: resolved through the
+  // symbol store of the side files (or an empty one: DSO names only).
+  // `row_window` gives the window of a record row's file.
+  bool ScriptSamples(const DecodeResult& res, const std::function<Window&(int32_t)>& row_window, ScriptHeader& header,
+                     const std::function<void(const ScriptSampleInfo&)>& each);
+
   const PerfSession& session() const { return session_; }
 
  private:
@@ -53,6 +95,10 @@ class PerfDecoder : public Decoder {
 
   PerfSession session_;
   std::unique_ptr<PerfRecordParser> parser_;
+  std::unique_ptr<PerfOrderedEvents> ordered_;
+  std::unique_ptr<symbols::SymbolStore> store_;  // the side files' symbols (perf_symbols.h)
+  std::vector<int32_t> mapping_dso_;             // mapping row -> store DSO
+  std::vector<int32_t> sample_comm_;             // sample -> comm at its time (kNone: ":tid")
   std::unique_ptr<PerfTokenizer> tokenizer_;
 };
 

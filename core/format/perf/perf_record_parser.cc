@@ -114,12 +114,20 @@ void PerfRecordParser::Task(ByteReader rec, FieldReader& r, uint32_t type, int32
   } else {
     int32_t th = threads_.Seen(t.pid, t.tid, type == kFork ? t.time : 0);
     if (type == kExit) threads_.End(th, t.time);
-    if (type == kFork && t.ptid != t.tid && RecordedBySimpleperf(session_.features)) {
-      // simpleperf's ThreadTree::ForkThread: the child gets its parent's
-      // comm (what stackcollapse.py then prints for its samples).
+    if (type == kFork && t.ptid != t.tid) {
+      // perf's thread__fork and simpleperf's ThreadTree::ForkThread: the
+      // child gets its parent's comm (what perf script and stackcollapse.py
+      // print for its samples), and a new process a copy of its parent's
+      // maps (perf's maps__clone; threads of one process share them).
       int32_t parent = threads_.Find(t.ptid);
       int32_t name = parent == kNone ? kNone : out_.profile.threads.name[static_cast<size_t>(parent)];
       if (name != kNone) threads_.Name(th, when.time, name);
+      if (t.pid != t.ppid && t.pid != kKernelPid) {
+        if (const AddressSpaces::Space* ps = spaces_.Find(t.ppid)) {
+          const AddressSpaces::Space copy = *ps;
+          for (const auto& [start, v] : copy) spaces_.Map(t.pid, start, v.first, v.second);
+        }
+      }
     }
   }
   markers_.Task(when, type, t, row, out_.profile);
@@ -229,6 +237,7 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
   t.weight.push_back((st & kSamplePeriod) ? static_cast<double>(s.period) : 1.0);
   t.stack.push_back(stack);
   t.record.push_back(row);
+  sample_comm_.push_back(out_.profile.threads.name[static_cast<size_t>(th)]);
   if (time) {
     if (!have_time_ || time < out_.time_start) out_.time_start = time;
     if (!have_time_ || time > out_.time_end) out_.time_end = time;

@@ -4,11 +4,9 @@
 // HEADER_FEATURE / EVENT_UPDATE / TIME_CONV into the session, and a timeline
 // marker for each record that explains a profile without being a sample.
 //
-// Records arrive through Record() (a RecordSink) in the order the tokenizer
-// cuts them, which is file order. perf itself interprets them in time order
-// (its ordered-events queue, flushed at each FINISHED_ROUND); such a queue
-// would sit between the tokenizer and this sink, and the record table (what
-// the tokenizer adds) stays in file order either way.
+// Records arrive through Record() (a RecordSink) in perf's time order:
+// perf_ordered_events.h sits between the tokenizer and this sink (the record
+// table, what the tokenizer adds, stays in file order).
 #pragma once
 
 #include <cstdint>
@@ -38,6 +36,9 @@ class PerfRecordParser : public RecordSink {
   // Frees the caches once no sample can follow.
   void Release() { stacks_.Release(); }
   void ForgetFrames() { stacks_.ForgetFrames(); }
+  // Per sample (sample-table order), its thread's comm when it was
+  // interpreted (string id; kNone: perf names the thread ":tid").
+  std::vector<int32_t>& sample_comms() { return sample_comm_; }
 
  private:
   // Where and when the record happened, from its sample_id trailer.
@@ -61,6 +62,7 @@ class PerfRecordParser : public RecordSink {
   PerfMarkers markers_;
   SplitJoiner split_;
   SampleData sample_;  // scratch
+  std::vector<int32_t> sample_comm_;
   bool have_time_ = false;
 };
 

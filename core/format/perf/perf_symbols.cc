@@ -16,19 +16,8 @@ std::string BaseName(const std::string& p) {
 
 }  // namespace
 
-void NameFramesFromElf(std::vector<SideFile>& files, std::vector<bool>& used, StackBuilder& sb, DecodeResult& out) {
-  Profile& p = out.profile;
+std::vector<int32_t> BindMappings(const Profile& p, symbols::SymbolStore& store) {
   const MappingTable& m = p.mappings;
-  symbols::SymbolStore store;
-  bool any = false;
-  for (size_t i = 0; i < files.size(); ++i) {
-    SideFile& f = files[i];
-    if ((f.kind != "elf" && f.kind != "archive" && f.kind != "kallsyms") || !f.window) continue;
-    used[i] = true;
-    any = true;
-    store.AddFile(BaseName(f.name), f.window->source(), f.name);
-  }
-  if (!any) return;
   // One DSO per mapping (the store merges mappings of one file).
   std::vector<int32_t> dso(m.size(), kNone);
   for (size_t k = 0; k < m.size(); ++k) {
@@ -40,6 +29,32 @@ void NameFramesFromElf(std::vector<SideFile>& files, std::vector<bool>& used, St
     if (kind == symbols::DsoKind::kKernel) store.SetKernelMap(path, m.start[k], m.end[k], m.pgoff[k]);
     else if (kind == symbols::DsoKind::kModule) store.SetModuleMap(dso[k], m.start[k]);
   }
+  return dso;
+}
+
+uint64_t MapIp(symbols::SymbolStore& store, int32_t dso, const MappingTable& m, size_t mk, uint64_t a) {
+  // map_ip: the kernel map is the identity, every other map relative to its file (or module) start.
+  switch (store.Kind(dso)) {
+    case symbols::DsoKind::kKernel: return a;
+    case symbols::DsoKind::kModule: return a - m.start[mk];
+    default: return a - m.start[mk] + m.pgoff[mk];
+  }
+}
+
+void NameFramesFromElf(std::vector<SideFile>& files, std::vector<bool>& used, StackBuilder& sb, DecodeResult& out,
+                       symbols::SymbolStore& store, std::vector<int32_t>& dso) {
+  Profile& p = out.profile;
+  const MappingTable& m = p.mappings;
+  bool any = false;
+  for (size_t i = 0; i < files.size(); ++i) {
+    SideFile& f = files[i];
+    if ((f.kind != "elf" && f.kind != "archive" && f.kind != "kallsyms") || !f.window) continue;
+    used[i] = true;
+    any = true;
+    store.AddFile(BaseName(f.name), f.window->source(), f.name);
+  }
+  if (!any) return;
+  dso = BindMappings(p, store);
   std::unordered_map<const symbols::Symbol*, int32_t> name_ids;
   std::unordered_map<std::string, uint64_t> named_by_source;
   for (size_t fr = 0; fr < p.frames.address.size(); ++fr) {
@@ -48,12 +63,7 @@ void NameFramesFromElf(std::vector<SideFile>& files, std::vector<bool>& used, St
     size_t mk = static_cast<size_t>(mp);
     int32_t d = dso[mk];
     if (d == kNone) continue;
-    uint64_t a = p.frames.address[fr];
-    // map_ip: the kernel map is the identity, every other map relative to its file (or module) start.
-    uint64_t at = store.Kind(d) == symbols::DsoKind::kKernel ? a
-                  : store.Kind(d) == symbols::DsoKind::kModule ? a - m.start[mk]
-                                                                : a - m.start[mk] + m.pgoff[mk];
-    const symbols::Symbol* s = store.Find(d, at);
+    const symbols::Symbol* s = store.Find(d, MapIp(store, d, m, mk, p.frames.address[fr]));
     if (!s) continue;
     auto it = name_ids.find(s);
     if (it == name_ids.end()) it = name_ids.emplace(s, p.strings.Intern(s->name)).first;

@@ -6,24 +6,31 @@
 // file name, and names by perf 6.1's rules; a side file that matches nothing
 // or has another build-id is reported, never used.
 //
-// The frames keep the mapping the decoder resolved (in file order today:
-// frames whose sample precedes its MMAP in the file stay unnamed until the
-// decoder interprets records in time order, as perf does).
+// The frames keep the mapping the decoder resolved (in perf's time order:
+// perf_ordered_events.h).
 #pragma once
 
 #include <vector>
 
 #include "core/format/decoder.h"
 #include "core/model/profile.h"
+#include "core/symbols/symbol_store.h"
 
 namespace profscope::perf {
 
-struct FeatureContext;
+// The DSO (in `store`) of every mapping row of `p`; the kernel and module
+// maps are given to the store as perf's machine does.
+std::vector<int32_t> BindMappings(const Profile& p, symbols::SymbolStore& store);
+// perf's map__map_ip: the address `a` of mapping row `mk` as the store looks it up in `dso`.
+uint64_t MapIp(symbols::SymbolStore& store, int32_t dso, const MappingTable& m, size_t mk, uint64_t a);
 
 // Renames the funcs of frames whose mapping's DSO has symbols to perf's
 // name for them (frames outside any symbol keep their `path+0xoffset`
 // name). Side files of kind "elf", "archive" and "kallsyms" are consumed
-// (`used[i]` set); the others are left alone.
-void NameFramesFromElf(std::vector<SideFile>& files, std::vector<bool>& used, StackBuilder& sb, DecodeResult& out);
+// (`used[i]` set) into `store` (kept by the caller: perf script resolves
+// through it later) and `dso` is set to BindMappings' answer; the others are
+// left alone.
+void NameFramesFromElf(std::vector<SideFile>& files, std::vector<bool>& used, StackBuilder& sb, DecodeResult& out,
+                       symbols::SymbolStore& store, std::vector<int32_t>& dso);
 
 }  // namespace profscope::perf

@@ -1,0 +1,119 @@
+#include "core/format/perf/perf_ordered_events.h"
+
+#include <algorithm>
+
+#include "core/format/perf/perf_format.h"
+#include "core/format/perf/simpleperf/simpleperf_format.h"
+
+namespace profscope::perf {
+
+namespace {
+constexpr uint32_t kUserTypeStart = 64;  // PERF_RECORD_USER_TYPE_START
+}
+
+bool PerfOrderedEvents::PassThrough() {
+  if (!passing_ && (session_.features.simpleperf.present || RecordedBySimpleperf(session_.features))) {
+    Flush(~0ull);
+    passing_ = true;
+  }
+  return passing_;
+}
+
+uint64_t PerfOrderedEvents::TimeOf(ByteReader rec, uint32_t type) const {
+  if (type >= kUserTypeStart || rec.size() < 8) return 0;
+  const PerfSession::AttrInfo* a = session_.AttrForRecord(rec, type);
+  if (!a) return 0;
+  const uint64_t st = a->attr.sample_type;
+  if (!(st & kSampleTime)) return 0;
+  if (type == kSample) {
+    // perf_evsel__parse_sample_timestamp: the time follows IDENTIFIER, IP and TID.
+    size_t at = 8 + 8 * (((st & kSampleIdentifier) ? 1 : 0) + ((st & kSampleIp) ? 1 : 0) + ((st & kSampleTid) ? 1 : 0));
+    return at + 8 <= rec.size() ? rec.PeekU64(at) : 0;
+  }
+  if (!a->attr.sample_id_all()) return 0;
+  SampleData sd;
+  if (!ParseSampleId(rec.Slice(8, rec.size() - 8), a->attr, &sd, nullptr)) return 0;
+  return sd.time;
+}
+
+void PerfOrderedEvents::Record(int32_t row, ByteReader rec) {
+  if (rec.size() < 8 || PassThrough()) {
+    next_.Record(row, rec);
+    return;
+  }
+  const uint32_t type = rec.PeekU32(0);
+  if (type > kSimpleperfTypeStart) {  // simpleperf's own records: its file order from here on
+    Flush(~0ull);
+    passing_ = true;
+    next_.Record(row, rec);
+    return;
+  }
+  if (type == kFinishedRound) {
+    Flush(next_flush_);
+    next_flush_ = max_time_;
+    next_.Record(row, rec);
+    return;
+  }
+  const uint64_t t = TimeOf(rec, type);
+  if (t == 0 || t == ~0ull) {
+    next_.Record(row, rec);
+    return;
+  }
+  max_time_ = std::max(max_time_, t);
+  if (arena_.size() + rec.size() > max_bytes_ && !queue_.empty()) {
+    // perf's OE_FLUSH__HALF: the older half of the queued time span goes now.
+    uint64_t lo = ~0ull, hi = 0;
+    for (const Queued& q : queue_) {
+      lo = std::min(lo, q.time);
+      hi = std::max(hi, q.time);
+    }
+    const uint64_t half = lo + (hi - lo) / 2;
+    if (!told_half_) {
+      told_half_ = true;
+      out_.diags.Add(DiagCode::kLimitExceeded, Severity::kInfo, rec.base(), rec.size(),
+                     "more than " + Dec(max_bytes_ >> 20) + " MiB of records wait for time ordering at " +
+                         Hex(rec.base()) + " (a long round between FINISHED_ROUND records, or none); the older half "
+                         "is interpreted now, as perf's ordered-events queue does when full: records of that round "
+                         "that come later with an earlier time are interpreted out of time order");
+    }
+    Flush(half);
+    next_flush_ = std::max(next_flush_, half);
+  }
+  const size_t at = arena_.size();
+  arena_.insert(arena_.end(), rec.data(), rec.data() + rec.size());
+  queue_.push_back(Queued{t, rec.base(), at, rec.size(), row});
+}
+
+void PerfOrderedEvents::Flush(uint64_t limit) {
+  if (queue_.empty()) return;
+  // Queued in file order: a stable sort keeps ties in file order (ordered-events.c queue_event).
+  std::stable_sort(queue_.begin(), queue_.end(), [](const Queued& a, const Queued& b) { return a.time < b.time; });
+  size_t n = 0;
+  while (n < queue_.size() && queue_[n].time <= limit) {
+    const Queued& q = queue_[n++];
+    next_.Record(q.row, ByteReader(arena_.data() + q.at, q.size, q.base, session_.order));
+  }
+  if (n == 0) return;
+  if (n == queue_.size()) {
+    queue_.clear();
+    arena_.clear();
+    return;
+  }
+  // Keep the rest, compacted (still in time order, which stays a valid file-order tie-break).
+  std::vector<uint8_t> rest;
+  std::vector<Queued> left;
+  left.reserve(queue_.size() - n);
+  for (size_t i = n; i < queue_.size(); ++i) {
+    Queued q = queue_[i];
+    const size_t at = rest.size();
+    rest.insert(rest.end(), arena_.begin() + static_cast<long>(q.at), arena_.begin() + static_cast<long>(q.at + q.size));
+    q.at = at;
+    left.push_back(q);
+  }
+  arena_.swap(rest);
+  queue_.swap(left);
+}
+
+void PerfOrderedEvents::Finish() { Flush(~0ull); }
+
+}  // namespace profscope::perf

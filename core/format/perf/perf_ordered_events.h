@@ -1,0 +1,74 @@
+// perf's ordered-events queue between the tokenizer and the interpretation:
+// records are interpreted (threads, mappings, samples) in the order perf 6.1
+// delivers them to `perf report` / `perf script`, not in file order. perf
+// writes one ring buffer per CPU, so a SAMPLE often sits in the file before
+// the MMAP2 that mapped its code although it happened after it.
+// Source of truth: perf's util/session.c perf_session__process_event and
+// process_finished_round, util/ordered-events.c ordered_events__queue and
+// __ordered_events__flush:
+//  - records of the kernel's types (below PERF_RECORD_USER_TYPE_START) with
+//    a time (a SAMPLE's TIME, another record's sample_id trailer) are queued;
+//    records without one (time 0 or no sample_id_all: synthesized records)
+//    and perf's own records (HEADER_ATTR, FINISHED_ROUND, ...) are delivered
+//    at once, in file order;
+//  - FINISHED_ROUND delivers the queued records up to the largest time seen
+//    before the previous FINISHED_ROUND, in time order, ties in file order;
+//  - the end of the recording delivers the rest.
+// The record table (what the tokenizer adds) stays in file order: only the
+// interpretation is reordered. simpleperf's files are passed through in file
+// order (simpleperf reads them so).
+//
+// Memory: each queued record is copied (its bytes may live in a window or a
+// decompression buffer that moves on). perf bounds its queue too
+// (ordered_events.max_alloc_size): when the queued bytes pass kMaxQueuedBytes
+// (a round that large, or a file without FINISHED_ROUND), the older half of
+// the queued time span is delivered at once, as perf's OE_FLUSH__HALF does,
+// and an info diagnostic says so once; records of that round that arrive later
+// with an earlier time are then interpreted after later ones.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/format/decoder.h"
+#include "core/format/perf/perf_session.h"
+#include "core/format/perf/perf_zstd_stream.h"
+
+namespace profscope::perf {
+
+class PerfOrderedEvents : public RecordSink {
+ public:
+  static constexpr uint64_t kMaxQueuedBytes = 64ull << 20;
+
+  PerfOrderedEvents(PerfSession& session, DecodeResult& out, RecordSink& next)
+      : session_(session), out_(out), next_(next) {}
+  void Record(int32_t row, ByteReader rec) override;
+  // The end of the recording: every queued record is delivered.
+  void Finish();
+  // Tests: a smaller bound.
+  void set_max_queued_bytes(uint64_t n) { max_bytes_ = n; }
+  // The time perf orders `rec` by; 0 when it is delivered at once.
+  uint64_t TimeOf(ByteReader rec, uint32_t type) const;
+
+ private:
+  struct Queued {
+    uint64_t time;
+    uint64_t base;    // the record's file offset (its ByteReader base)
+    size_t at, size;  // its bytes in arena_
+    int32_t row;
+  };
+  // Delivers the queued records with time <= limit, in time order (ties in file order).
+  void Flush(uint64_t limit);
+  bool PassThrough();
+
+  PerfSession& session_;
+  DecodeResult& out_;
+  RecordSink& next_;
+  std::vector<Queued> queue_;
+  std::vector<uint8_t> arena_;
+  uint64_t max_time_ = 0, next_flush_ = 0;
+  uint64_t max_bytes_ = kMaxQueuedBytes;
+  bool passing_ = false, told_half_ = false;
+};
+
+}  // namespace profscope::perf
