@@ -99,6 +99,7 @@ bool Session::DecodeFiles(const ProgressFn& progress) {
   for (const auto& [k, v] : options_)
     if (!decoder_->SetOption(k, v))
       res_.diags.Warning(DiagCode::kBadHeader, 0, 0, "option " + k + " is not known to the " + std::string("decoder of this format") + "; ignored");
+  decoder_->PrepareSideFiles(side_);
   bool ok = decoder_->Decode(window_, res_, progress);
   for (size_t i = 0; ok && i < extra_.size() && i < 254; ++i) {
     if (!decoder_->DecodeDataFile(*extra_[i], static_cast<uint8_t>(i + 1), res_, progress)) {

@@ -28,6 +28,9 @@ const char* DiagCodeName(DiagCode code) {
     case DiagCode::kSideFileMismatch: return "side_file_mismatch";
     case DiagCode::kClockMismatch: return "clock_mismatch";
     case DiagCode::kStackRepaired: return "stack_repaired";
+    case DiagCode::kUnwindMissingBinary: return "unwind_missing_binary";
+    case DiagCode::kUnwindStackTooSmall: return "unwind_stack_too_small";
+    case DiagCode::kUnwindStopped: return "unwind_stopped";
   }
   return "unknown";
 }

@@ -37,6 +37,9 @@ enum class DiagCode : uint16_t {
   kSideFileMismatch,       // a side file that does not belong to this profile (build id, pid, ...)
   kClockMismatch,          // timestamps of two sources cannot be on the same clock
   kStackRepaired,          // call stack repaired: exit without a matching entry, or inner calls never exited (XRay)
+  kUnwindMissingBinary,    // --call-graph dwarf: a mapping's binary was not given, so its samples' stacks stop there
+  kUnwindStackTooSmall,    // --call-graph dwarf: the stack copies ended before the root (a larger dwarf,SIZE fixes it)
+  kUnwindStopped,          // --call-graph dwarf: unwinding stopped early for another reason (no CFI, damaged CFI, ...)
 };
 
 const char* DiagCodeName(DiagCode code);

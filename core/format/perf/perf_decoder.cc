@@ -28,6 +28,7 @@ bool PerfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progres
   out.format = "perf.data";
   out.file_size = w.size();
   parser_ = std::make_unique<PerfRecordParser>(session_, out);
+  parser_->UseBinaries(early_side_);
   tokenizer_ = std::make_unique<PerfTokenizer>(session_, out, *parser_, parser_->split());
   const uint8_t* head = w.Get(0, 16);
   if (!head) {

@@ -38,6 +38,8 @@ class PerfDecoder : public Decoder {
   bool DecodeDataFile(Window& w, uint8_t file_index, DecodeResult& out, const ProgressFn& progress) override;
   // jit-PID.dump side files name JIT frames (perf_jit.h), ELF binaries name
   // mapped files' frames (perf_symbols.h); other kinds are reported unused.
+  // ELF binaries unwind --call-graph dwarf samples while decoding (perf_unwind.h).
+  void PrepareSideFiles(const std::vector<SideFile>& files) override { early_side_ = files; }
   void UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) override;
   void Finish(DecodeResult& out) override;
   std::string RecordLabel(const DecodeResult& res, int32_t row) const override;
@@ -54,6 +56,7 @@ class PerfDecoder : public Decoder {
   PerfSession session_;
   std::unique_ptr<PerfRecordParser> parser_;
   std::unique_ptr<PerfTokenizer> tokenizer_;
+  std::vector<SideFile> early_side_;
 };
 
 }  // namespace profscope::perf
