@@ -38,7 +38,7 @@ std::unique_ptr<UnwindModule> UnwindModule::FromEhFrame(std::string name, ByteOr
 
 bool UnwindModule::Bias(uint64_t map_start, uint64_t pgoff, uint64_t* bias) const {
   if (synthetic_) { *bias = map_start - pgoff; return true; }  // its file offsets are its link-time addresses
-  const elf::Segment* s = elf_.LoadAtOffset(pgoff);
+  const elf::ProgramHeader* s = elf_.LoadAtOffset(pgoff);
   if (!s) return false;
   *bias = map_start - (s->vaddr + (pgoff - s->offset));
   return true;
@@ -75,7 +75,7 @@ void UnwindModule::LoadElfSections() {
   const elf::SectionHeader* hdr = elf_.FindSection(".eh_frame_hdr");
   elf::SectionHeader seg_hdr;
   if (!hdr) {
-    if (const elf::Segment* g = elf_.FindSegment(elf::kPtGnuEhFrame)) {
+    if (const elf::ProgramHeader* g = elf_.FindSegment(elf::kPtGnuEhFrame)) {
       seg_hdr.name = "PT_GNU_EH_FRAME";
       seg_hdr.addr = g->vaddr;
       seg_hdr.offset = g->offset;
@@ -96,7 +96,7 @@ void UnwindModule::LoadElfSections() {
   const elf::SectionHeader* eh = elf_.FindSection(".eh_frame");
   elf::SectionHeader ptr_eh;
   if (!eh && hdr_ok_ && hdr_.has_eh_frame_ptr) {
-    if (const elf::Segment* l = elf_.LoadAtAddress(hdr_.eh_frame_ptr)) {
+    if (const elf::ProgramHeader* l = elf_.LoadAtAddress(hdr_.eh_frame_ptr)) {
       uint64_t into = hdr_.eh_frame_ptr - l->vaddr;
       if (into < l->filesz) {
         ptr_eh.name = ".eh_frame (from .eh_frame_hdr)";

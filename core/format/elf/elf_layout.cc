@@ -106,19 +106,19 @@ const SectionHeader* ElfLayout::FindSection(const std::string& name) const {
   return nullptr;
 }
 
-const Segment* ElfLayout::FindSegment(uint32_t t) const {
+const ProgramHeader* ElfLayout::FindSegment(uint32_t t) const {
   for (const auto& s : segments)
     if (s.type == t) return &s;
   return nullptr;
 }
 
-const Segment* ElfLayout::LoadAtOffset(uint64_t off) const {
+const ProgramHeader* ElfLayout::LoadAtOffset(uint64_t off) const {
   for (const auto& s : segments)
     if (s.type == kPtLoad && off >= s.offset && off - s.offset < std::max(s.filesz, uint64_t{1})) return &s;
   return nullptr;
 }
 
-const Segment* ElfLayout::LoadAtAddress(uint64_t vaddr) const {
+const ProgramHeader* ElfLayout::LoadAtAddress(uint64_t vaddr) const {
   for (const auto& s : segments)
     if (s.type == kPtLoad && vaddr >= s.vaddr && vaddr - s.vaddr < s.memsz) return &s;
   return nullptr;
@@ -165,7 +165,7 @@ ElfLayout ReadElfLayout(ByteSource& src) {
     } else {
       for (uint64_t i = 0; i < n; ++i) {
         ByteReader r(buf.data() + i * phentsize, phwant, phoff + i * phentsize, f.order);
-        Segment s;
+        ProgramHeader s;
         s.type = r.U32();
         if (f.is64) {
           s.flags = r.U32(); s.offset = r.U64(); s.vaddr = r.U64(); r.U64();

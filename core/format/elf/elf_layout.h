@@ -25,7 +25,8 @@ inline constexpr uint32_t kElfCompressZlib = 1, kElfCompressZstd = 2;
 inline constexpr uint16_t kEmI386 = 3, kEmArm = 40, kEmX86_64 = 62, kEmAarch64 = 183;
 inline constexpr uint16_t kEtExec = 2, kEtDyn = 3;
 
-struct Segment {
+// (not `Segment`: elf_reader.h has a profscope::elf::Segment of another layout)
+struct ProgramHeader {
   uint32_t type = 0, flags = 0;
   uint64_t offset = 0, vaddr = 0, filesz = 0, memsz = 0, align = 0;
 };
@@ -43,17 +44,17 @@ struct ElfLayout {
   uint16_t type = 0;      // ET_EXEC 2, ET_DYN 3
   uint16_t machine = 0;   // EM_*
   uint64_t file_size = 0;
-  std::vector<Segment> segments;
+  std::vector<ProgramHeader> segments;
   std::vector<SectionHeader> sections;
   std::string build_id;   // lower-case hex; empty when absent
   std::vector<std::string> problems;
 
   const SectionHeader* FindSection(const std::string& name) const;
-  const Segment* FindSegment(uint32_t type) const;
+  const ProgramHeader* FindSegment(uint32_t type) const;
   // The PT_LOAD whose file bytes hold `file_offset` (nullptr if none).
-  const Segment* LoadAtOffset(uint64_t file_offset) const;
+  const ProgramHeader* LoadAtOffset(uint64_t file_offset) const;
   // The PT_LOAD whose memory image holds link-time address `vaddr`.
-  const Segment* LoadAtAddress(uint64_t vaddr) const;
+  const ProgramHeader* LoadAtAddress(uint64_t vaddr) const;
 };
 
 // Reads the headers (bounded: at most 65536 program/section headers).

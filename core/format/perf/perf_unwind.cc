@@ -215,13 +215,16 @@ void PerfUnwind::Finish() {
   if (counts_.stack_too_small) {
     // perf copies at most 65528 bytes (a u16, 8-aligned: perf's parse_callchain_record).
     const uint64_t kMax = 65528;
-    uint64_t want = (short_needed_ + 1023) / 1024 * 1024;
-    std::string fix = want > kMax ? "even " + std::string(kPs) + ",65528 (perf's largest) may not reach it"
-                                  : "record with " + std::string(kPs) + "," + Dec(want) + " to reach it";
+    uint64_t want = 1024;
+    while (want < short_needed_ && want < kMax) want *= 2;
+    if (want > kMax) want = kMax;
+    std::string fix = short_needed_ > kMax
+                          ? "even " + std::string(kPs) + ",65528 (perf's largest copy) would not hold them"
+                          : "record with " + std::string(kPs) + "," + Dec(want) + " for them";
     diags_.Warning(DiagCode::kUnwindStackTooSmall, short_first_offset_, 0,
                    Thousands(counts_.stack_too_small) +
                        (counts_.stack_too_small == 1 ? " sample's stack copy" : " samples' stack copies") + " (" +
-                       Thousands(short_copy_size_) + " bytes) ended before the root of the stack; the deepest needed " +
+                       Thousands(short_copy_size_) + " bytes) ended before the root of the stack; the reads past the end needed up to " +
                        Thousands(short_needed_) + " bytes: " + fix);
   }
   if (!other_stops_.empty()) {
