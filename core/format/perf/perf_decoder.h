@@ -5,7 +5,8 @@
 //   perf_zstd_stream   the zstd stream of perf record -z, and every row's bytes again
 //   perf_record_parser interprets each record into the profile tables, through
 //   perf_records       one parser per record kind (also the field view's),
-//   perf_stacks        a SAMPLE's frames and stack, and
+//   perf_stacks        a SAMPLE's frames and stack (perf_unwind: the user frames
+//                      of --call-graph dwarf samples, unwound with core/unwind), and
 //   perf_markers       the timeline markers
 //   perf_session       what the recording says about itself (attrs, ids, features, names)
 //   perf_record_fields the field view of a record
