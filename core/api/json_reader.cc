@@ -68,7 +68,7 @@ class Reader {
       if (pos_ >= s_.size() || s_[pos_] != ':') return Fail("':' was expected");
       ++pos_;
       Space();
-      out->members.emplace_back(std::move(key), JsonValue());
+      out->members.push_back(JsonMember{std::move(key), JsonValue()});
       if (!Value(&out->members.back().second, depth)) return false;
       Space();
       if (pos_ < s_.size() && s_[pos_] == ',') { ++pos_; continue; }

@@ -7,10 +7,11 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace profscope {
+
+struct JsonMember;
 
 struct JsonValue {
   enum class Type : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
@@ -19,12 +20,18 @@ struct JsonValue {
   double number = 0;
   std::string string;                                      // kString (UTF-8)
   std::vector<JsonValue> items;                            // kArray
-  std::vector<std::pair<std::string, JsonValue>> members;  // kObject, in text order
+  std::vector<JsonMember> members;                         // kObject, in text order
 
   // The member named `key` (the last one when repeated), or nullptr; nullptr too
   // when this is not an object or the member is null.
   const JsonValue* Find(std::string_view key) const;
   bool IsNumber() const { return type == Type::kNumber; }
+};
+
+// One member of an object (a struct: std::pair would need JsonValue complete, which clang refuses).
+struct JsonMember {
+  std::string first;  // the name
+  JsonValue second;   // its value
 };
 
 // Deepest nesting of arrays and objects accepted.

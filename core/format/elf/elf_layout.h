@@ -25,7 +25,6 @@ inline constexpr uint32_t kElfCompressZlib = 1, kElfCompressZstd = 2;
 inline constexpr uint16_t kEmI386 = 3, kEmArm = 40, kEmX86_64 = 62, kEmAarch64 = 183;
 inline constexpr uint16_t kEtExec = 2, kEtDyn = 3;
 
-// (not `Segment`: elf_reader.h has a profscope::elf::Segment of another layout)
 struct ProgramHeader {
   uint32_t type = 0, flags = 0;
   uint64_t offset = 0, vaddr = 0, filesz = 0, memsz = 0, align = 0;
