@@ -148,6 +148,7 @@ bool Session::DecodeFiles(const ProgressFn& progress) {
   for (const auto& [k, v] : options_)
     if (!decoder_->SetOption(k, v))
       res_.diags.Warning(DiagCode::kBadHeader, 0, 0, "option " + k + " is not known to the " + std::string("decoder of this format") + "; ignored");
+  decoder_->PrepareSideFiles(side_);
   bool ok = true;
   // An allocation that fails anyway (a budget counts rows, not every byte)
   // ends the decode with a diagnostic; what was decoded stays.

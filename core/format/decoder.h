@@ -88,6 +88,10 @@ class Decoder {
     (void)w; (void)file_index; (void)out; (void)progress;
     return false;
   }
+  // The side files, shown before decoding to a decoder that needs some of
+  // them while it decodes (perf: the binaries that unwind --call-graph dwarf
+  // stacks). The same files are offered again to UseSideFiles.
+  virtual void PrepareSideFiles(const std::vector<SideFile>& files) { (void)files; }
   // Side files (see SideFile), offered after the main and data files were
   // decoded and before Finish. A decoder reports a side file it cannot use
   // or that does not match the profile as a diagnostic; it never uses a

@@ -112,6 +112,7 @@ bool PerfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progres
   out.format = "perf.data";
   out.file_size = w.size();
   parser_ = std::make_unique<PerfRecordParser>(session_, out);
+  parser_->UseBinaries(early_side_);
   ordered_ = std::make_unique<PerfOrderedEvents>(session_, out, *parser_);
   tokenizer_ = std::make_unique<PerfTokenizer>(session_, out, *ordered_, parser_->split());
   const uint8_t* head = w.Get(0, 16);

@@ -6,7 +6,8 @@
 //   perf_zstd_stream   the zstd stream of perf record -z, and every row's bytes again
 //   perf_record_parser interprets each record into the profile tables, through
 //   perf_records       one parser per record kind (also the field view's),
-//   perf_stacks        a SAMPLE's frames and stack, and
+//   perf_stacks        a SAMPLE's frames and stack (perf_unwind: the user frames
+//                      of --call-graph dwarf samples, unwound with core/unwind), and
 //   perf_markers       the timeline markers
 //   perf_session       what the recording says about itself (attrs, ids, features, names)
 //   perf_record_fields the field view of a record
@@ -73,6 +74,8 @@ class PerfDecoder : public Decoder {
   bool DecodeDataFile(Window& w, uint8_t file_index, DecodeResult& out, const ProgressFn& progress) override;
   // jit-PID.dump side files name JIT frames (perf_jit.h), ELF binaries name
   // mapped files' frames (perf_symbols.h); other kinds are reported unused.
+  // ELF binaries unwind --call-graph dwarf samples while decoding (perf_unwind.h).
+  void PrepareSideFiles(const std::vector<SideFile>& files) override { early_side_ = files; }
   void UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) override;
   void Finish(DecodeResult& out) override;
   std::string RecordLabel(const DecodeResult& res, int32_t row) const override;
@@ -100,6 +103,7 @@ class PerfDecoder : public Decoder {
   std::vector<int32_t> mapping_dso_;             // mapping row -> store DSO
   std::vector<int32_t> sample_comm_;             // sample -> comm at its time (kNone: ":tid")
   std::unique_ptr<PerfTokenizer> tokenizer_;
+  std::vector<SideFile> early_side_;
 };
 
 }  // namespace profscope::perf

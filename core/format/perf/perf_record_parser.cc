@@ -7,7 +7,7 @@
 namespace profscope::perf {
 
 PerfRecordParser::PerfRecordParser(PerfSession& session, DecodeResult& out)
-    : session_(session), out_(out), threads_(out.profile), stacks_(out.profile) {}
+    : session_(session), out_(out), threads_(out.profile), stacks_(out.profile), unwind_(out.profile, out.diags) {}
 
 RecordWhen PerfRecordParser::When(ByteReader rec, uint32_t type) const {
   RecordWhen w;
@@ -88,8 +88,9 @@ void PerfRecordParser::Mmap(ByteReader rec, FieldReader& r, uint32_t type, uint1
       for (const auto& b : session_.features.build_ids)
         if (b.filename == m.filename) { build_id = b.build_id_hex; break; }
     }
-    spaces_.Add(p, m.pid, m.start, m.len, m.pgoff, path, build_id.empty() ? kNone : p.strings.Intern(build_id),
-                when.time, row);
+    const int32_t mrow = spaces_.Add(p, m.pid, m.start, m.len, m.pgoff, path,
+                                     build_id.empty() ? kNone : p.strings.Intern(build_id), when.time, row);
+    unwind_.Mapped(m.pid, mrow);
   }
   markers_.Mmap(when, type, m, row, out_.profile);
 }
@@ -227,8 +228,16 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
   const uint64_t time = (st & kSampleTime) ? s.time : 0;
   const int32_t th = threads_.Seen(pid, tid, time);
   threads_.AddSamples(th);
+  if (!arch_set_) {  // (the features are read before the records, pipe mode's come first)
+    unwind_.SetArch(session_.features.arch);
+    // simpleperf's register numbering is its own (not unwound yet: its stacks stay as before)
+    unwinds_ = !session_.features.simpleperf.present && !RecordedBySimpleperf(session_.features);
+    arch_set_ = true;
+  }
+  // --call-graph dwarf: the user frames unwound from the registers and stack copy.
+  const std::vector<uint64_t>* user = unwinds_ ? unwind_.UserFrames(s, a->attr, rec, pid, spaces_) : nullptr;
   const int32_t stack =
-      stacks_.Stack(s, a->attr, rec.PeekU16(4), pid, tid, time, th, spaces_, session_.features.simpleperf);
+      stacks_.Stack(s, a->attr, rec.PeekU16(4), pid, tid, time, th, spaces_, session_.features.simpleperf, user);
   SampleTable& t = out_.profile.samples;
   t.time.push_back(time);
   t.thread.push_back(th);
@@ -248,6 +257,7 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
 void PerfRecordParser::Finish() {
   markers_.Finish(out_.profile, threads_);
   split_.Finish(out_);
+  unwind_.Finish();
 }
 
 }  // namespace profscope::perf

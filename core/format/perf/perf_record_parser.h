@@ -15,6 +15,7 @@
 #include "core/format/perf/perf_markers.h"
 #include "core/format/perf/perf_session.h"
 #include "core/format/perf/perf_stacks.h"
+#include "core/format/perf/perf_unwind.h"
 #include "core/format/perf/perf_zstd_stream.h"
 #include "core/format/perf/simpleperf/simpleperf_split.h"
 #include "core/model/address_space.h"
@@ -29,6 +30,9 @@ class PerfRecordParser : public RecordSink {
   // simpleperf's INIT_MAP records).
   void Record(int32_t row, ByteReader rec) override;
 
+  // ELF side files that unwind --call-graph dwarf samples (before the first record).
+  void UseBinaries(const std::vector<SideFile>& files) { unwind_.AddBinaries(files); }
+  const PerfUnwind& unwind() const { return unwind_; }
   SplitJoiner& split() { return split_; }
   StackBuilder& stacks() { return stacks_.builder(); }
   // After the last record: markers get their thread rows, waiting SPLIT pieces are reported.
@@ -59,6 +63,9 @@ class PerfRecordParser : public RecordSink {
   ThreadTracker threads_;
   AddressSpaces spaces_;
   PerfStacks stacks_;
+  PerfUnwind unwind_;
+  bool arch_set_ = false;
+  bool unwinds_ = false;
   PerfMarkers markers_;
   SplitJoiner split_;
   SampleData sample_;  // scratch

@@ -51,6 +51,34 @@ void PerfStacks::CollectFrames(const SampleData& s, const PerfEventAttr& attr, u
   }
 }
 
+// perf's thread__resolve_callchain with a dwarf unwinder: the callchain's
+// entries (the kernel's; user ones would precede the unwound frames), at most
+// PERF_MAX_STACK_DEPTH, then the unwound user frames; the ip when both are empty.
+void PerfStacks::CollectUnwound(const SampleData& s, uint16_t misc, const std::vector<uint64_t>& user) {
+  constexpr size_t kMaxStack = 127;
+  const bool kernel_mode = (misc & kMiscCpumodeMask) == 1 || (misc & kMiscCpumodeMask) == 4;
+  addrs_.clear();
+  kernel_.clear();
+  bool kernel = kernel_mode;
+  for (uint64_t v : s.callchain) {
+    if (v >= kContextMax) {
+      kernel = v == kContextKernel || v == kContextGuestKernel;
+      continue;
+    }
+    if (addrs_.size() == kMaxStack) break;
+    addrs_.push_back(v);
+    kernel_.push_back(kernel);
+  }
+  for (uint64_t v : user) {
+    addrs_.push_back(v);
+    kernel_.push_back(0);
+  }
+  if (addrs_.empty()) {
+    addrs_.push_back(s.ip);
+    kernel_.push_back(kernel_mode);
+  }
+}
+
 void PerfStacks::SimpleperfFrames(int32_t pid, int32_t tid, uint64_t time, const AddressSpaces& spaces,
                                   SimpleperfInfo& spi) {
   if (!spi.joined_callchains.empty()) {
@@ -141,8 +169,10 @@ int32_t PerfStacks::NewFrame(size_t i, SimpleperfInfo& spi) {
 }
 
 int32_t PerfStacks::Stack(const SampleData& s, const PerfEventAttr& attr, uint16_t misc, int32_t pid, int32_t tid,
-                          uint64_t time, int32_t thread, const AddressSpaces& spaces, SimpleperfInfo& spi) {
-  CollectFrames(s, attr, misc);
+                          uint64_t time, int32_t thread, const AddressSpaces& spaces, SimpleperfInfo& spi,
+                          const std::vector<uint64_t>* user) {
+  if (user) CollectUnwound(s, misc, *user);
+  else CollectFrames(s, attr, misc);
   if (spi.present) SimpleperfFrames(pid, tid, time, spaces, spi);
   StackBuilder& sb = *stacks_;
   int32_t stack = kNone;

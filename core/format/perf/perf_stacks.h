@@ -27,8 +27,11 @@ class PerfStacks {
   explicit PerfStacks(Profile& p);
   // The stack row of sample `s` (kNone without frames) of process `pid`,
   // thread row `thread`; `misc` is the record header's (its cpumode).
+  // `user` (--call-graph dwarf, perf_unwind.h): the unwound user frames, leaf
+  // first, that follow the callchain's frames; with neither, the sample's ip.
   int32_t Stack(const SampleData& s, const PerfEventAttr& attr, uint16_t misc, int32_t pid, int32_t tid,
-                uint64_t time, int32_t thread, const AddressSpaces& spaces, SimpleperfInfo& spi);
+                uint64_t time, int32_t thread, const AddressSpaces& spaces, SimpleperfInfo& spi,
+                const std::vector<uint64_t>* user = nullptr);
   StackBuilder& builder() { return *stacks_; }
   // Frees the caches once no sample can follow (the interning indexes too).
   void Release();
@@ -37,6 +40,7 @@ class PerfStacks {
 
  private:
   void CollectFrames(const SampleData& s, const PerfEventAttr& attr, uint16_t misc);
+  void CollectUnwound(const SampleData& s, uint16_t misc, const std::vector<uint64_t>& user);
   void SimpleperfFrames(int32_t pid, int32_t tid, uint64_t time, const AddressSpaces& spaces, SimpleperfInfo& spi);
   int32_t NewFrame(size_t i, SimpleperfInfo& spi);
 

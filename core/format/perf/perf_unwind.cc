@@ -1,0 +1,244 @@
+#include "core/format/perf/perf_unwind.h"
+
+#include <algorithm>
+
+#include "core/format/perf/perf_format.h"
+#include "core/unwind/perf_registers.h"
+
+namespace profscope::perf {
+
+namespace uw = profscope::unwind;
+
+namespace {
+
+// 1204 -> "1,204"
+std::string Thousands(uint64_t v) {
+  std::string d = std::to_string(v), out;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i && (d.size() - i) % 3 == 0) out += ',';
+    out += d[i];
+  }
+  return out;
+}
+
+std::string BaseName(const std::string& path) {
+  size_t s = path.find_last_of('/');
+  return s == std::string::npos ? path : path.substr(s + 1);
+}
+
+// Build-ids as hex; perf pads the BUILD_ID feature's to 20 bytes with zeros.
+bool SameBuildId(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  const std::string& s = a.size() <= b.size() ? a : b;
+  const std::string& l = a.size() <= b.size() ? b : a;
+  if (l.compare(0, s.size(), s) != 0) return false;
+  return l.find_first_not_of('0', s.size()) == std::string::npos;
+}
+
+bool Anonymous(const std::string& path) {
+  return path.empty() || path[0] == '[' || path.rfind("//", 0) == 0 || path.rfind("/memfd:", 0) == 0;
+}
+
+const char* kPs = "perf record --call-graph dwarf";
+
+}  // namespace
+
+// The process's mappings at the sample's moment, with their binaries.
+class PerfUnwind::Lookup : public uw::ModuleLookup {
+ public:
+  Lookup(PerfUnwind& u, const AddressSpaces& spaces, int32_t pid) : u_(u), spaces_(spaces), pid_(pid) {}
+  bool Find(uint64_t address, uw::ModuleHit* out) override {
+    const int32_t row = spaces_.Lookup(pid_, address, false);
+    if (row == kNone) return false;
+    out->mapping = row;
+    out->module = nullptr;
+    out->bias = 0;
+    if (u_.p_.mappings.pid[static_cast<size_t>(row)] == kKernelPid) return true;
+    MapInfo& mi = u_.Resolve(row);
+    if (mi.binary >= 0 && mi.bias_ok) {
+      out->module = u_.binaries_[static_cast<size_t>(mi.binary)].module.get();
+      out->bias = mi.bias;
+    }
+    return true;
+  }
+
+ private:
+  PerfUnwind& u_;
+  const AddressSpaces& spaces_;
+  int32_t pid_;
+};
+
+PerfUnwind::PerfUnwind(Profile& p, Diagnostics& diags)
+    : p_(p), diags_(diags), unwinder_(std::make_unique<uw::Unwinder>()) {}
+PerfUnwind::~PerfUnwind() = default;
+
+void PerfUnwind::AddBinaries(const std::vector<SideFile>& files) {
+  for (const auto& f : files) {
+    if (f.kind != "elf" || !f.window) continue;
+    Binary b;
+    b.name = f.name;
+    b.base = BaseName(f.name);
+    b.src = &f.window->source();
+    b.module = uw::UnwindModule::FromElf(*b.src, f.name);
+    if (!b.module || !b.module->elf().ok) continue;
+    binaries_.push_back(std::move(b));
+  }
+}
+
+void PerfUnwind::SetArch(const std::string& arch) {
+  uw::Arch a;
+  if (uw::ArchFromName(arch, &a)) machine_ = a;
+}
+
+PerfUnwind::MapInfo& PerfUnwind::Resolve(int32_t row) {
+  const size_t r = static_cast<size_t>(row);
+  if (maps_.size() <= r) maps_.resize(r + 1);
+  MapInfo& mi = maps_[r];
+  if (mi.resolved) return mi;
+  mi.resolved = true;
+  const MappingTable& mt = p_.mappings;
+  const std::string& path = p_.strings.Get(mt.path[r]);
+  const std::string build_id = mt.build_id[r] == kNone ? std::string() : p_.strings.Get(mt.build_id[r]);
+  if (Anonymous(path)) return mi;
+  const std::string base = BaseName(path);
+  for (size_t i = 0; i < binaries_.size() && mi.binary < 0; ++i)
+    if (SameBuildId(build_id, binaries_[i].module->build_id())) mi.binary = static_cast<int32_t>(i);
+  if (mi.binary < 0 && build_id.empty()) {
+    // No build-id recorded (pipe mode writes them last): the file name decides.
+    for (size_t i = 0; i < binaries_.size() && mi.binary < 0; ++i)
+      if (binaries_[i].base == base) mi.binary = static_cast<int32_t>(i);
+  }
+  if (mi.binary >= 0)
+    mi.bias_ok = binaries_[static_cast<size_t>(mi.binary)].module->Bias(mt.start[r], mt.pgoff[r], &mi.bias);
+  return mi;
+}
+
+void PerfUnwind::Mapped(int32_t pid, int32_t row) {
+  if (binaries_.empty() || pid == kKernelPid) return;
+  // perf's unwind__prepare_access: a process unwinds from the first mapping
+  // whose file perf can read. A [vdso] without a recorded build-id (pipe
+  // mode) perf reads from a copy of its own vdso (vdso.c); profscope has
+  // none, so once any binary is given such a [vdso] counts as readable (its
+  // frames then stop unwinding, as a missing binary's do).
+  const size_t r = static_cast<size_t>(row);
+  if (Resolve(row).binary >= 0 ||
+      (p_.mappings.build_id[r] == kNone && p_.strings.Get(p_.mappings.path[r]) == "[vdso]"))
+    unwinds_[pid] = true;
+}
+
+void PerfUnwind::CountMissing(int32_t row, uint64_t offset) {
+  const size_t r = static_cast<size_t>(row);
+  Missing& m = missing_[{p_.mappings.path[r], p_.mappings.build_id[r]}];
+  if (m.samples++ == 0) m.offset = offset;
+}
+
+const std::vector<uint64_t>* PerfUnwind::UserFrames(const SampleData& s, const PerfEventAttr& attr, ByteReader rec,
+                                                    int32_t pid, const AddressSpaces& spaces) {
+  const uint64_t st = attr.sample_type;
+  if (!(st & kSampleRegsUser) || !(st & kSampleStackUser)) return nullptr;
+  frames_.clear();
+  if (s.regs_user_abi == uw::kRegsAbiNone || s.regs_user.empty()) return &frames_;  // a kernel thread
+  ++counts_.samples;
+  uw::StackCopy stack;
+  const uint64_t base = rec.base();
+  if (s.stack_user_size && s.stack_user_offset >= base && s.stack_user_offset - base <= rec.size() &&
+      s.stack_user_size <= rec.size() - (s.stack_user_offset - base)) {
+    stack.data = rec.data() + (s.stack_user_offset - base);
+    stack.size = s.stack_user_size;
+    stack.dyn_size = std::min(s.stack_user_dyn_size, s.stack_user_size);
+    stack.file_offset = s.stack_user_offset;
+    stack.order = rec.order();
+  }
+  Lookup lookup(*this, spaces, pid);
+  auto u = unwinds_.find(pid);
+  if (u == unwinds_.end() || !u->second) {
+    // No binary of this process at all: perf takes no user frame. The
+    // mapping of the user pc is the binary that would start it.
+    ++counts_.no_unwinder;
+    uw::Arch task;
+    if (uw::TaskArch(machine_, s.regs_user_abi, &task)) {
+      const int k = uw::PerfIpIndex(machine_, task);
+      if (k >= 0 && k < 64 && ((s.regs_user_mask >> k) & 1)) {
+        const uint64_t below = s.regs_user_mask & ((uint64_t{1} << k) - 1);
+        const size_t at = static_cast<size_t>(__builtin_popcountll(below));
+        uw::ModuleHit hit;
+        if (at < s.regs_user.size() && lookup.Find(s.regs_user[at], &hit) && hit.mapping >= 0 &&
+            p_.mappings.pid[static_cast<size_t>(hit.mapping)] != kKernelPid &&
+            !Anonymous(p_.strings.Get(p_.mappings.path[static_cast<size_t>(hit.mapping)])))
+          CountMissing(hit.mapping, base);
+      }
+    }
+    return &frames_;
+  }
+  unwinder_->Unwind(machine_, uw::RegisterAbi::kPerf, s.regs_user_abi, s.regs_user_mask, s.regs_user.data(),
+                    s.regs_user.size(), stack, lookup, &result_);
+  for (const auto& f : result_.frames) frames_.push_back(f.address);
+  counts_.frames += frames_.size();
+  switch (result_.stop) {
+    case uw::StopReason::kOutermost: ++counts_.unwound; break;
+    case uw::StopReason::kMissingBinary:
+      ++counts_.missing_binary;
+      if (result_.stop_mapping >= 0 &&
+          !Anonymous(p_.strings.Get(p_.mappings.path[static_cast<size_t>(result_.stop_mapping)])))
+        CountMissing(result_.stop_mapping, base);
+      break;
+    case uw::StopReason::kStackCopyEnd:
+      if (counts_.stack_too_small++ == 0) short_first_offset_ = base;
+      short_copy_size_ = std::max(short_copy_size_, s.stack_user_size);
+      short_needed_ = std::max(short_needed_, result_.stack_needed);
+      break;
+    default:
+      if (other_stops_.empty()) other_first_offset_ = base;
+      ++other_stops_[uw::StopReasonName(result_.stop)];
+      break;
+  }
+  return &frames_;
+}
+
+void PerfUnwind::Finish() {
+  // Each mapping whose missing binary cut samples short, most samples first.
+  std::vector<std::pair<std::pair<int32_t, int32_t>, Missing>> ranked(missing_.begin(), missing_.end());
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.second.samples > b.second.samples; });
+  for (const auto& [key, m] : ranked) {
+    const std::string& path = p_.strings.Get(key.first);
+    const std::string build_id = key.second == kNone ? std::string() : p_.strings.Get(key.second);
+    std::string msg = "drop " + BaseName(path);
+    if (!build_id.empty()) msg += " (build-id " + build_id.substr(0, 12) + "\xe2\x80\xa6)";
+    msg += " to unwind " + Thousands(m.samples) + (m.samples == 1 ? " sample" : " samples") + ": ";
+    msg += (m.samples == 1 ? "its user stack stops at " : "their user stacks stop at ") + path;
+    if (!build_id.empty()) msg += " (build-id " + build_id + ")";
+    msg += binaries_.empty() ? "; no binary was given, so no user stack was unwound (perf does the same)"
+                             : ", whose binary was not given";
+    diags_.Warning(DiagCode::kUnwindMissingBinary, m.offset, 0, msg);
+  }
+  if (counts_.stack_too_small) {
+    // perf copies at most 65528 bytes (a u16, 8-aligned: perf's parse_callchain_record).
+    const uint64_t kMax = 65528;
+    uint64_t want = 1024;
+    while (want < short_needed_ && want < kMax) want *= 2;
+    if (want > kMax) want = kMax;
+    std::string fix = short_needed_ > kMax
+                          ? "even " + std::string(kPs) + ",65528 (perf's largest copy) would not hold them"
+                          : "record with " + std::string(kPs) + "," + Dec(want) + " for them";
+    diags_.Warning(DiagCode::kUnwindStackTooSmall, short_first_offset_, 0,
+                   Thousands(counts_.stack_too_small) +
+                       (counts_.stack_too_small == 1 ? " sample's stack copy" : " samples' stack copies") + " (" +
+                       Thousands(short_copy_size_) + " bytes) ended before the root of the stack; the reads past the end needed up to " +
+                       Thousands(short_needed_) + " bytes: " + fix);
+  }
+  if (!other_stops_.empty()) {
+    std::string why;
+    uint64_t n = 0;
+    for (const auto& [k, v] : other_stops_) {
+      why += (why.empty() ? "" : ", ") + k + " " + Thousands(v);
+      n += v;
+    }
+    diags_.Add(DiagCode::kUnwindStopped, Severity::kInfo, other_first_offset_, 0,
+               Thousands(n) + (n == 1 ? " sample" : " samples") + " stopped unwinding before the root for other reasons (" +
+                   why + "), as perf would");
+  }
+  unwinder_->ClearCache();
+}
+
+}  // namespace profscope::perf

@@ -1,0 +1,114 @@
+// The user part of `perf record --call-graph dwarf` stacks: a SAMPLE with
+// PERF_SAMPLE_REGS_USER + PERF_SAMPLE_STACK_USER is unwound (core/unwind)
+// with the binaries the person gave (side files of kind "elf"), the way perf
+// 6.1 built with libunwind does it (util/unwind-libunwind-local.c,
+// machine.c thread__resolve_callchain): the kernel callchain first (perf
+// records with exclude_callchain_user), then the unwound user frames.
+//
+// A binary serves a mapping when its build-id is the mapping's (MMAP2 or the
+// BUILD_ID feature), else -- the mapping has no build-id -- when its file name
+// is the mapping's; a binary whose name matches but whose build-id differs is
+// reported, never used. As perf, a process none of whose mappings has a
+// binary gets no user frame at all (unwind__prepare_access registers no
+// unwinder), and unwinding keeps the pc and stops in a mapping without one.
+//
+// What was missing is counted and said at Finish(): per mapping whose
+// missing binary cut samples short (ranked), and the samples whose stack
+// copy ended before the root, with the --call-graph dwarf,SIZE that would
+// have held it. The stack copy is read from the record's own bytes (the
+// decoder's window), never from a copy of the file.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/diag/diagnostics.h"
+#include "core/format/decoder.h"
+#include "core/format/perf/perf_attr.h"
+#include "core/format/perf/perf_sample.h"
+#include "core/io/byte_reader.h"
+#include "core/model/address_space.h"
+#include "core/model/profile.h"
+#include "core/unwind/unwinder.h"
+
+namespace profscope::perf {
+
+class PerfUnwind {
+ public:
+  PerfUnwind(Profile& p, Diagnostics& diags);
+  ~PerfUnwind();
+
+  // The side files of kind "elf" become candidate binaries (read lazily
+  // through their windows' sources, which must outlive this object).
+  void AddBinaries(const std::vector<SideFile>& files);
+  // The recording's HEADER_ARCH ("x86_64", "aarch64", ...); "" = x86_64.
+  void SetArch(const std::string& arch);
+
+  // Mapping table row `row` was just mapped into process `pid`.
+  void Mapped(int32_t pid, int32_t row);
+
+  // For a sample that carries user registers and a stack copy: unwinds it and
+  // returns the user frames perf adds after the callchain (leaf first; valid
+  // until the next call). nullptr when the sample has neither (its stack is
+  // made from its callchain/ip as before). `rec` is the whole record.
+  const std::vector<uint64_t>* UserFrames(const SampleData& s, const PerfEventAttr& attr, ByteReader rec,
+                                          int32_t pid, const AddressSpaces& spaces);
+
+  // The diagnostics of what stopped unwinding (once, after the last sample).
+  void Finish();
+
+  // Counts, for tests and benchmarks.
+  struct Counts {
+    uint64_t samples = 0;          // samples with user registers and a stack copy
+    uint64_t unwound = 0;          // ... that reached the root (StopReason::kOutermost)
+    uint64_t no_unwinder = 0;      // ... of a process without any binary: no user frame
+    uint64_t missing_binary = 0;   // ... stopped in a mapping without a binary
+    uint64_t stack_too_small = 0;  // ... stopped at the end of the stack copy
+    uint64_t frames = 0;           // user frames made
+  };
+  const Counts& counts() const { return counts_; }
+
+ private:
+  class Lookup;
+  struct Binary {
+    std::string name;       // the side file's name
+    std::string base;       // its file name (no folders)
+    ByteSource* src = nullptr;
+    std::unique_ptr<unwind::UnwindModule> module;
+  };
+  struct MapInfo {
+    bool resolved = false;
+    int32_t binary = -1;  // index into binaries_, -1: none
+    bool bias_ok = false;
+    uint64_t bias = 0;
+  };
+  MapInfo& Resolve(int32_t row);
+  void CountMissing(int32_t row, uint64_t offset);
+
+  Profile& p_;
+  Diagnostics& diags_;
+  std::vector<Binary> binaries_;
+  std::vector<MapInfo> maps_;                    // by mapping row
+  std::unordered_map<int32_t, bool> unwinds_;    // pid -> a mapping with a binary was mapped
+  unwind::Arch machine_ = unwind::Arch::kX86_64;
+  std::unique_ptr<unwind::Unwinder> unwinder_;
+  unwind::UnwindResult result_;
+  std::vector<uint64_t> frames_;
+  Counts counts_;
+  // (path, build-id) of a mapping without a binary -> samples it cut short, first record offset.
+  struct Missing {
+    uint64_t samples = 0;
+    uint64_t offset = 0;
+  };
+  std::map<std::pair<int32_t, int32_t>, Missing> missing_;
+  std::map<std::string, uint64_t> mismatch_reported_;
+  uint64_t short_first_offset_ = 0, short_copy_size_ = 0, short_needed_ = 0;
+  std::map<std::string, uint64_t> other_stops_;  // stop reason -> samples
+  uint64_t other_first_offset_ = 0;
+};
+
+}  // namespace profscope::perf

@@ -1,0 +1,76 @@
+// perf record --call-graph dwarf in the page: the stacks are unwound from each
+// sample's registers and stack copy with the binary dropped beside the
+// perf.data (core/format/perf/perf_unwind); without it, the page says which
+// binary to drop and how many samples it would unwind.
+import { test, expect } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { dataFile, num, shot, summaryField, waitDecoded, watchErrors } from './helpers.js';
+
+const DIR = dataFile('perf', 'dwarf_static_nofp');
+
+// perf's own stacks of this recording (perf script | stackcollapse), root first.
+function perfStacks() {
+  return fs
+    .readFileSync(path.join(DIR, 'folded_sym.txt'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const sp = l.lastIndexOf(' ');
+      return { frames: l.slice(0, sp).split(';'), count: Number(l.slice(sp + 1)) };
+    });
+}
+
+// The names of the expanded call tree's rows, top-down (the heaviest path is expanded).
+async function treeNames(page) {
+  await page.getByRole('tab', { name: 'Call tree' }).click();
+  const tree = page.getByTestId('call-tree');
+  await expect(tree.getByRole('row').first()).toBeVisible();
+  return tree.locator('.ct-row').evaluateAll((rows) =>
+    rows.map((r) => ({ level: Number(r.getAttribute('aria-level')), text: r.textContent })),
+  );
+}
+
+test('a --call-graph dwarf perf.data dropped with its binary shows perf\'s unwound stacks', async ({ page }) => {
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles([path.join(DIR, 'perf.data'), path.join(DIR, 'calltree_static_nofp')]);
+  await waitDecoded(page, 'perf.data (+1 file');
+  expect(num(await summaryField(page, 'samples').textContent())).toBe(244);
+  // perf's heaviest stack: _start;__libc_start_main_impl;__libc_start_call_main;main;top_c;rec×6;leaf_c 127
+  const heaviest = perfStacks().sort((a, b) => b.count - a.count)[0];
+  expect(heaviest.count).toBe(127);
+  const rows = await treeNames(page);
+  const path0 = [];
+  for (const r of rows) if (r.level === path0.length + 1) path0.push(r.text);
+  for (let i = 0; i < heaviest.frames.length; i++) expect(path0[i], `depth ${i + 1}`).toContain(heaviest.frames[i]);
+  expect(path0.length).toBeGreaterThanOrEqual(heaviest.frames.length);
+  // nothing left to ask for
+  await page.getByRole('tab', { name: /Diagnostics/ }).click();
+  await expect(page.getByRole('tabpanel', { name: 'Diagnostics' })).not.toContainText('to unwind');
+  await shot(page, '40-dwarf-unwound');
+  errs.check();
+});
+
+test('the same perf.data without its binary: one-frame stacks and which binary to drop', async ({ page }) => {
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles(path.join(DIR, 'perf.data'));
+  await waitDecoded(page, 'perf.data');
+  expect(num(await summaryField(page, 'samples').textContent())).toBe(244);
+  const rows = await treeNames(page);
+  // perf without the binary: each sample is its ip alone (folded_addrs_nobin.txt), unnamed
+  for (const r of rows) {
+    expect(r.level).toBe(1);
+    expect(r.text).not.toContain('_start');
+    expect(r.text).toContain('calltree_static_nofp+0x');
+  }
+  await page.getByRole('tab', { name: /Diagnostics/ }).click();
+  const panel = page.getByRole('tabpanel', { name: 'Diagnostics' });
+  await expect(panel).toContainText('drop calltree_static_nofp (build-id 3343e430c97b…) to unwind 244 samples');
+  await expect(panel).toContainText('unwind_missing_binary');
+  await shot(page, '41-dwarf-missing-binary');
+  errs.check();
+});

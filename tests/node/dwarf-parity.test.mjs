@@ -1,0 +1,72 @@
+// --call-graph dwarf unwinding (core/format/perf/perf_unwind) prints the same
+// bytes natively and in WASM: for every dwarf case of tests/data/perf, with
+// the case's program and this machine's Debian 12 libc6/libstdc++ binaries as
+// --symbols (perf's folded_addrs.txt is checked natively by
+// tests/corpus/perf_unwind_corpus_test.cc), `stacks --addresses`, `stacks`
+// and `info` (its diagnostics say which binaries are missing) must be equal,
+// as must those without any binary.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadProfscope, runCli } from '../../wasm/load-node.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const NATIVE = path.join(ROOT, 'build', 'native', 'profscope');
+const CORPUS = path.join(ROOT, 'tests', 'data', 'perf');
+const SYSTEM = [
+  '/lib/x86_64-linux-gnu/libc.so.6',
+  '/lib64/ld-linux-x86-64.so.2',
+  '/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30',
+  '/lib/x86_64-linux-gnu/libm.so.6',
+].filter((f) => fs.existsSync(f));
+
+const isElf = (f) => {
+  try {
+    const b = fs.readFileSync(f);
+    return b.length > 4 && b[0] === 0x7f && b.toString('latin1', 1, 4) === 'ELF';
+  } catch {
+    return false;
+  }
+};
+
+const cases = fs
+  .readdirSync(CORPUS, { withFileTypes: true })
+  .filter((e) => e.isDirectory() && e.name.startsWith('dwarf_'))
+  .map((e) => {
+    const dir = path.join(CORPUS, e.name);
+    const input = ['perf.data', 'pipe.data'].map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
+    const own = fs.readdirSync(dir).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).isFile() && isElf(f));
+    return input ? { name: e.name, input, binaries: [...own, ...SYSTEM] } : null;
+  })
+  .filter(Boolean);
+
+const haveNative = fs.existsSync(NATIVE);
+
+describe.runIf(haveNative)('dwarf unwinding: native CLI and WASM print the same bytes', () => {
+  beforeAll(async () => {
+    await loadProfscope();
+  }, 120_000);
+
+  it('has the dwarf cases', () => {
+    expect(cases.map((c) => c.name)).toEqual(expect.arrayContaining(['dwarf_static_nofp', 'dwarf_mt_nofp_pipe']));
+  });
+
+  const runs = [];
+  for (const c of cases) {
+    const sym = c.binaries.flatMap((b) => ['--symbols', b]);
+    runs.push([`${c.name}: stacks --addresses with binaries`, ['stacks', c.input, '--addresses', ...sym]]);
+    runs.push([`${c.name}: stacks with binaries`, ['stacks', c.input, ...sym]]);
+    runs.push([`${c.name}: info with the program alone`, ['info', c.input, '--symbols', c.binaries[0]]]);
+    runs.push([`${c.name}: info without binaries`, ['info', c.input]]);
+  }
+  it.each(runs)('%s', async (_, args) => {
+    const native = spawnSync(NATIVE, args, { maxBuffer: 1 << 30, timeout: 120_000 });
+    expect(native.status, String(native.stderr)).toBe(0);
+    const wasm = await runCli(args);
+    expect(wasm.status).toBe(native.status);
+    expect(wasm.stdout.equals(native.stdout), 'stdout differs').toBe(true);
+    if (args[0] === 'stacks' && args.length > 3) expect(native.stdout.length).toBeGreaterThan(0);
+  }, 120_000);
+});
