@@ -77,9 +77,11 @@ test('two perf recordings dropped together open in the Compare tab: table, toolt
   const leaves = [...new Set(d.lines.map((l) => l.frames[l.frames.length - 1]))];
   const change = (name) => Math.abs(d.self(name)[1] - d.self(name)[0]);
   const top = leaves.reduce((best, n) => (change(n) > change(best) ? n : best));
-  expect(leaves.filter((n) => change(n) === change(top))).toEqual([top]);
+  // (several leaves may share the largest change: the first row is one of them)
+  const tied = leaves.filter((n) => change(n) === change(top));
   const first = page.getByRole('table', { name: 'Functions by change' }).locator('tbody tr').first();
-  await expect(first).toHaveAttribute('data-name', top);
+  await expect(first).toHaveAttribute('data-name', /./);
+  expect(tied).toContain(await first.getAttribute('data-name'));
   for (const name of ['cmp_u32', 'hash_worker', 'mix', 'hash_block', 'sum_series']) await expectRow(page, d, name);
   await expect(row(page, 'cmp_u32').locator('td').nth(3)).toHaveClass(/grew/);
 

@@ -58,8 +58,9 @@ test('Export menu: every format downloaded from the worker equals the native CLI
   for (const n of ['hash_worker', 'hash_block', 'mix', 'cmp_u32', 'sum_series', 'fill']) expect(frameNames.has(n), n).toBe(true);
   // the main thread and the three workers (hash, sort, sum) of mt_work
   expect(doc.profiles.length).toBe(4);
-  expect(doc.profiles[0].name).toMatch(/^mt_work \(pid \d+, tid \d+\)$/);
-  for (const p of doc.profiles.slice(1)) expect(p.name).toMatch(/^thread \d+$/);
+  // every thread named as perf names it: its comm, inherited from the parent at FORK
+  for (const p of doc.profiles) expect(p.name).toMatch(/^mt_work \(pid \d+, tid \d+\)$/);
+  expect(new Set(doc.profiles.map((p) => p.name)).size).toBe(4);
   for (const p of doc.profiles) expect(p.type).toBe('sampled');
   const total = doc.profiles.reduce((s, p) => s + p.weights.reduce((x, w) => x + w, 0), 0);
   expect(total).toBe(Number(fs.readFileSync(path.join(DIR, 'a.samples.txt'), 'utf8').trim()));

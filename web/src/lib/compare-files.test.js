@@ -19,4 +19,9 @@ describe('planCompare', () => {
     expect(planCompare([f('a.perf.data'), f('b.perf.data'), f('c.perf.data')])).toBeNull();
     expect(planCompare([f('data'), f('data.0'), f('data.1')])).toBeNull();
   });
+  it('is no pair for a perf.data and its perf archive tarball (perf archive), but pairs two runs that each bring one', () => {
+    expect(planCompare([f('perf.data'), f('perf.data.tar.bz2')])).toBeNull();
+    const p = planCompare([f('b.perf.data'), f('a.perf.data'), f('perf.data.tar.bz2')]);
+    expect(p?.sideFiles.map((x) => x.name)).toEqual(['perf.data.tar.bz2']);
+  });
 });

@@ -2,7 +2,9 @@
 // (perf record --threads: `data` + `data.N`), and which are side files (a program binary,
 // jit-PID.dump, an `llvm-xray extract` YAML map) handed to the core before decode().
 
-export const SIDE = /(^jit-.*\.dump$)|(\.ya?ml$)|(\.so(\.\d+)*$)|(\.debug$)|(\.(elf|bin|exe)$)/i;
+// perf archive tarballs (perf.data.tar.bz2 etc.) and kallsyms texts are side files, though their
+// names start with "perf" or end in ".data..." like a profile.
+export const SIDE = /(^jit-.*\.dump$)|(\.ya?ml$)|(\.so(\.\d+)*$)|(\.debug$)|(\.(elf|bin|exe)$)|(\.(tar|tgz|tbz2|txz)$)|(\.tar\.(gz|bz2|xz|zst)$)|(kallsyms)/i;
 export const PROFILE = /(^data$)|(\.data$)|(^perf)|(\.(perf|prof|pprof|pb|pb\.gz|trace|log|xray)$)|(^xray-log)/i;
 
 /**

@@ -16,6 +16,13 @@ describe('planFiles', () => {
     expect(names(planFiles(F('jit-123.dump', 'app', 'perf.data')))).toEqual({ main: 'perf.data', dataFiles: [], sideFiles: ['jit-123.dump', 'app'] });
     expect(names(planFiles(F('instrmap.yaml', 'xray-log.app.abc')))).toEqual({ main: 'xray-log.app.abc', dataFiles: [], sideFiles: ['instrmap.yaml'] });
   });
+  it('a perf archive tarball is a side file, whichever order the files come in', () => {
+    for (const tar of ['perf.data.tar.bz2', 'perf.data.tar.gz', 'perf.data.tar.xz', 'perf.data.tar.zst', 'perf.data.tar']) {
+      expect(names(planFiles(F(tar, 'perf.data')))).toEqual({ main: 'perf.data', dataFiles: [], sideFiles: [tar] });
+      expect(names(planFiles(F('perf.data', tar, 'libc.so.6')))).toEqual({ main: 'perf.data', dataFiles: [], sideFiles: [tar, 'libc.so.6'] });
+    }
+    expect(names(planFiles(F('kallsyms', 'perf.data')))).toEqual({ main: 'perf.data', dataFiles: [], sideFiles: ['kallsyms'] });
+  });
   it('one file, or none', () => {
     expect(names(planFiles(F('x.bin')))).toEqual({ main: 'x.bin', dataFiles: [], sideFiles: [] });
     expect(planFiles([]).main).toBeNull();
