@@ -7,6 +7,13 @@ namespace profscope::unwind {
 
 namespace {
 
+// A factored offset times the CIE's data alignment, wrapping as the hardware
+// does (a hostile CIE/FDE may overflow; signed overflow would be undefined).
+int64_t Scaled(uint64_t factored, int64_t data_align) {
+  return static_cast<int64_t>(factored * static_cast<uint64_t>(data_align));
+}
+
+
 class Runner {
  public:
   Runner(const CfiSection& s, const Cie& cie, Arch arch, CfaScratch* scratch, UnwindRow* row)
@@ -75,7 +82,7 @@ CfiError Runner::Run(const uint8_t* p, size_t n, uint64_t start_loc, uint64_t pc
       case kCfaAdvanceLoc: advance = (op & 0x3f) * caf; moves = true; break;
       case kCfaOffset: {
         RegisterRule* rr = Rule(op & 0x3f, &e);
-        int64_t off = static_cast<int64_t>(ReadUleb128(r)) * daf;
+        int64_t off = Scaled(ReadUleb128(r), daf);
         if (!rr) return fail(e, at);
         *rr = RegisterRule{RuleKind::kOffset, 0, off, nullptr, 0};
         break;
@@ -107,8 +114,8 @@ CfiError Runner::Run(const uint8_t* p, size_t n, uint64_t start_loc, uint64_t pc
           case kCfaGnuNegativeOffsetExtended: {
             uint64_t reg = ReadUleb128(r);
             int64_t off;
-            if (op == kCfaOffsetExtendedSf || op == kCfaValOffsetSf) off = ReadSleb128(r) * daf;
-            else off = static_cast<int64_t>(ReadUleb128(r)) * daf;
+            if (op == kCfaOffsetExtendedSf || op == kCfaValOffsetSf) off = Scaled(static_cast<uint64_t>(ReadSleb128(r)), daf);
+            else off = Scaled(ReadUleb128(r), daf);
             if (op == kCfaGnuNegativeOffsetExtended) off = -off;
             if (!r.ok()) return fail(CfiError::kTruncated, at);
             RegisterRule* rr = Rule(reg, &e);
@@ -155,7 +162,7 @@ CfiError Runner::Run(const uint8_t* p, size_t n, uint64_t start_loc, uint64_t pc
           }
           case kCfaDefCfa: case kCfaDefCfaSf: {
             uint64_t reg = ReadUleb128(r);
-            int64_t off = op == kCfaDefCfa ? static_cast<int64_t>(ReadUleb128(r)) : ReadSleb128(r) * daf;
+            int64_t off = op == kCfaDefCfa ? static_cast<int64_t>(ReadUleb128(r)) : Scaled(static_cast<uint64_t>(ReadSleb128(r)), daf);
             if (!r.ok()) return fail(CfiError::kTruncated, at);
             if (reg >= info_.max_register) return fail(CfiError::kBadRegister, at);
             row_->cfa = CfaRule{true, false, static_cast<uint16_t>(reg), off, nullptr, 0};
@@ -171,7 +178,7 @@ CfiError Runner::Run(const uint8_t* p, size_t n, uint64_t start_loc, uint64_t pc
             break;
           }
           case kCfaDefCfaOffset: case kCfaDefCfaOffsetSf: {
-            int64_t off = op == kCfaDefCfaOffset ? static_cast<int64_t>(ReadUleb128(r)) : ReadSleb128(r) * daf;
+            int64_t off = op == kCfaDefCfaOffset ? static_cast<int64_t>(ReadUleb128(r)) : Scaled(static_cast<uint64_t>(ReadSleb128(r)), daf);
             if (!r.ok()) return fail(CfiError::kTruncated, at);
             row_->cfa.defined = true;
             row_->cfa.is_expression = false;
