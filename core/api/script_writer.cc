@@ -44,6 +44,20 @@ void AppendSym(std::string& out, const Frame& fr, bool symoff) {
   if (symoff) Appendf(out, "+0x%" PRIx64, fr.sym_offset);
 }
 
+// " sym+off" and " (dso)" after a frame's address, as the fields ask.
+void AppendSymDso(std::string& out, const Fields& f, const Frame& fr) {
+  if (f.sym) {
+    out += ' ';
+    AppendSym(out, fr, f.symoff);
+  }
+  if (f.dso) {
+    out += " (";
+    if (fr.has_map) out.append(fr.dso.data(), fr.dso.size());
+    else out += "[unknown]";
+    out += ')';
+  }
+}
+
 }  // namespace
 
 std::string Usec(uint64_t ns) {
@@ -102,31 +116,13 @@ void AppendSample(const Fields& f, const Sample& s, int name_width, std::string&
       for (const Frame& fr : s.frames) {
         // "Show binary offset for userspace addr" (perf 6.1 evsel_fprintf.c).
         Appendf(out, "\t%16" PRIx64, fr.has_map && !fr.kernel_dso ? fr.map_addr : fr.ip);
-        if (f.sym) {
-          out += ' ';
-          AppendSym(out, fr, f.symoff);
-        }
-        if (f.dso) {
-          out += " (";
-          if (fr.has_map) out.append(fr.dso.data(), fr.dso.size());
-          else out += "[unknown]";
-          out += ')';
-        }
+        AppendSymDso(out, f, fr);
         out += '\n';
       }
     } else if (!s.frames.empty()) {
       const Frame& fr = s.frames[0];
       Appendf(out, " %16" PRIx64, fr.ip);
-      if (f.sym) {
-        out += ' ';
-        AppendSym(out, fr, f.symoff);
-      }
-      if (f.dso) {
-        out += " (";
-        if (fr.has_map) out.append(fr.dso.data(), fr.dso.size());
-        else out += "[unknown]";
-        out += ')';
-      }
+      AppendSymDso(out, f, fr);
     }
   }
   out += '\n';
