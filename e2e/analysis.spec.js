@@ -16,7 +16,7 @@ test.describe('analysis views', () => {
     await page.keyboard.press('2'); // number keys switch views
     const panel = page.getByRole('tabpanel', { name: 'Flame chart' });
     const canvas = panel.getByRole('img');
-    await expect(canvas).toHaveAttribute('aria-label', /1 threads, 305 samples/);
+    await expect(canvas).toHaveAttribute('aria-label', /1 thread, 305 samples/);
     // pipe.data: COMM×2, MMAP2×7 (incl. kernel MMAP), EXIT... per `perf script --show-*-events`
     await expect(page.getByTestId('chart-status')).toContainText(/1 lane · \d+ markers/);
     const box = await canvas.boundingBox();

@@ -201,6 +201,7 @@ class JsSession {
     out.set("origin", std::to_string(session_.TimeOrigin()));
     out.set("start", session_.RelativeTime(session_.result().time_start));
     out.set("end", session_.RelativeTime(session_.result().time_end));
+    out.set("zero", session_.TimeZero());
     out.set("scale", session_.NanosPerTimeUnit());
     return out;
   }

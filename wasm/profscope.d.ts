@@ -63,6 +63,8 @@ export interface TimeBase {
   /** The sample time span (DecodeResult time_start/time_end) minus origin; 0 when the file has none. */
   start: number;
   end: number;
+  /** The views' one time zero (Session::TimeZero): the earliest time of any sample, call or marker, minus origin; 0 without time. */
+  zero: number;
   /** Nanoseconds per unit: 1 for ns clocks, 1e9 / cycle frequency for XRay TSC ticks. */
   scale: number;
 }
@@ -162,7 +164,7 @@ export interface Session {
   threadsJson(): string;
   /** JSON array of {pid, start, end, pgoff, path, build_id, time, record}. */
   mappingsJson(): string;
-  /** JSON array of {name, samples}. */
+  /** JSON array of {name, samples, interval_ns?, interval_from?: "period"|"frequency"} (interval: the time one sample stands for, when the file says). */
   eventsJson(): string;
   /**
    * Sample-less entries over time as JSON (jitdump: code loads and moves, in file order):

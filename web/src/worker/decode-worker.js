@@ -168,7 +168,8 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], options 
   // times are relative to the session's origin (exact as doubles); tracers count ticks, which
   // become ns here with the session's scale
   const base = s.timeBase();
-  const timing = { scale: base.scale, start: base.start * base.scale, end: base.end * base.scale, unit: base.scale === 1 ? 'ns' : 'ticks' };
+  // zero: the views' one time zero (Session::TimeZero), what "from the start of the file" means
+  const timing = { scale: base.scale, start: base.start * base.scale, end: base.end * base.scale, zero: base.zero * base.scale, unit: base.scale === 1 ? 'ns' : 'ticks' };
   if (base.scale !== 1) for (let i = 0; i < profile.sampleTimes.length; i++) profile.sampleTimes[i] *= base.scale;
 
   const analysis = new FileAnalysis(s, profile, strings, base.scale);
@@ -199,8 +200,8 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], options 
     recordSample: recordSamples(profile.sampleRecords, records.kinds.length),
     eventTotals: totals,
     cpus: cpuRows(profile.sampleCpus),
-    lanes: buildLanes(profile.sampleTimes, profile.sampleThreads, threads.length),
-    cpuLanes: cpuLanes(profile.sampleTimes, profile.sampleCpus),
+    lanes: buildLanes(profile.sampleTimes, profile.sampleThreads, threads.length, profile.sampleCounts),
+    cpuLanes: cpuLanes(profile.sampleTimes, profile.sampleCpus, profile.sampleCounts),
     markers: readMarkers(s, strings, base.scale),
     intervals: readIntervals(s, analysis.canon, base.scale),
     account: parseJson(s.accountJson(), []),
