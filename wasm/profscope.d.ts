@@ -192,8 +192,16 @@ export interface Session {
   recordFiles(): Uint8Array;       // 0 = the main file; i = the i-th added data file (offsets are within that file)
   /** Human label: "SAMPLE", "MMAP2", "feature HOSTNAME", "attr 0 (cpu-clock)", "header". */
   recordLabel(row: number): string;
+  /** The name of a row's type, from its decoder (Session::RecordTypeName): "SAMPLE", "feature CACHE", "function enter"; "" for no row. */
+  recordTypeName(row: number): string;
   /** JSON array of Field {name, offset, size, value, children?}; offsets absolute. */
   recordFieldsJson(row: number): string;
+  /**
+   * The decompressed bytes of a container row (perf -z COMPRESSED): the stream its Nested rows'
+   * offsets count in (offset 0 = its first output byte). Empty when the row is no container.
+   * Re-decompresses the file's stream up to the row (the decode keeps none of it).
+   */
+  containerBytes(row: number): Uint8Array;
 
   // ---- profile tables (Firefox Profiler's processed model; -1 = none) ----
   strings(): StringBlob;           // string ids index into it

@@ -144,8 +144,11 @@ bool Session::DecodeFiles(const ProgressFn& progress) {
     res_.format = "unknown";
     res_.diags.Fatal(DiagCode::kUnknownFormat, 0, std::min<uint64_t>(src_.size(), 8),
                      src_.size() == 0 ? "the file is empty"
-                                      : "not a file profscope can read: no known magic or structure at offset 0 "
-                                        "(perf.data starts with \"PERFILE2\")");
+                                      : "not a file profscope can read: the formats tried (core/format/detect.cc) "
+                                        "all refuse its first bytes: Linux perf.data and Android simpleperf "
+                                        "(\"PERFILE2\" or a pipe header), LLVM XRay FDR/basic log (its "
+                                        "file header), gperftools CPU profile (header words 0, 3, 0), "
+                                        "jit dump (\"JiTD\")");
     return false;
   }
   for (const auto& [k, v] : options_)
@@ -335,6 +338,13 @@ std::string Session::RecordFieldsJson(int32_t row) {
   FieldList fields;
   decoder_->RecordFields(WindowFor(row), res_, row, fields);
   return FieldsToJson(fields.items());
+}
+
+std::vector<uint8_t> Session::ContainerBytes(int32_t row) {
+  std::vector<uint8_t> out;
+  if (!decoder_ || row < 0 || static_cast<size_t>(row) >= res_.records.rows()) return out;
+  decoder_->ContainerBytes(WindowFor(row), res_, row, out);
+  return out;
 }
 
 std::string Session::RecordTypeName(int32_t row) const {

@@ -81,6 +81,9 @@ class Session {
   // The row's format-neutral category (kUnparsed for no row).
   profscope::RecordCategory RecordCategory(int32_t row) const;
   std::string RecordFieldsJson(int32_t row);
+  // The decompressed bytes of container row `row` (perf -z COMPRESSED: what its nested rows'
+  // offsets count in); empty when the row is no container.
+  std::vector<uint8_t> ContainerBytes(int32_t row);
 
   // ---- times ----
   // Every time a shell gets from the session is relative to this origin (0

@@ -251,16 +251,16 @@ function compare(normalize, swap, event) {
 }
 
 /**
- * The type name of a row: the first word of a record's label when it is a name ("SAMPLE",
- * "TSCWrap"), else the label.
+ * The type name of a row, as its decoder names the type (Session::RecordTypeName: "SAMPLE",
+ * "feature CACHE", "function enter"); an attr's (whose type number is its index) is its label,
+ * "attr 0 (cycles)".
  * @param {Session} s
  * @param {number} kind
  * @param {number} row
  */
 function typeName(s, kind, row) {
-  const label = String(s.recordLabel(row));
-  const first = label.split(' ')[0];
-  return (kind === RecordKind.Record || kind === RecordKind.Nested) && /^[A-Z][A-Za-z0-9_]+$/.test(first) ? first : label;
+  if (kind === RecordKind.Attr || kind === RecordKind.AttrIds) return String(s.recordLabel(row));
+  return String(s.recordTypeName(row)) || String(s.recordLabel(row));
 }
 
 /**
@@ -348,6 +348,12 @@ self.onmessage = async (e) => {
         const s = requireSession();
         const fields = parseJson(s.recordFieldsJson(msg.row), /** @type {any[]} */ ([]));
         self.postMessage({ type: 'fields', id: msg.id, row: msg.row, label: s.recordLabel(msg.row), fields });
+        break;
+      }
+      case 'containerBytes': {
+        // a COMPRESSED container's decompressed bytes (the stream its nested records' offsets count in)
+        const bytes = requireSession().containerBytes(Number(msg.row));
+        self.postMessage({ type: 'containerBytes', id: msg.id, row: msg.row, bytes }, [bytes.buffer]);
         break;
       }
       case 'labels': {

@@ -3,7 +3,7 @@
 // transforms for the selected frame.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { WeightSwitch } from './weight-switch.jsx';
-import { formatInt, formatTime } from '../../lib/format.js';
+import { formatInt, formatTime, plural } from '../../lib/format.js';
 import './filter-bar.css';
 
 const TRANSFORMS = [
@@ -156,13 +156,13 @@ export function FilterBar({ doc, opts, analysis, analyzing, onChange, onUndo, on
         value={q}
         onInput={(e) => setQ(e.currentTarget.value)}
       />
-      {q ? <span class="muted" data-testid="search-count">{badRegex ? 'bad regex' : `${formatInt(matchCount)} functions match`}</span> : null}
+      {q ? <span class="muted" data-testid="search-count">{badRegex ? 'bad regex' : matchCount === 1 ? '1 function matches' : `${formatInt(matchCount)} functions match`}</span> : null}
       <label title="Bottom-up: roots are the functions where samples were taken">
         <input type="checkbox" checked={opts.invert} onChange={(e) => onChange({ ...opts, invert: e.currentTarget.checked }, { keepRedo: true })} /> Invert
       </label>
       <WeightSwitch doc={doc} opts={opts} onChange={onChange} />
       <span class="ab-samples muted" data-testid="analysis-samples" data-ms={analysis.ms != null ? analysis.ms.toFixed(1) : ''} title={analysis.ms != null ? `aggregated in the worker in ${analysis.ms.toFixed(1)} ms` : undefined}>
-        {analyzing ? 'aggregating…' : `${formatInt(analysis.samples)} samples`}
+        {analyzing ? 'aggregating…' : plural(analysis.samples, 'sample')}
       </span>
       <div class="ab-transforms">
         {opts.transforms.length ? (

@@ -11,6 +11,7 @@ import { fitCanvas, useElementSize } from '../../lib/element-size.js';
 import { ancestorAt, intervalAt, intervalRows, laneActivity, laneInterval, lastAtOrBefore, orderLanes, sampleInColumn, sortMarkers, typicalGap } from './chart-model.js';
 import { drawChart, drawOverview, fmtTime, HEAD_H, laneName, RULER_H, ROW_H, STRIP_H, TITLE_H } from './chart-draw.js';
 import { plural } from '../../lib/format.js';
+import { offsetText } from '../../lib/records.js';
 import { stringOf } from '../../lib/strings.js';
 import { formatInt } from '../../lib/format.js';
 import './flame-chart.css';
@@ -315,7 +316,7 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
       const when = Number.isNaN(t) || t === 0 ? ' · no time (shown at the start)' : ` · ${fmtTime(t - geo.zero)}`;
       // a marker from a side file (a jit dump's code load on a perf timeline) has no row in this file
       tip.querySelector('.fc-sub').textContent =
-        row >= 0 ? `record ${row} at 0x${doc.records.offsets[row].toString(16)}${when} · click for its bytes` : `from a side file${when}`;
+        row >= 0 ? `record ${row} at ${offsetText(doc, row)}${when} · click for its bytes` : `from a side file${when}`;
     }
     tip.hidden = false;
     const host = scrollRef.current.parentElement.getBoundingClientRect();
