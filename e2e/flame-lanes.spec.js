@@ -92,7 +92,7 @@ test.describe('flame chart lanes', () => {
 
     // the overview track: a row per lane; a click on the last row scrolls to the last lane
     const overview = page.getByTestId('lane-overview');
-    await expect(overview).toHaveAttribute('aria-label', /activity of 11 lanes/);
+    await expect(overview).toHaveAttribute('aria-label', /Activity overview, 11 rows/);
     const ob = await overview.boundingBox();
     await page.mouse.click(ob.x + ob.width / 2, ob.y + ob.height - 1);
     await expect.poll(() => scroller(page).evaluate((el) => el.scrollTop)).toBeGreaterThan(0);

@@ -575,7 +575,7 @@ function LaneOverview({ lanes, geo, view, dark, nameOf, onPick }) {
         data-testid="lane-overview"
         style={{ height: `${h}px` }}
         role="img"
-        aria-label={`Overview: activity of ${plural(lanes.length, 'lane')} over the whole profile; click a row to go to its lane`}
+        aria-label={`Activity overview, ${plural(lanes.length, 'row')} (one per track) over the whole profile; click a row to scroll to it`}
         onClick={(e) => {
           const p = pick(e);
           if (p.li >= 0) onPick(p.li, p.t);
