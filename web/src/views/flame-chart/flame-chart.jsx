@@ -459,7 +459,7 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
           {plural(shown.length, 'lane')}
           {order.hidden.length ? ` (${order.hidden.length} hidden)` : ''} · {plural(markers.rows.length, 'marker')} ·{' '}
           {geo.noTime ? '' : `showing ${fmtTime(span)} of ${fmtTime(full)} · `}
-          {intervalText} · wheel/+/− zoom, drag pan, drag the ruler to select a range
+          {intervalText ? `${intervalText} · ` : ''}wheel/+/− zoom, drag pan, drag the ruler to select a range
         </span>
       </div>
       {showOverview ? (
