@@ -938,7 +938,7 @@ TEST_P(PerfDecoderModes, RichScenarioRecordsAndInfo) {
   EXPECT_NE(info.find("\"records\":" + std::to_string(b.ExpectedCount()) + ",\"samples\":5,"),
             std::string::npos)
       << info;
-  EXPECT_NE(info.find("\"events\":[{\"name\":\"cycles\",\"samples\":2},{\"name\":\"cpu-clock:u\",\"samples\":1},"
+  EXPECT_NE(info.find("\"events\":[{\"name\":\"cycles\",\"samples\":2},{\"name\":\"cpu-clock:u\",\"samples\":1,\"interval_ns\":4000.000,\"interval_from\":\"period\"},"
                       "{\"name\":\"cycles:ppp\",\"samples\":2}]"),
             std::string::npos)
       << info;
