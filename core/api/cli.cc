@@ -1,6 +1,7 @@
 #include "core/api/cli.h"
 
 #include <algorithm>
+#include <new>
 #include <string_view>
 
 #include "core/api/compare.h"
@@ -268,7 +269,24 @@ int Export(const Request& req, const Session& session, Host& host, OutputSink& o
 
 }  // namespace
 
+namespace {
+int RunCommand(const std::vector<std::string>& args, Host& host, OutputSink& out, OutputSink& err);
+}  // namespace
+
 int Run(const std::vector<std::string>& args, Host& host, OutputSink& out, OutputSink& err) {
+  // A failed allocation after the decode (writing stacks, an export) ends the
+  // command with a message, never an abort (the WASM module stays usable).
+  try {
+    return RunCommand(args, host, out, err);
+  } catch (const std::bad_alloc&) {
+    out.Flush();
+    Message(err, "out of memory while writing the output; what was written is complete up to its last line");
+    return 1;
+  }
+}
+
+namespace {
+int RunCommand(const std::vector<std::string>& args, Host& host, OutputSink& out, OutputSink& err) {
   std::optional<Request> req = Parse(args);
   if (!req) {
     err.Write(Usage());
@@ -302,5 +320,6 @@ int Run(const std::vector<std::string>& args, Host& host, OutputSink& out, Outpu
   if (req->command != Command::kInfo) PrintFatal(session, err);
   return 1;
 }
+}  // namespace
 
 }  // namespace profscope::cli

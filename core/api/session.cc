@@ -162,9 +162,17 @@ bool Session::DecodeFiles(const ProgressFn& progress) {
     }
     if (ok && !side_.empty()) decoder_->UseSideFiles(side_, res_);
   } catch (const std::bad_alloc&) {
-    res_.diags.Error(DiagCode::kOutOfMemory, 0, 0,
-                     "out of memory while decoding (" + std::to_string(res_.records.rows()) +
-                         " records read); decoding stopped, everything before it is shown");
+    // Where it stopped: the last record read, or the file record holding it
+    // (a nested record's offset is within a decompressed stream).
+    const RecordTable& rt = res_.records;
+    int32_t row = static_cast<int32_t>(rt.rows()) - 1;
+    for (int guard = 0; row >= 0 && rt.parent[static_cast<size_t>(row)] >= 0 && guard < 64; ++guard)
+      row = rt.parent[static_cast<size_t>(row)];
+    const uint64_t at = row >= 0 ? rt.offset[static_cast<size_t>(row)] : 0;
+    const uint64_t len = row >= 0 ? rt.size[static_cast<size_t>(row)] : 0;
+    res_.diags.Error(DiagCode::kOutOfMemory, at, len,
+                     "out of memory while decoding the record at byte offset " + std::to_string(at) + " (" +
+                         std::to_string(rt.rows()) + " records read); decoding stopped, everything before it is shown");
   }
   try {
     decoder_->Finish(res_);
