@@ -129,8 +129,30 @@ bool Session::Decode(const ProgressFn& progress) {
   return ok;
 }
 
+void Session::FindDebugFiles() {
+  if (debug_searched_ || !files_) return;
+  debug_searched_ = true;
+  const size_t given = side_.size();
+  for (size_t i = 0; i < given; ++i) {
+    if (side_[i].kind != "elf") continue;
+    symbols::DebugFileFound f = symbols::FindDebugFile(side_[i].name, side_[i].window->source(), *files_);
+    for (const std::string& r : f.rejected)
+      found_notes_.push_back({DiagCode::kSideFileMismatch, Severity::kWarning, 0, 0, r});
+    if (f.path.empty()) continue;
+    bool given_already = false;
+    for (const SideFile& s : side_) given_already = given_already || s.name == f.path;
+    if (given_already) continue;
+    found_notes_.push_back({DiagCode::kDebugFileFound, Severity::kInfo, 0, 0,
+                            "debug file of " + side_[i].name + " found at " + f.path + " (perf's " + f.kind + " place)"});
+    found_sources_.push_back(std::move(f.source));
+    AddSideFile(*found_sources_.back(), f.path);
+  }
+}
+
 bool Session::DecodeFiles(const ProgressFn& progress) {
+  FindDebugFiles();
   res_ = DecodeResult();
+  for (const Diagnostic& d : found_notes_) res_.diags.Add(d.code, d.severity, d.offset, d.length, d.message);
   res_.budget.set_limit_mib(max_memory_mib_);
   res_.file_size = src_.size();
   res_.files.push_back(name_);

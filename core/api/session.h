@@ -11,6 +11,7 @@
 #include "core/api/output_sink.h"
 #include "core/analysis/call_tree.h"
 #include "core/format/decoder.h"
+#include "core/symbols/debug_file_search.h"
 
 namespace profscope {
 
@@ -25,6 +26,11 @@ class Session {
   // Adds a side file (program binary, jit dump, XRay instrumentation map),
   // classified by content and offered to the decoder after decoding.
   void AddSideFile(ByteSource& src, std::string name);
+  // The shell's read access to the host's files (the CLIs; the page has
+  // none). With it, the first Decode looks for each ELF side file's separate
+  // debug file where perf looks (core/symbols/debug_file_search.h) and adds
+  // the one it finds as a further side file named by its path.
+  void SetFileAccess(symbols::FileAccess* files) { files_ = files; }
 
   // Detects and decodes; false when nothing could be decoded (fatal diagnostic present).
   bool Decode(const ProgressFn& progress = nullptr);
@@ -110,6 +116,11 @@ class Session {
 
  private:
   bool DecodeFiles(const ProgressFn& progress);
+  void FindDebugFiles();
+  symbols::FileAccess* files_ = nullptr;
+  bool debug_searched_ = false;
+  std::vector<std::unique_ptr<ByteSource>> found_sources_;
+  std::vector<Diagnostic> found_notes_;  // what the search found or refused, added to every decode's diagnostics
   CallTreeBuilder& Analyzer();
   std::unique_ptr<CallTreeBuilder> analyzer_;
   uint64_t time_origin_ = 0;
