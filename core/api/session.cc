@@ -279,9 +279,27 @@ std::string Session::InfoJson() const {
   out += ",\"time_start\":" + Dec(res_.time_start) + ",\"time_end\":" + Dec(res_.time_end);
   out += ",\"markers\":" + Dec(res_.profile.markers.size());
   out += ",\"diagnostics\":" + DiagnosticsJson();
+  if (res_.missing.computed) out += ",\"missing\":" + MissingJson();
   AppendInfoMembers(out, res_.info);
   out += "}\n";
   return out;
+}
+
+std::string Session::MissingJson() const {
+  const MissingReport& r = res_.missing;
+  if (!r.computed) return "null";
+  std::string out = "{\"mappings\":[";
+  for (size_t i = 0; i < r.mappings.size(); ++i) {
+    const MissingMapping& m = r.mappings[i];
+    if (i) out += ',';
+    out += "{\"path\":" + Q(m.path) + ",\"build_id\":" + Q(m.build_id) + ",\"dso\":" + Q(m.dso) +
+           ",\"samples\":" + Dec(m.samples) + ",\"frames\":" + Dec(m.frames) + ",\"unwind_cut\":" + Dec(m.unwind_cut) +
+           ",\"drop\":" + Q(m.drop) + "}";
+  }
+  out += "],\"stack_copy\":";
+  if (r.stack_short_samples == 0) return out + "null}";
+  return out + "{\"samples\":" + Dec(r.stack_short_samples) + ",\"copy_bytes\":" + Dec(r.stack_copy_bytes) +
+         ",\"needed_bytes\":" + Dec(r.stack_needed_bytes) + ",\"fix\":" + Q(r.stack_fix) + "}}";
 }
 
 std::string Session::SummaryJson() const {

@@ -68,6 +68,12 @@ class Session {
   // Each side file with what it was to the decoder (core/api/side_file_roles.h):
   // [{"name", "kind", "role"}], role one of symbols, jitdump, instr-map, unused.
   std::string SideFilesJson() const;
+  // What is missing to name every frame (DecodeResult::missing; `info`'s
+  // "missing" member): {"mappings": [{"path", "build_id", "dso", "samples",
+  // "frames", "unwind_cut", "drop"}] (most samples first), "stack_copy":
+  // {"samples", "copy_bytes", "needed_bytes", "fix"} or null}; "null" for
+  // formats without one.
+  std::string MissingJson() const;
   // A decoder option, applied at the next Decode (gperftools: "pc_minus_one",
   // "drop_duplicate_leaf", "strip_signal_frames" = "1"/"0"). Unknown keys are
   // reported as a diagnostic when decoding.

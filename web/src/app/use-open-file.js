@@ -94,6 +94,18 @@ export function useOpenFile(client, onOpened) {
     [openFile],
   );
 
+  /** The open file again with more side files (a binary, a debug file, a perf archive tarball). */
+  const addSideFiles = useCallback(
+    (/** @type {any} */ d, /** @type {File[]} */ more) => {
+      const side = [...(d.extras?.sideFiles || []), ...more];
+      const extra = (d.extras?.dataFiles || []).length + side.length;
+      const name = d.extras?.openName || d.name;
+      const label = extra ? `${name} (+${extra} file${extra === 1 ? '' : 's'})` : name;
+      return openFile(d.file, name, { ...d.extras, label, sideFiles: side });
+    },
+    [openFile],
+  );
+
   /** The open file again, with other decoder options. */
   const reopen = useCallback(
     (/** @type {any} */ d, /** @type {Record<string, string>} */ options) => openFile(d.file, d.extras?.openName || d.name, { ...d.extras, options }),
@@ -154,7 +166,7 @@ export function useOpenFile(client, onOpened) {
 
   useEffect(() => () => client.stop(), [client]);
 
-  return { status, progress, pendingName, error, setError, doc, source, openFile, openFiles, reopen, cancel };
+  return { status, progress, pendingName, error, setError, doc, source, openFile, openFiles, addSideFiles, reopen, cancel };
 }
 
 /**
