@@ -77,7 +77,8 @@ export function App() {
   // the "what is missing" panel, until dismissed for this decode
   const [missingDismissed, setMissingDismissed] = useState(/** @type {any} */ (null));
   const missing = doc?.missing;
-  const showMissing = doc && missing && (missing.mappings.length || missing.stack_copy) && missingDismissed !== doc;
+  // shown right after a person's drop (not over the bundled sample or an embedding host's file)
+  const showMissing = doc && doc.extras?.chosen && missing && (missing.mappings.length || missing.stack_copy) && missingDismissed !== doc;
   const sel = useSelection(doc, client);
   const an = useAnalysisOptions(doc, client, setError);
   const { opts, analysis } = an;

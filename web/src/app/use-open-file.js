@@ -12,7 +12,8 @@ export const SAMPLE_NAME = 'calltree.perf.data';
 export const SAMPLE_BINARY_URL = 'samples/calltree';
 
 /**
- * @typedef {{label?: string, openName?: string, dataFiles?: File[], sideFiles?: File[], options?: Record<string, string>}} Extras
+ * chosen: the person dropped or chose the files (not the bundled sample, a ?url= or an embedding host's file)
+ * @typedef {{label?: string, openName?: string, dataFiles?: File[], sideFiles?: File[], options?: Record<string, string>, chosen?: boolean}} Extras
  * @typedef {'idle'|'loading'|'decoding'|'ready'|'error'|'cancelled'} Status
  */
 
@@ -89,7 +90,7 @@ export function useOpenFile(client, onOpened) {
       if (!plan.main) return;
       const extra = plan.dataFiles.length + plan.sideFiles.length;
       const label = extra ? `${plan.main.name} (+${extra} file${extra === 1 ? '' : 's'})` : plan.main.name;
-      openFile(plan.main, plan.main.name, { label, dataFiles: plan.dataFiles, sideFiles: plan.sideFiles });
+      openFile(plan.main, plan.main.name, { label, dataFiles: plan.dataFiles, sideFiles: plan.sideFiles, chosen: true });
     },
     [openFile],
   );
@@ -101,7 +102,7 @@ export function useOpenFile(client, onOpened) {
       const extra = (d.extras?.dataFiles || []).length + side.length;
       const name = d.extras?.openName || d.name;
       const label = extra ? `${name} (+${extra} file${extra === 1 ? '' : 's'})` : name;
-      return openFile(d.file, name, { ...d.extras, label, sideFiles: side });
+      return openFile(d.file, name, { ...d.extras, label, sideFiles: side, chosen: true });
     },
     [openFile],
   );
