@@ -177,7 +177,7 @@ TEST(DebugFileSearch, DebuglinkCheckedByCrc) {
   Files fs;
   auto dbg = MakeElf(true, true, "", "", 0);
   auto bin = MakeElf(true, false, "", "prog.debug", Crc(dbg));
-  auto other = MakeElf(true, true, "", "", 7);  // another file of the same name
+  auto other = MakeElf(true, true, kId, "", 0);  // another file of the same name (other bytes)
   fs.files["/opt/app/prog.debug"] = other;
   fs.files["/opt/app/.debug/prog.debug"] = dbg;
   MemorySource s(bin);
