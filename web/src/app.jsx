@@ -106,7 +106,6 @@ export function App() {
       ) : null}
 
       {doc ? <Summary doc={doc} /> : <div class="summary-placeholder" />}
-      {showMissing ? <MissingPanel missing={missing} busy={busy} onAdd={(f) => files.addSideFiles(doc, f)} onDismiss={() => setMissingDismissed(doc)} /> : null}
 
       <main class="panes" style={layout.style.panes}>
         <section class="pane tree-pane" aria-label="Records" onMouseOver={sel.onTreeHover} onMouseLeave={() => sel.setHoverRange(null)}>
@@ -143,6 +142,7 @@ export function App() {
           ))}
           <MaximizeButton maximized={layout.maximized} onToggle={layout.toggleMaximized} />
         </div>
+        {showMissing ? <MissingPanel missing={missing} busy={busy} onAdd={(f) => files.addSideFiles(doc, f)} onDismiss={() => setMissingDismissed(doc)} /> : null}
         {doc && doc.decoderOptions && tab !== 'diag' ? <DecoderOptions doc={doc} busy={busy} onChange={(options) => files.reopen(doc, options)} /> : null}
         {doc && analysis && tab !== 'diag' && tab !== 'composition' && tab !== 'compare' ? (
           <FilterBar
