@@ -221,6 +221,7 @@ bool Open(const std::vector<std::string>& given, const Request& req, Host& host,
   o.session = std::make_unique<Session>(*o.sources[0], inputs[0].name);
   for (size_t i = 1; i < o.sources.size(); ++i) o.session->AddDataFile(*o.sources[i], inputs[i].name);
   for (size_t i = 0; i < o.side.size(); ++i) o.session->AddSideFile(*o.side[i], req.side[i]);
+  o.session->SetFileAccess(&host);
   for (const auto& [k, v] : req.options) o.session->SetOption(k, v);
   if (req.max_memory_mib) o.session->SetMaxMemoryMiB(req.max_memory_mib);
   o.ok = o.session->Decode();

@@ -153,6 +153,14 @@ void PerfDecoder::Finish(DecodeResult& out) {
   session_.FinishEvents(out.profile);
   if (parser_) parser_->Finish();
   if (parser_) sample_comm_ = std::move(parser_->sample_comms());
+  if (parser_) {
+    const PerfUnwind& u = parser_->unwind();
+    missing_in_.unwind = u.MissingBinaries();
+    missing_in_.stack_short_samples = u.counts().stack_too_small;
+    missing_in_.stack_copy_bytes = u.stack_copy_bytes();
+    missing_in_.stack_needed_bytes = u.stack_needed_bytes();
+    out.missing = FindMissing(out.profile, missing_in_);
+  }
   out.stacks_thread_root = session_.features.simpleperf.present || RecordedBySimpleperf(session_.features);
   if (parser_) parser_->Release();
 }
@@ -166,6 +174,11 @@ void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) 
   StackBuilder& sb = parser_->stacks();
   // Program binaries first (symbols of mapped files), then jit dumps (anonymous JIT code).
   std::vector<bool> used(files.size(), false);
+  for (const SideFile& f : files) {
+    if (f.kind == "elf" && f.window) missing_in_.elves.push_back({f.name, symbols::ReadDebugInfoRefs(f.window->source())});
+    missing_in_.archive_given = missing_in_.archive_given || f.kind == "archive";
+    missing_in_.kallsyms_given = missing_in_.kallsyms_given || f.kind == "kallsyms";
+  }
   store_ = std::make_unique<symbols::SymbolStore>();
   NameFramesFromElf(files, used, sb, out, *store_, mapping_dso_);
   std::vector<SideFile> rest;
