@@ -33,6 +33,7 @@ const char* DiagCodeName(DiagCode code) {
     case DiagCode::kUnwindMissingBinary: return "unwind_missing_binary";
     case DiagCode::kUnwindStackTooSmall: return "unwind_stack_too_small";
     case DiagCode::kUnwindStopped: return "unwind_stopped";
+    case DiagCode::kDebugInfoDamaged: return "debug_info_damaged";
   }
   return "unknown";
 }

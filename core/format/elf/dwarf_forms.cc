@@ -88,6 +88,7 @@ uint64_t ReadSized(ByteReader& r, unsigned n) {
 
 bool Block(ByteReader& r, uint64_t n, Value* out) {
   out->kind = ValueKind::kOther;
+  if (!r.ok()) return false;
   if (n > r.remaining()) { r.Fail(); return false; }
   return r.Skip(static_cast<size_t>(n));
 }
