@@ -71,6 +71,7 @@ bool Session::WriteScript(OutputSink& out) {
           fr.has_sym = fi.has_sym;
           fr.sym = fi.sym;
           fr.sym_offset = fi.sym_offset;
+          fr.inlined = fi.inlined;
           fr.dso = fi.dso;
           ss.frames.push_back(fr);
         }

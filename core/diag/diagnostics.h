@@ -44,6 +44,7 @@ enum class DiagCode : uint16_t {
   kUnwindStackTooSmall,    // --call-graph dwarf: the stack copies ended before the root (a larger dwarf,SIZE fixes it)
   kUnwindStopped,          // --call-graph dwarf: unwinding stopped early for another reason (no CFI, damaged CFI, ...)
   kDebugFileFound,         // a side file's separate debug file was found where perf looks for it (CLI only)
+  kDebugInfoDamaged,       // a side file's DWARF debug information is damaged (inlined frames from it may be missing)
 };
 
 const char* DiagCodeName(DiagCode code);

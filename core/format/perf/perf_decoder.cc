@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/format/perf/perf_format.h"
+#include "core/format/perf/perf_inlines.h"
 #include "core/format/perf/perf_jit.h"
 #include "core/format/perf/perf_ordered_events.h"
 #include "core/format/perf/perf_record_fields.h"
@@ -88,6 +89,11 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
           fr.has_sym = true;
           fr.sym = sym->name;
           fr.sym_offset = fr.map_addr - sym->start;
+          if (f < inlined_frames_.size() && inlined_frames_[f]) {
+            // perf's inline symbol: the inlined function's name, the frame symbol's start.
+            fr.inlined = true;
+            fr.sym = p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[f])]);
+          }
         }
       }
       s.frames.push_back(std::move(fr));
@@ -181,6 +187,11 @@ void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) 
   }
   store_ = std::make_unique<symbols::SymbolStore>();
   NameFramesFromElf(files, used, sb, out, *store_, mapping_dso_);
+  // perf's inlined frames of the unwound (--call-graph dwarf) user frames.
+  const InlineCounts ic = AddInlineFrames(parser_->unwound_frames(), mapping_dso_, *store_, sb, out, &inlined_frames_);
+  if (ic.inline_frames)
+    out.facts.push_back({"inlined frames", Dec(ic.inline_frames) + " added to " + Dec(ic.expanded) + " frames (" +
+                                               Dec(ic.samples) + " samples), from DWARF debug information"});
   std::vector<SideFile> rest;
   for (size_t i = 0; i < files.size(); ++i)
     if (!used[i]) rest.push_back(files[i]);

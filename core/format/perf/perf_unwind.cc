@@ -83,6 +83,13 @@ void PerfUnwind::AddBinaries(const std::vector<SideFile>& files) {
     if (!b.module || !b.module->elf().ok) continue;
     binaries_.push_back(std::move(b));
   }
+  // A separate debug file (its .text has no bytes) shares its binary's
+  // build-id: the binary, with the CFI and the bytes, is matched first.
+  auto debug_only = [](const Binary& b) {
+    const elf::SectionHeader* t = b.module->elf().FindSection(".text");
+    return t && t->type == elf::kShtNobits;
+  };
+  std::stable_partition(binaries_.begin(), binaries_.end(), [&](const Binary& b) { return !debug_only(b); });
 }
 
 void PerfUnwind::SetArch(const std::string& arch) {
