@@ -1,12 +1,14 @@
 // libFuzzer target for the symbol readers: kallsyms text, perf's symbol
 // rules (fixup_end, choose_best_symbol, kallsyms relocation and module
 // split) and ELF symbol loading (symtab/dynsym, program headers, PLT) of
-// hostile ELF files. Seeded with the perf cases' binaries and fuzz/seeds/symbols_fuzz.
+// hostile ELF files, and the .gnu_debuglink/build-id reading of the separate
+// debug file search (debug_file_search.h) over a host with no files. Seeded with the perf cases' binaries and fuzz/seeds/symbols_fuzz.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "core/format/elf/elf_reader.h"
+#include "core/symbols/debug_file_search.h"
 #include "core/symbols/elf_symbols.h"
 #include "core/symbols/kallsyms.h"
 #include "core/symbols/symbol_store.h"
@@ -38,5 +40,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint64_t lo, hi;
   (void)st.KernelMapRange(&lo, &hi);
   st.Finish();
+  struct NoFiles : symbols::FileAccess {
+    std::unique_ptr<ByteSource> Open(const std::string&, std::string* e) override { *e = "none"; return nullptr; }
+    bool IsDirectory(const std::string&) override { return false; }
+  } none;
+  MemorySource bin(data, size);
+  (void)symbols::FindDebugFile("/usr/lib/x.so", bin, none);
   return 0;
 }

@@ -15,6 +15,7 @@
 #include "core/api/compare.h"
 #include "core/api/export/exporter.h"
 #include "core/api/session.h"
+#include "core/trace/trace_printer.h"
 
 using emscripten::val;
 
@@ -111,6 +112,7 @@ class JsSession {
   std::string eventsJson() const { return session_.EventsJson(); }
   std::string accountJson() const { return session_.AccountJson(); }
   std::string sideFilesJson() const { return session_.SideFilesJson(); }
+  std::string missingJson() const { return session_.MissingJson(); }
   void setOption(std::string key, std::string value) { session_.SetOption(std::move(key), std::move(value)); }
   std::string decoderOptionsJson() const { return session_.DecoderOptionsJson(); }
   val strings() const { return StringBlob(p().strings.all()); }
@@ -277,6 +279,7 @@ std::string Version() { return "profscope 0.1.0"; }
 
 EMSCRIPTEN_BINDINGS(profscope) {
   emscripten::function("version", &Version);
+  emscripten::function("traceEventAvailable", &profscope::trace::TracePrinter::Available);
   emscripten::class_<JsSession>("Session")
       .constructor<val, double, std::string>()
       .function("addDataFile", &JsSession::addDataFile)
@@ -296,6 +299,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("recordTypeName", &JsSession::recordTypeName)
       .function("accountJson", &JsSession::accountJson)
       .function("sideFilesJson", &JsSession::sideFilesJson)
+      .function("missingJson", &JsSession::missingJson)
       .function("setOption", &JsSession::setOption)
       .function("decoderOptionsJson", &JsSession::decoderOptionsJson)
       .function("strings", &JsSession::strings)

@@ -8,6 +8,8 @@ export interface ProfscopeModule {
   /** Decodes a file pulled in chunks through `read` (offset, length) => bytes. */
   Session: new (read: ByteReadFn, size: number, name: string) => Session;
   version(): string;
+  /** Whether tracepoint payloads print through libtraceevent (else as name=value fields): false while Debian's libtraceevent source cannot be fetched for WASM. */
+  traceEventAvailable(): boolean;
   /** The command line (core/api/cli.h, from wasm/cli_bindings.cc): `profscope ARGS...` with the host's files; returns the exit status. */
   runCli(args: string[], host: CliHost): number;
   /** The module's linear memory (what the benchmark reports as the WASM heap). */
@@ -179,6 +181,12 @@ export interface Session {
    * role one of symbols, jitdump, instr-map, unused. Parse with JSON.parse.
    */
   sideFilesJson(): string;
+  /**
+   * What is missing to name every frame (perf.data; "null" for other formats), JSON of MissingReport:
+   * mappings most samples first, each saying what to drop; stack_copy the dwarf samples whose
+   * stack copy was too small (null when none), fix the `perf record --call-graph dwarf,SIZE` that holds them.
+   */
+  missingJson(): string;
   /** The options the format's decoder takes: {title, options: [{key, label, help, value}]}; "{}" when none. */
   decoderOptionsJson(): string;
 
@@ -262,3 +270,22 @@ export interface Session {
 
 declare const factory: (opts?: object) => Promise<ProfscopeModule>;
 export default factory;
+
+/** Session.missingJson(), parsed. */
+export interface MissingReport {
+  mappings: {
+    path: string;
+    build_id: string;
+    /** perf's DSO name: the path, "[kernel.kallsyms]", "[ext4]", "[vdso]" */
+    dso: string;
+    /** samples with an unnamed frame in this mapping */
+    samples: number;
+    /** unnamed frames there, summed over the samples */
+    frames: number;
+    /** --call-graph dwarf samples whose user stack stops here (its binary was not given) */
+    unwind_cut: number;
+    /** what to drop, one sentence */
+    drop: string;
+  }[];
+  stack_copy: { samples: number; copy_bytes: number; needed_bytes: number; fix: string } | null;
+}

@@ -1,6 +1,7 @@
 #include "core/api/cli.h"
 
 #include <algorithm>
+#include <new>
 #include <string_view>
 
 #include "core/api/compare.h"
@@ -220,6 +221,7 @@ bool Open(const std::vector<std::string>& given, const Request& req, Host& host,
   o.session = std::make_unique<Session>(*o.sources[0], inputs[0].name);
   for (size_t i = 1; i < o.sources.size(); ++i) o.session->AddDataFile(*o.sources[i], inputs[i].name);
   for (size_t i = 0; i < o.side.size(); ++i) o.session->AddSideFile(*o.side[i], req.side[i]);
+  o.session->SetFileAccess(&host);
   for (const auto& [k, v] : req.options) o.session->SetOption(k, v);
   if (req.max_memory_mib) o.session->SetMaxMemoryMiB(req.max_memory_mib);
   o.ok = o.session->Decode();
@@ -268,7 +270,24 @@ int Export(const Request& req, const Session& session, Host& host, OutputSink& o
 
 }  // namespace
 
+namespace {
+int RunCommand(const std::vector<std::string>& args, Host& host, OutputSink& out, OutputSink& err);
+}  // namespace
+
 int Run(const std::vector<std::string>& args, Host& host, OutputSink& out, OutputSink& err) {
+  // A failed allocation after the decode (writing stacks, an export) ends the
+  // command with a message, never an abort (the WASM module stays usable).
+  try {
+    return RunCommand(args, host, out, err);
+  } catch (const std::bad_alloc&) {
+    out.Flush();
+    Message(err, "out of memory while writing the output; what was written is complete up to its last line");
+    return 1;
+  }
+}
+
+namespace {
+int RunCommand(const std::vector<std::string>& args, Host& host, OutputSink& out, OutputSink& err) {
   std::optional<Request> req = Parse(args);
   if (!req) {
     err.Write(Usage());
@@ -302,5 +321,6 @@ int Run(const std::vector<std::string>& args, Host& host, OutputSink& out, Outpu
   if (req->command != Command::kInfo) PrintFatal(session, err);
   return 1;
 }
+}  // namespace
 
 }  // namespace profscope::cli

@@ -17,16 +17,15 @@
 
 #include "core/api/output_sink.h"
 #include "core/io/byte_source.h"
+#include "core/symbols/debug_file_search.h"
 
 namespace profscope::cli {
 
 // What a shell gives the command line: read access to its files.
-class Host {
+// Open(path, error) and IsDirectory(path) come from symbols::FileAccess (the
+// separate debug files of --symbols ELF files are looked for through them).
+class Host : public symbols::FileAccess {
  public:
-  virtual ~Host() = default;
-  // `path` opened for reading, or nullptr with `error` set to why not ("No such file or directory").
-  virtual std::unique_ptr<ByteSource> Open(const std::string& path, std::string* error) = 0;
-  virtual bool IsDirectory(const std::string& path) = 0;
   // The names of a directory's entries.
   virtual std::vector<std::string> List(const std::string& dir) = 0;
   // Writes `bytes` to the file `path` (export -o); false with `error` set to

@@ -50,12 +50,13 @@ void AppendSymDso(std::string& out, const Fields& f, const Frame& fr) {
     out += ' ';
     AppendSym(out, fr, f.symoff);
   }
-  if (f.dso) {
+  if (f.dso && !fr.inlined) {
     out += " (";
     if (fr.has_map) out.append(fr.dso.data(), fr.dso.size());
     else out += "[unknown]";
     out += ')';
   }
+  if (fr.inlined) out += " (inlined)";
 }
 
 }  // namespace

@@ -37,6 +37,7 @@ struct Frame {
   std::string_view sym;      // symbol name
   uint64_t sym_offset = 0;   // map_addr - symbol start
   std::string_view dso;      // DSO name; ignored when !has_map ("[unknown]")
+  bool inlined = false;      // perf's sym->inlined: no "(dso)", then " (inlined)"
 };
 
 struct Sample {

@@ -71,6 +71,7 @@ bool Session::WriteScript(OutputSink& out) {
           fr.has_sym = fi.has_sym;
           fr.sym = fi.sym;
           fr.sym_offset = fi.sym_offset;
+          fr.inlined = fi.inlined;
           fr.dso = fi.dso;
           ss.frames.push_back(fr);
         }
@@ -132,8 +133,30 @@ bool Session::Decode(const ProgressFn& progress) {
   return ok;
 }
 
+void Session::FindDebugFiles() {
+  if (debug_searched_ || !files_) return;
+  debug_searched_ = true;
+  const size_t given = side_.size();
+  for (size_t i = 0; i < given; ++i) {
+    if (side_[i].kind != "elf") continue;
+    symbols::DebugFileFound f = symbols::FindDebugFile(side_[i].name, side_[i].window->source(), *files_);
+    for (const std::string& r : f.rejected)
+      found_notes_.push_back({DiagCode::kSideFileMismatch, Severity::kWarning, 0, 0, r});
+    if (f.path.empty()) continue;
+    bool given_already = false;
+    for (const SideFile& s : side_) given_already = given_already || s.name == f.path;
+    if (given_already) continue;
+    found_notes_.push_back({DiagCode::kDebugFileFound, Severity::kInfo, 0, 0,
+                            "debug file of " + side_[i].name + " found at " + f.path + " (perf's " + f.kind + " place)"});
+    found_sources_.push_back(std::move(f.source));
+    AddSideFile(*found_sources_.back(), f.path);
+  }
+}
+
 bool Session::DecodeFiles(const ProgressFn& progress) {
+  FindDebugFiles();
   res_ = DecodeResult();
+  for (const Diagnostic& d : found_notes_) res_.diags.Add(d.code, d.severity, d.offset, d.length, d.message);
   res_.budget.set_limit_mib(max_memory_mib_);
   res_.file_size = src_.size();
   res_.files.push_back(name_);
@@ -168,9 +191,17 @@ bool Session::DecodeFiles(const ProgressFn& progress) {
     }
     if (ok && !side_.empty()) decoder_->UseSideFiles(side_, res_);
   } catch (const std::bad_alloc&) {
-    res_.diags.Error(DiagCode::kOutOfMemory, 0, 0,
-                     "out of memory while decoding (" + std::to_string(res_.records.rows()) +
-                         " records read); decoding stopped, everything before it is shown");
+    // Where it stopped: the last record read, or the file record holding it
+    // (a nested record's offset is within a decompressed stream).
+    const RecordTable& rt = res_.records;
+    int32_t row = static_cast<int32_t>(rt.rows()) - 1;
+    for (int guard = 0; row >= 0 && rt.parent[static_cast<size_t>(row)] >= 0 && guard < 64; ++guard)
+      row = rt.parent[static_cast<size_t>(row)];
+    const uint64_t at = row >= 0 ? rt.offset[static_cast<size_t>(row)] : 0;
+    const uint64_t len = row >= 0 ? rt.size[static_cast<size_t>(row)] : 0;
+    res_.diags.Error(DiagCode::kOutOfMemory, at, len,
+                     "out of memory while decoding the record at byte offset " + std::to_string(at) + " (" +
+                         std::to_string(rt.rows()) + " records read); decoding stopped, everything before it is shown");
   }
   try {
     decoder_->Finish(res_);
@@ -277,9 +308,27 @@ std::string Session::InfoJson() const {
   out += ",\"time_start\":" + Dec(res_.time_start) + ",\"time_end\":" + Dec(res_.time_end);
   out += ",\"markers\":" + Dec(res_.profile.markers.size());
   out += ",\"diagnostics\":" + DiagnosticsJson();
+  if (res_.missing.computed) out += ",\"missing\":" + MissingJson();
   AppendInfoMembers(out, res_.info);
   out += "}\n";
   return out;
+}
+
+std::string Session::MissingJson() const {
+  const MissingReport& r = res_.missing;
+  if (!r.computed) return "null";
+  std::string out = "{\"mappings\":[";
+  for (size_t i = 0; i < r.mappings.size(); ++i) {
+    const MissingMapping& m = r.mappings[i];
+    if (i) out += ',';
+    out += "{\"path\":" + Q(m.path) + ",\"build_id\":" + Q(m.build_id) + ",\"dso\":" + Q(m.dso) +
+           ",\"samples\":" + Dec(m.samples) + ",\"frames\":" + Dec(m.frames) + ",\"unwind_cut\":" + Dec(m.unwind_cut) +
+           ",\"drop\":" + Q(m.drop) + "}";
+  }
+  out += "],\"stack_copy\":";
+  if (r.stack_short_samples == 0) return out + "null}";
+  return out + "{\"samples\":" + Dec(r.stack_short_samples) + ",\"copy_bytes\":" + Dec(r.stack_copy_bytes) +
+         ",\"needed_bytes\":" + Dec(r.stack_needed_bytes) + ",\"fix\":" + Q(r.stack_fix) + "}}";
 }
 
 std::string Session::SummaryJson() const {

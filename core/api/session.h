@@ -11,6 +11,7 @@
 #include "core/api/output_sink.h"
 #include "core/analysis/call_tree.h"
 #include "core/format/decoder.h"
+#include "core/symbols/debug_file_search.h"
 
 namespace profscope {
 
@@ -25,6 +26,11 @@ class Session {
   // Adds a side file (program binary, jit dump, XRay instrumentation map),
   // classified by content and offered to the decoder after decoding.
   void AddSideFile(ByteSource& src, std::string name);
+  // The shell's read access to the host's files (the CLIs; the page has
+  // none). With it, the first Decode looks for each ELF side file's separate
+  // debug file where perf looks (core/symbols/debug_file_search.h) and adds
+  // the one it finds as a further side file named by its path.
+  void SetFileAccess(symbols::FileAccess* files) { files_ = files; }
 
   // Detects and decodes; false when nothing could be decoded (fatal diagnostic present).
   bool Decode(const ProgressFn& progress = nullptr);
@@ -62,6 +68,12 @@ class Session {
   // Each side file with what it was to the decoder (core/api/side_file_roles.h):
   // [{"name", "kind", "role"}], role one of symbols, jitdump, instr-map, unused.
   std::string SideFilesJson() const;
+  // What is missing to name every frame (DecodeResult::missing; `info`'s
+  // "missing" member): {"mappings": [{"path", "build_id", "dso", "samples",
+  // "frames", "unwind_cut", "drop"}] (most samples first), "stack_copy":
+  // {"samples", "copy_bytes", "needed_bytes", "fix"} or null}; "null" for
+  // formats without one.
+  std::string MissingJson() const;
   // A decoder option, applied at the next Decode (gperftools: "pc_minus_one",
   // "drop_duplicate_leaf", "strip_signal_frames" = "1"/"0"). Unknown keys are
   // reported as a diagnostic when decoding.
@@ -117,6 +129,11 @@ class Session {
 
  private:
   bool DecodeFiles(const ProgressFn& progress);
+  void FindDebugFiles();
+  symbols::FileAccess* files_ = nullptr;
+  bool debug_searched_ = false;
+  std::vector<std::unique_ptr<ByteSource>> found_sources_;
+  std::vector<Diagnostic> found_notes_;  // what the search found or refused, added to every decode's diagnostics
   CallTreeBuilder& Analyzer();
   std::unique_ptr<CallTreeBuilder> analyzer_;
   uint64_t time_origin_ = 0;

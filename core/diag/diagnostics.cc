@@ -33,6 +33,8 @@ const char* DiagCodeName(DiagCode code) {
     case DiagCode::kUnwindMissingBinary: return "unwind_missing_binary";
     case DiagCode::kUnwindStackTooSmall: return "unwind_stack_too_small";
     case DiagCode::kUnwindStopped: return "unwind_stopped";
+    case DiagCode::kDebugFileFound: return "debug_file_found";
+    case DiagCode::kDebugInfoDamaged: return "debug_info_damaged";
   }
   return "unknown";
 }

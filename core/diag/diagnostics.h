@@ -43,6 +43,8 @@ enum class DiagCode : uint16_t {
   kUnwindMissingBinary,    // --call-graph dwarf: a mapping's binary was not given, so its samples' stacks stop there
   kUnwindStackTooSmall,    // --call-graph dwarf: the stack copies ended before the root (a larger dwarf,SIZE fixes it)
   kUnwindStopped,          // --call-graph dwarf: unwinding stopped early for another reason (no CFI, damaged CFI, ...)
+  kDebugFileFound,         // a side file's separate debug file was found where perf looks for it (CLI only)
+  kDebugInfoDamaged,       // a side file's DWARF debug information is damaged (inlined frames from it may be missing)
 };
 
 const char* DiagCodeName(DiagCode code);

@@ -20,6 +20,25 @@ namespace profscope {
 
 using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
 
+// What is missing to name every frame (perf.data; the page's "what is
+// missing" panel, `info`'s "missing"): each mapping with samples whose frames
+// have no names, or whose missing binary stopped --call-graph dwarf unwinding.
+struct MissingMapping {
+  std::string path, build_id;  // as recorded ("" when no build-id)
+  std::string dso;             // perf's name for it: the path, "[kernel.kallsyms]", "[ext4]", "[vdso]"
+  uint64_t samples = 0;        // samples with an unnamed frame there
+  uint64_t frames = 0;         // unnamed frames there, summed over the samples
+  uint64_t unwind_cut = 0;     // dwarf samples whose user stack stops there (its binary was not given)
+  std::string drop;            // what to drop, one sentence
+};
+struct MissingReport {
+  bool computed = false;  // the decoder makes one (perf.data)
+  std::vector<MissingMapping> mappings;  // most samples (+ unwind_cut) first
+  // --call-graph dwarf samples whose stack copy ended before the root.
+  uint64_t stack_short_samples = 0, stack_copy_bytes = 0, stack_needed_bytes = 0;
+  std::string stack_fix;  // "perf record --call-graph dwarf,16384", "" when even perf's largest copy is too small
+};
+
 struct DecodeResult {
   std::string format;      // "perf.data"
   std::string mode;        // "file" / "pipe"
@@ -45,6 +64,8 @@ struct DecodeResult {
   // frame left out, weighted by period, one event (the first sample's unless
   // one is named). Set by the perf decoder for simpleperf files.
   bool stacks_thread_root = false;
+  // What a person should drop to have every frame named (perf.data).
+  MissingReport missing;
   // The decode's memory budget (core/model/memory_budget.h), set before decoding.
   MemoryBudget budget;
   // True when the tables (and `extra` bytes a decoder keeps itself, e.g. its

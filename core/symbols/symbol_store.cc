@@ -107,6 +107,7 @@ struct SymbolStore::DsoEntry {
   bool loaded = false;
   SymbolTable syms;
   std::string source;
+  const std::vector<uint8_t>* source_bytes = nullptr;  // user DSOs: the symbol file's bytes
 };
 
 DsoKind KindOfPath(const std::string& path, bool kernel_space) {
@@ -284,6 +285,13 @@ std::string SymbolStore::SourceOf(int32_t dso) {
   return d.source;
 }
 
+const std::vector<uint8_t>* SymbolStore::SymbolFileBytes(int32_t dso) {
+  if (dso < 0 || static_cast<size_t>(dso) >= dsos_.size()) return nullptr;
+  DsoEntry& d = *dsos_[static_cast<size_t>(dso)];
+  if (!d.loaded) Load(d);
+  return d.source_bytes;
+}
+
 bool SymbolStore::KernelMapRange(uint64_t* start, uint64_t* end) {
   if (kernel_dso_ < 0) return false;
   DsoEntry& d = *dsos_[static_cast<size_t>(kernel_dso_)];
@@ -373,6 +381,7 @@ void SymbolStore::LoadUser(DsoEntry& d) {
   syms->used = runtime->used = true;
   for (Input* in : c) in->used = true;
   d.source = syms->path;
+  d.source_bytes = &syms->bytes;
 }
 
 void SymbolStore::LoadKernel(DsoEntry& d) {

@@ -93,6 +93,9 @@ class SymbolStore {
   bool HasSymbols(int32_t dso);
   // The input the DSO's symbols come from ("" when none).
   std::string SourceOf(int32_t dso);
+  // The bytes of that input for a user DSO (perf's dso->symsrc_filename, the
+  // file it runs addr2line on for inlined frames), else nullptr.
+  const std::vector<uint8_t>* SymbolFileBytes(int32_t dso);
 
   // Problems found so far; call Finish() first to also get the inputs that
   // matched no DSO (after every DSO was looked up).

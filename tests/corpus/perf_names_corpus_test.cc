@@ -202,3 +202,84 @@ INSTANTIATE_TEST_SUITE_P(Complete, PerfNamesSession, ::testing::ValuesIn(kComple
                          [](const auto& info) { return info.param; });
 
 }  // namespace
+
+namespace {
+
+// The host's files, as the CLIs give them (symbols::FileAccess).
+class DiskFiles : public profscope::symbols::FileAccess {
+ public:
+  std::vector<std::vector<uint8_t>> keep;
+  std::unique_ptr<profscope::ByteSource> Open(const std::string& path, std::string* error) override {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+      *error = "No such file or directory";
+      return nullptr;
+    }
+    keep.push_back(ReadFile(path));
+    return std::make_unique<MemorySource>(keep.back());
+  }
+  bool IsDirectory(const std::string& path) override {
+    std::error_code ec;
+    return fs::is_directory(path, ec);
+  }
+};
+
+// Given only what a person has (perf.data, the tarball, the stripped libc.so.6
+// and ld.so), the session finds libc6-dbg's debug files where perf does and
+// names every frame as perf does; without file access (the page) the libc
+// frames stay unnamed.
+class PerfNamesFindsDebugFiles : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PerfNamesFindsDebugFiles, StacksAndScriptEqualPerf) {
+  const std::string libc = "/lib/x86_64-linux-gnu/libc.so.6", ldso = "/lib64/ld-linux-x86-64.so.2";
+  if (!fs::exists(libc) || !fs::exists(ldso) || !fs::exists("/usr/lib/debug/.build-id"))
+    GTEST_SKIP() << "needs Debian 12's libc6 and libc6-dbg (scripts/setup.sh)";
+  fs::path dir = profscope::corpus::PerfData() / GetParam();
+  fs::path tarball = GetParam() == "tracepoint_sched_g" ? dir / ".." / "archive_kernel_fp" / "perf.data.tar.bz2"
+                                                        : dir / "perf.data.tar.bz2";
+  for (bool with_access : {true, false}) {
+    auto data = ReadFile(dir / "perf.data");
+    MemorySource src(data);
+    profscope::Session s(src, "perf.data");
+    DiskFiles files;
+    std::vector<std::vector<uint8_t>> keep;
+    std::vector<std::unique_ptr<MemorySource>> srcs;
+    for (const fs::path& p : {tarball, fs::path(libc), fs::path(ldso)}) {
+      keep.push_back(ReadFile(p));
+      srcs.push_back(std::make_unique<MemorySource>(keep.back()));
+      s.AddSideFile(*srcs.back(), p.string());
+    }
+    if (with_access) s.SetFileAccess(&files);
+    ASSERT_TRUE(s.Decode());
+    std::string folded = s.StacksText(false, "");
+    if (with_access) {
+      EXPECT_EQ(folded, ReadText(dir / "folded_sym.txt"));
+      EXPECT_EQ(s.StacksText(true, ""), ReadText(dir / "folded_addrs.txt"));
+      bool found = false;
+      for (const auto& d : s.result().diags.items())
+        found = found || d.message == "debug file of " + libc +
+                                          " found at /usr/lib/debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558528a40.debug "
+                                          "(perf's build-id place)";
+      EXPECT_TRUE(found) << s.DiagnosticsJson();
+      if (GetParam() == "archive_mt_fp") {
+        EXPECT_NE(folded.find("__libc_start_call_main"), std::string::npos);
+        EXPECT_NE(folded.find("start_thread;worker_b;work_b;spin_b"), std::string::npos);
+      }
+      std::string script;
+      {
+        profscope::StringSink sink(script);
+        ASSERT_TRUE(s.WriteScript(sink));
+      }
+      if (GetParam() != "tracepoint_sched_g" || profscope::trace::TracePrinter::Available())
+        EXPECT_EQ(script, ReadText(dir / "script_default.txt"));
+    } else if (GetParam() == "archive_mt_fp") {
+      EXPECT_EQ(folded.find("__libc_start_call_main"), std::string::npos);
+      EXPECT_NE(folded, ReadText(dir / "folded_sym.txt"));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Complete, PerfNamesFindsDebugFiles, ::testing::ValuesIn(kComplete),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace

@@ -3,21 +3,24 @@
 // with the binaries given as side files (the case's program and this
 // machine's Debian 12 libc6/libstdc++ files perf used, see
 // unwind_corpus_test.cc), and `stacks --addresses` must equal perf's
-// folded_addrs.txt. perf 6.1 repeats a frame once per inlined function
-// addr2line finds at its address (machine.c append_inlines); profscope does
-// not name inlined frames yet, so a reference line with adjacent repeated
-// addresses is compared with its repeats folded (every other line exactly).
-// Without binaries the stacks must equal perf's without them
-// (folded_addrs_nobin.txt).
+// folded_addrs.txt exactly: perf 6.1 repeats a frame once per inlined
+// function addr2line finds at its address (machine.c append_inlines), and so
+// does profscope (perf_inlines.h), from the DWARF of the case's program and
+// of libc6-dbg's debug files for libc/ld.so (what perf read). With names,
+// `stacks` must equal folded_sym.txt. Without binaries the stacks must equal
+// perf's without them (folded_addrs_nobin.txt).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <regex>
 #include <string>
 #include <vector>
 
 #include "core/api/session.h"
+#include "core/format/elf/elf_reader.h"
 #include "tests/corpus/corpus_util.h"
 
 namespace fs = std::filesystem;
@@ -42,6 +45,21 @@ std::vector<std::string> DwarfCases() {
   return out;
 }
 
+// libc6-dbg's separate debug files of the system binaries (perf named their
+// frames and read their inlined functions from them).
+std::vector<std::string> DebugFiles() {
+  std::vector<std::string> out;
+  for (const char* p : kSystemBinaries) {
+    if (!fs::exists(p)) continue;
+    auto bytes = ReadFile(p);
+    auto e = profscope::elf::ReadElfBytes(bytes.data(), bytes.size());
+    if (e.build_id.size() <= 2) continue;
+    fs::path dbg = fs::path("/usr/lib/debug/.build-id") / e.build_id.substr(0, 2) / (e.build_id.substr(2) + ".debug");
+    if (fs::exists(dbg)) out.push_back(dbg.string());
+  }
+  return out;
+}
+
 // A recording and its side files, decoded.
 struct Decoded {
   std::vector<std::unique_ptr<std::vector<uint8_t>>> bytes;  // what the sources read
@@ -54,7 +72,8 @@ struct Decoded {
   std::unique_ptr<Session> session;
 };
 
-std::unique_ptr<Decoded> Decode(const fs::path& dir, bool binaries, std::vector<std::string> only = {}) {
+std::unique_ptr<Decoded> Decode(const fs::path& dir, bool binaries, std::vector<std::string> only = {},
+                                const std::vector<std::string>& extra = {}) {
   auto d = std::make_unique<Decoded>();
   d->session = std::make_unique<Session>(d->Source(profscope::corpus::PerfInput(dir).string()), dir.filename().string());
   if (binaries) {
@@ -65,7 +84,9 @@ std::unique_ptr<Decoded> Decode(const fs::path& dir, bool binaries, std::vector<
     }
     for (const char* s : kSystemBinaries)
       if (fs::exists(s)) files.push_back(s);
+    for (const auto& dbg : DebugFiles()) files.push_back(dbg);
     if (!only.empty()) files = only;
+    files.insert(files.end(), extra.begin(), extra.end());
     for (const auto& f : files) {
       d->session->AddSideFile(d->Source(f), f);
     }
@@ -84,54 +105,51 @@ std::map<std::string, uint64_t> Folded(const std::string& text) {
   return out;
 }
 
-// "a;a;b" -> "a;b"
-std::string FoldRepeats(const std::string& stack, bool* had) {
-  std::string out, prev;
-  size_t at = 0;
-  *had = false;
-  while (at <= stack.size()) {
-    size_t e = stack.find(';', at);
-    if (e == std::string::npos) e = stack.size();
-    std::string f = stack.substr(at, e - at);
-    if (f == prev) *had = true;
-    else out += (out.empty() ? "" : ";") + f;
-    prev = f;
-    at = e + 1;
+class PerfUnwindCorpus : public ::testing::TestWithParam<std::string> {};
+
+// Distinct stacks (lines) of `want` that `got` has with the same count.
+uint64_t SameLines(const std::map<std::string, uint64_t>& want, const std::map<std::string, uint64_t>& got) {
+  uint64_t n = 0;
+  for (const auto& [k, v] : want) {
+    auto it = got.find(k);
+    if (it != got.end() && it->second == v) ++n;
   }
-  return out;
+  return n;
 }
 
-class PerfUnwindCorpus : public ::testing::TestWithParam<std::string> {};
+std::string Differences(const std::map<std::string, uint64_t>& want, const std::map<std::string, uint64_t>& got) {
+  std::string out;
+  int shown = 0;
+  for (const auto& [k, v] : want) {
+    auto it = got.find(k);
+    if ((it == got.end() || it->second != v) && shown++ < 8)
+      out += "  perf: " + k + " " + std::to_string(v) + " -> ours " + std::to_string(it == got.end() ? 0 : it->second) + "\n";
+  }
+  for (const auto& [k, v] : got)
+    if (!want.count(k) && shown++ < 16) out += "  ours only: " + k + " " + std::to_string(v) + "\n";
+  return out;
+}
 
 TEST_P(PerfUnwindCorpus, AddressStacksWithBinariesEqualPerf) {
   const fs::path dir = profscope::corpus::PerfData() / GetParam();
   for (const char* s : kSystemBinaries)
     ASSERT_TRUE(fs::exists(s)) << "this machine lacks " << s << ", which perf used (Debian 12's libc6/libstdc++6)";
+  ASSERT_GE(DebugFiles().size(), 2u) << "this machine lacks libc6-dbg's debug files of libc.so.6 and ld.so (scripts/setup.sh)";
   auto d = Decode(dir, true);
   auto got = Folded(d->session->StacksText(true, ""));
   auto want = Folded(ReadText(dir / "folded_addrs.txt"));
   ASSERT_FALSE(want.empty());
-  // Exactly where perf has no inlined frames; with its repeats folded elsewhere.
-  std::map<std::string, uint64_t> want_folded, got_folded;
-  uint64_t exact = 0, folded = 0, samples = 0;
+  uint64_t samples = 0, same_samples = 0;
   for (const auto& [k, v] : want) {
-    bool had;
-    want_folded[FoldRepeats(k, &had)] += v;
     samples += v;
-    if (had) { folded += v; continue; }
     auto it = got.find(k);
-    EXPECT_TRUE(it != got.end() && it->second == v)
-        << GetParam() << ": perf's " << k << " " << v << " -> ours " << (it == got.end() ? 0 : it->second);
-    exact += v;
+    if (it != got.end() && it->second == v) same_samples += v;
   }
-  for (const auto& [k, v] : got) {
-    bool had;
-    got_folded[FoldRepeats(k, &had)] += v;
-  }
-  EXPECT_EQ(want_folded, got_folded) << GetParam();
-  std::printf("[ %s ] %llu samples: %llu compared exactly, %llu with perf's inline repeats folded\n", GetParam().c_str(),
-              static_cast<unsigned long long>(samples), static_cast<unsigned long long>(exact),
-              static_cast<unsigned long long>(folded));
+  std::printf("[ %s ] %llu of %llu samples, %llu of %llu distinct stacks equal perf's\n", GetParam().c_str(),
+              static_cast<unsigned long long>(same_samples), static_cast<unsigned long long>(samples),
+              static_cast<unsigned long long>(SameLines(want, got)), static_cast<unsigned long long>(want.size()));
+  // Every stack, inlined frames included (before them: dwarf_cpp_nofp 26 of 209 samples).
+  EXPECT_TRUE(want == got) << Differences(want, got);
 }
 
 TEST_P(PerfUnwindCorpus, AddressStacksWithoutBinariesEqualPerfWithoutThem) {
@@ -159,6 +177,29 @@ TEST(PerfUnwindNames, StaticProgramNamesEqualPerf) {
   const fs::path dir = profscope::corpus::PerfData() / "dwarf_static_nofp";
   auto d = Decode(dir, true, {(dir / "calltree_static_nofp").string()});
   EXPECT_EQ(Folded(ReadText(dir / "folded_sym.txt")), Folded(d->session->StacksText(false, "")));
+}
+
+// perf's names with its inlined frames: the C++ program (templates inlined
+// into templates, demangled without parameters), libc and ld.so through
+// libc6-dbg's debug files.
+TEST(PerfUnwindNames, CppProgramNamesWithInlinedFramesEqualPerf) {
+  const fs::path dir = profscope::corpus::PerfData() / "dwarf_cpp_nofp";
+  // The kernel's symbols: archive_kernel_fp's perf archive was made on the same boot.
+  auto d = Decode(dir, true, {}, {(dir / ".." / "archive_kernel_fp" / "perf.data.tar.bz2").string()});
+  auto want = Folded(ReadText(dir / "folded_sym.txt"));
+  // A frame in a mapping without a symbol there is `path+0xoffset` in
+  // profscope, "[unknown]" in perf (one libstdc++ frame here).
+  std::map<std::string, uint64_t> got;
+  static const std::regex kNoSymbol("(^|;)/[^;]*\\+0x[0-9a-f]+(?=;|$)");
+  for (const auto& [k, v] : Folded(d->session->StacksText(false, ""))) got[std::regex_replace(k, kNoSymbol, "$1[unknown]")] += v;
+  const uint64_t same = SameLines(want, got);
+  std::printf("[ dwarf_cpp_nofp ] names: %llu of %llu distinct stacks equal perf's\n",
+              static_cast<unsigned long long>(same), static_cast<unsigned long long>(want.size()));
+  EXPECT_TRUE(want == got) << Differences(want, got);
+  // A few of perf's inlined frames, by name, under the function they are inlined into.
+  std::string text = d->session->StacksText(false, "");
+  EXPECT_NE(text.find(";shapes;std::make_unique<Square, double>;operator new;__GI___libc_malloc"), std::string::npos);
+  EXPECT_NE(text.find("_dl_start;_dl_start_final;_dl_sysdep_start;dl_main"), std::string::npos);
 }
 
 TEST(PerfUnwindNames, ThreadsUnwoundThroughLibcHaveTheProgramsNames) {

@@ -4,7 +4,10 @@
 // --symbols (perf's folded_addrs.txt is checked natively by
 // tests/corpus/perf_unwind_corpus_test.cc), `stacks --addresses`, `stacks`
 // and `info` (its diagnostics say which binaries are missing) must be equal,
-// as must those without any binary.
+// as must those without any binary. With libc6-dbg's debug files of libc and
+// ld.so too, the stacks carry perf's inlined frames (perf_inlines), read from
+// the DWARF of those files and of the case's program: `stacks` and `script`
+// must still be byte-identical, and name the inlined functions.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,6 +24,11 @@ const SYSTEM = [
   '/usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30',
   '/lib/x86_64-linux-gnu/libm.so.6',
 ].filter((f) => fs.existsSync(f));
+// libc6-dbg's separate debug files of the system binaries (by build-id).
+const DEBUG = SYSTEM.map((f) => {
+  const id = /Build ID: ([0-9a-f]+)/.exec(spawnSync('readelf', ['-n', f]).stdout?.toString() ?? '')?.[1];
+  return id ? `/usr/lib/debug/.build-id/${id.slice(0, 2)}/${id.slice(2)}.debug` : '';
+}).filter((f) => f && fs.existsSync(f));
 
 const isElf = (f) => {
   try {
@@ -38,7 +46,7 @@ const cases = fs
     const dir = path.join(CORPUS, e.name);
     const input = ['perf.data', 'pipe.data'].map((f) => path.join(dir, f)).find((f) => fs.existsSync(f));
     const own = fs.readdirSync(dir).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).isFile() && isElf(f));
-    return input ? { name: e.name, input, binaries: [...own, ...SYSTEM] } : null;
+    return input ? { name: e.name, input, binaries: [...own, ...SYSTEM, ...DEBUG] } : null;
   })
   .filter(Boolean);
 
@@ -60,6 +68,7 @@ describe.runIf(haveNative)('dwarf unwinding: native CLI and WASM print the same 
     runs.push([`${c.name}: stacks with binaries`, ['stacks', c.input, ...sym]]);
     runs.push([`${c.name}: info with the program alone`, ['info', c.input, '--symbols', c.binaries[0]]]);
     runs.push([`${c.name}: info without binaries`, ['info', c.input]]);
+    runs.push([`${c.name}: script with binaries`, ['script', c.input, ...sym]]);
   }
   it.each(runs)('%s', async (_, args) => {
     const native = spawnSync(NATIVE, args, { maxBuffer: 1 << 30, timeout: 120_000 });
@@ -68,5 +77,18 @@ describe.runIf(haveNative)('dwarf unwinding: native CLI and WASM print the same 
     expect(wasm.status).toBe(native.status);
     expect(wasm.stdout.equals(native.stdout), 'stdout differs').toBe(true);
     if (args[0] === 'stacks' && args.length > 3) expect(native.stdout.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('names perf\'s inlined frames in both builds (dwarf_cpp_nofp)', async () => {
+    const c = cases.find((x) => x.name === 'dwarf_cpp_nofp');
+    expect(c).toBeTruthy();
+    expect(DEBUG.length).toBeGreaterThanOrEqual(2);
+    const args = ['stacks', c.input, ...c.binaries.flatMap((b) => ['--symbols', b])];
+    const text = (await runCli(args)).stdout.toString();
+    // perf: "..._start;__libc_start_main_impl;__libc_start_call_main;main;shapes;std::make_unique<Square, double>;operator new;__GI___libc_malloc 2"
+    expect(text).toContain(';main;shapes;std::make_unique<Square, double>;operator new;__GI___libc_malloc 2\n');
+    expect(text).toContain('_dl_start;_dl_start_final;_dl_sysdep_start;dl_main');
+    const script = (await runCli(['script', c.input, ...c.binaries.flatMap((b) => ['--symbols', b])])).stdout.toString();
+    expect(script).toMatch(/ 1bccb _dl_start_final\+0x[0-9a-f]+ \(inlined\)\n/);
   }, 120_000);
 });

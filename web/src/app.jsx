@@ -34,6 +34,8 @@ import { KeyMap } from './views/keymap/keymap.jsx';
 import { Functions } from './views/functions/functions.jsx';
 import { Composition } from './views/composition/composition.jsx';
 import { DecoderOptions } from './views/decoder-options/decoder-options.jsx';
+import { MissingPanel } from './views/missing/missing-panel.jsx';
+import { SIDE } from './lib/multi-file.js';
 import { Sandwich } from './views/sandwich/sandwich.jsx';
 import { useExport } from './app/use-export.js';
 import { useCompare } from './app/use-compare.js';
@@ -68,7 +70,18 @@ export function App() {
   const showCompare = useCallback(() => setTab('compare'), []);
   const cmp = useCompare(doc, client, files, showCompare);
   const exp = useExport(doc, client, setError);
-  const dragging = useDropZone(cmp.openDropped);
+  // files dropped onto an open profile that are all side files (binaries, debug files, a perf
+  // archive tarball) are added to it; anything else opens as usual
+  const onDropped = useCallback(
+    (/** @type {File[]} */ list) => (doc && list.length && list.every((f) => SIDE.test(f.name)) ? files.addSideFiles(doc, list) : cmp.openDropped(list)),
+    [doc, files.addSideFiles, cmp.openDropped],
+  );
+  const dragging = useDropZone(onDropped);
+  // the "what is missing" panel, until dismissed for this decode
+  const [missingDismissed, setMissingDismissed] = useState(/** @type {any} */ (null));
+  const missing = doc?.missing;
+  // shown right after a person's drop (not over the bundled sample or an embedding host's file)
+  const showMissing = doc && doc.extras?.chosen && missing && (missing.mappings.length || missing.stack_copy) && missingDismissed !== doc;
   const sel = useSelection(doc, client);
   const an = useAnalysisOptions(doc, client, setError);
   const { opts, analysis } = an;
@@ -142,6 +155,7 @@ export function App() {
           ))}
           <MaximizeButton maximized={layout.maximized} onToggle={layout.toggleMaximized} />
         </div>
+        {showMissing ? <MissingPanel missing={missing} busy={busy} onAdd={(f) => files.addSideFiles(doc, f)} onDismiss={() => setMissingDismissed(doc)} /> : null}
         {doc && doc.decoderOptions && tab !== 'diag' ? <DecoderOptions doc={doc} busy={busy} onChange={(options) => files.reopen(doc, options)} /> : null}
         {doc && analysis && tab !== 'diag' && tab !== 'composition' && tab !== 'compare' ? (
           <FilterBar

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/format/perf/perf_format.h"
+#include "core/format/perf/perf_inlines.h"
 #include "core/format/perf/perf_jit.h"
 #include "core/format/perf/perf_ordered_events.h"
 #include "core/format/perf/perf_record_fields.h"
@@ -88,6 +89,11 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
           fr.has_sym = true;
           fr.sym = sym->name;
           fr.sym_offset = fr.map_addr - sym->start;
+          if (f < inlined_frames_.size() && inlined_frames_[f]) {
+            // perf's inline symbol: the inlined function's name, the frame symbol's start.
+            fr.inlined = true;
+            fr.sym = p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[f])]);
+          }
         }
       }
       s.frames.push_back(std::move(fr));
@@ -153,6 +159,14 @@ void PerfDecoder::Finish(DecodeResult& out) {
   session_.FinishEvents(out.profile);
   if (parser_) parser_->Finish();
   if (parser_) sample_comm_ = std::move(parser_->sample_comms());
+  if (parser_) {
+    const PerfUnwind& u = parser_->unwind();
+    missing_in_.unwind = u.MissingBinaries();
+    missing_in_.stack_short_samples = u.counts().stack_too_small;
+    missing_in_.stack_copy_bytes = u.stack_copy_bytes();
+    missing_in_.stack_needed_bytes = u.stack_needed_bytes();
+    out.missing = FindMissing(out.profile, missing_in_);
+  }
   out.stacks_thread_root = session_.features.simpleperf.present || RecordedBySimpleperf(session_.features);
   if (parser_) parser_->Release();
 }
@@ -166,8 +180,18 @@ void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) 
   StackBuilder& sb = parser_->stacks();
   // Program binaries first (symbols of mapped files), then jit dumps (anonymous JIT code).
   std::vector<bool> used(files.size(), false);
+  for (const SideFile& f : files) {
+    if (f.kind == "elf" && f.window) missing_in_.elves.push_back({f.name, symbols::ReadDebugInfoRefs(f.window->source())});
+    missing_in_.archive_given = missing_in_.archive_given || f.kind == "archive";
+    missing_in_.kallsyms_given = missing_in_.kallsyms_given || f.kind == "kallsyms";
+  }
   store_ = std::make_unique<symbols::SymbolStore>();
   NameFramesFromElf(files, used, sb, out, *store_, mapping_dso_);
+  // perf's inlined frames of the unwound (--call-graph dwarf) user frames.
+  const InlineCounts ic = AddInlineFrames(parser_->unwound_frames(), mapping_dso_, *store_, sb, out, &inlined_frames_);
+  if (ic.inline_frames)
+    out.facts.push_back({"inlined frames", Dec(ic.inline_frames) + " added to " + Dec(ic.expanded) + " frames (" +
+                                               Dec(ic.samples) + " samples), from DWARF debug information"});
   std::vector<SideFile> rest;
   for (size_t i = 0; i < files.size(); ++i)
     if (!used[i]) rest.push_back(files[i]);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/format/decoder.h"
+#include "core/format/perf/perf_missing.h"
 #include "core/format/perf/perf_session.h"
 
 namespace profscope::symbols {
@@ -41,6 +42,7 @@ struct ScriptFrameInfo {
   std::string sym;
   uint64_t sym_offset = 0;
   std::string dso;
+  bool inlined = false;  // an inlined function's frame (perf_inlines.h): sym is its name
 };
 struct ScriptSampleInfo {
   std::string comm;
@@ -102,6 +104,8 @@ class PerfDecoder : public Decoder {
   std::unique_ptr<PerfOrderedEvents> ordered_;
   std::unique_ptr<symbols::SymbolStore> store_;  // the side files' symbols (perf_symbols.h)
   std::vector<int32_t> mapping_dso_;             // mapping row -> store DSO
+  MissingInputs missing_in_;                     // the side files as the "what is missing" report sees them
+  std::vector<uint8_t> inlined_frames_;          // frame row -> an inlined function's frame (perf_inlines.h)
   std::vector<int32_t> sample_comm_;             // sample -> comm at its time (kNone: ":tid")
   std::unique_ptr<PerfTokenizer> tokenizer_;
   std::vector<SideFile> early_side_;

@@ -86,8 +86,14 @@ void PerfOrderedEvents::Record(int32_t row, ByteReader rec) {
 
 void PerfOrderedEvents::Flush(uint64_t limit) {
   if (queue_.empty()) return;
-  // Queued in file order: a stable sort keeps ties in file order (ordered-events.c queue_event).
-  std::stable_sort(queue_.begin(), queue_.end(), [](const Queued& a, const Queued& b) { return a.time < b.time; });
+  // queue_[0, sorted_) is in time order from the previous flush; the records
+  // queued since are in file order. Sorting only them and merging keeps ties in
+  // file order (ordered-events.c queue_event) without re-sorting what waited.
+  auto by_time = [](const Queued& a, const Queued& b) { return a.time < b.time; };
+  const auto mid = queue_.begin() + static_cast<long>(sorted_);
+  std::stable_sort(mid, queue_.end(), by_time);
+  std::inplace_merge(queue_.begin(), mid, queue_.end(), by_time);
+  sorted_ = queue_.size();
   size_t n = 0;
   while (n < queue_.size() && queue_[n].time <= limit) {
     const Queued& q = queue_[n++];
@@ -97,21 +103,23 @@ void PerfOrderedEvents::Flush(uint64_t limit) {
   if (n == queue_.size()) {
     queue_.clear();
     arena_.clear();
+    sorted_ = 0;
     return;
   }
-  // Keep the rest, compacted (still in time order, which stays a valid file-order tie-break).
-  std::vector<uint8_t> rest;
-  std::vector<Queued> left;
-  left.reserve(queue_.size() - n);
+  // Keep the rest, compacted into the spare arena (both keep their capacity:
+  // a large buffer allocated afresh at every flush costs a page fault per page).
+  spare_.clear();
+  size_t w = 0;
   for (size_t i = n; i < queue_.size(); ++i) {
     Queued q = queue_[i];
-    const size_t at = rest.size();
-    rest.insert(rest.end(), arena_.begin() + static_cast<long>(q.at), arena_.begin() + static_cast<long>(q.at + q.size));
+    const size_t at = spare_.size();
+    spare_.insert(spare_.end(), arena_.begin() + static_cast<long>(q.at), arena_.begin() + static_cast<long>(q.at + q.size));
     q.at = at;
-    left.push_back(q);
+    queue_[w++] = q;
   }
-  arena_.swap(rest);
-  queue_.swap(left);
+  queue_.resize(w);
+  sorted_ = w;
+  arena_.swap(spare_);
 }
 
 void PerfOrderedEvents::Finish() { Flush(~0ull); }

@@ -65,7 +65,8 @@ class PerfOrderedEvents : public RecordSink {
   DecodeResult& out_;
   RecordSink& next_;
   std::vector<Queued> queue_;
-  std::vector<uint8_t> arena_;
+  std::vector<uint8_t> arena_, spare_;
+  size_t sorted_ = 0;  // queue_[0, sorted_) is in time order
   uint64_t max_time_ = 0, next_flush_ = 0;
   uint64_t max_bytes_ = kMaxQueuedBytes;
   bool passing_ = false, told_half_ = false;

@@ -40,6 +40,7 @@ class PerfRecordParser : public RecordSink {
   // Frees the caches once no sample can follow.
   void Release() { stacks_.Release(); }
   void ForgetFrames() { stacks_.ForgetFrames(); }
+  const std::vector<uint8_t>& unwound_frames() const { return stacks_.unwound_frames(); }
   // Per sample (sample-table order), its thread's comm when it was
   // interpreted (string id; kNone: perf names the thread ":tid").
   std::vector<int32_t>& sample_comms() { return sample_comm_; }

@@ -196,6 +196,7 @@ int32_t PerfStacks::Stack(const SampleData& s, const PerfEventAttr& attr, uint16
   for (size_t i = 0; i + same < nf; ++i)
     frame_cache_.Prefetch(FlatIndex::Mix(addrs_[i], static_cast<uint32_t>(maps_[i])));
   const FrameTable& ft = p_.frames;
+  const size_t first_user = user && !user->empty() ? nf - user->size() : nf;
   for (size_t i = nf - same; i-- > 0;) {
     const uint64_t addr = addrs_[i];
     const int32_t m = maps_[i];
@@ -206,6 +207,10 @@ int32_t PerfStacks::Stack(const SampleData& s, const PerfEventAttr& attr, uint16
         [&](int32_t r) { return ft.address[static_cast<size_t>(r)] == addr && ft.mapping[static_cast<size_t>(r)] == m; },
         next, &added);
     if (added) NewFrame(i, spi);  // becomes row `next`
+    if (i >= first_user) {
+      if (unwound_.size() <= static_cast<size_t>(frame)) unwound_.resize(static_cast<size_t>(frame) + 1, 0);
+      unwound_[static_cast<size_t>(frame)] = 1;
+    }
     stack = sb.Stack(stack, frame);
     chain.push_back(ChainEntry{addr, m, stack});
   }

@@ -37,6 +37,9 @@ class PerfStacks {
   void Release();
   // Frames may have been renamed (side files): the frame cache no longer holds.
   void ForgetFrames() { frame_cache_.Clear(); }
+  // Per frame row: 1 when a sample had it as an unwound user frame (perf adds
+  // inlined frames to those only: perf_inlines.h). Kept by Release().
+  const std::vector<uint8_t>& unwound_frames() const { return unwound_; }
 
  private:
   void CollectFrames(const SampleData& s, const PerfEventAttr& attr, uint16_t misc);
@@ -60,6 +63,7 @@ class PerfStacks {
     int32_t stack;
   };
   std::vector<std::vector<ChainEntry>> thread_chains_;
+  std::vector<uint8_t> unwound_;
 };
 
 }  // namespace profscope::perf

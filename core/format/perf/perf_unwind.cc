@@ -83,6 +83,13 @@ void PerfUnwind::AddBinaries(const std::vector<SideFile>& files) {
     if (!b.module || !b.module->elf().ok) continue;
     binaries_.push_back(std::move(b));
   }
+  // A separate debug file (its .text has no bytes) shares its binary's
+  // build-id: the binary, with the CFI and the bytes, is matched first.
+  auto debug_only = [](const Binary& b) {
+    const elf::SectionHeader* t = b.module->elf().FindSection(".text");
+    return t && t->type == elf::kShtNobits;
+  };
+  std::stable_partition(binaries_.begin(), binaries_.end(), [&](const Binary& b) { return !debug_only(b); });
 }
 
 void PerfUnwind::SetArch(const std::string& arch) {
@@ -124,6 +131,21 @@ void PerfUnwind::Mapped(int32_t pid, int32_t row) {
   if (Resolve(row).binary >= 0 ||
       (p_.mappings.build_id[r] == kNone && p_.strings.Get(p_.mappings.path[r]) == "[vdso]"))
     unwinds_[pid] = true;
+}
+
+uint64_t PerfUnwind::DwarfSizeFor(uint64_t needed) {
+  // perf copies at most 65528 bytes (a u16, 8-aligned: perf's parse_callchain_record).
+  const uint64_t kMax = 65528;
+  if (needed > kMax) return 0;
+  uint64_t want = 1024;
+  while (want < needed && want < kMax) want *= 2;
+  return want > kMax ? kMax : want;
+}
+
+std::vector<PerfUnwind::MissingBinary> PerfUnwind::MissingBinaries() const {
+  std::vector<MissingBinary> out;
+  for (const auto& [key, m] : missing_) out.push_back({key.first, key.second, m.samples});
+  return out;
 }
 
 void PerfUnwind::CountMissing(int32_t row, uint64_t offset) {
@@ -213,14 +235,9 @@ void PerfUnwind::Finish() {
     diags_.Warning(DiagCode::kUnwindMissingBinary, m.offset, 0, msg);
   }
   if (counts_.stack_too_small) {
-    // perf copies at most 65528 bytes (a u16, 8-aligned: perf's parse_callchain_record).
-    const uint64_t kMax = 65528;
-    uint64_t want = 1024;
-    while (want < short_needed_ && want < kMax) want *= 2;
-    if (want > kMax) want = kMax;
-    std::string fix = short_needed_ > kMax
-                          ? "even " + std::string(kPs) + ",65528 (perf's largest copy) would not hold them"
-                          : "record with " + std::string(kPs) + "," + Dec(want) + " for them";
+    const uint64_t want = DwarfSizeFor(short_needed_);
+    std::string fix = want == 0 ? "even " + std::string(kPs) + ",65528 (perf's largest copy) would not hold them"
+                                : "record with " + std::string(kPs) + "," + Dec(want) + " for them";
     diags_.Warning(DiagCode::kUnwindStackTooSmall, short_first_offset_, 0,
                    Thousands(counts_.stack_too_small) +
                        (counts_.stack_too_small == 1 ? " sample's stack copy" : " samples' stack copies") + " (" +

@@ -72,6 +72,20 @@ class PerfUnwind {
   };
   const Counts& counts() const { return counts_; }
 
+  // For the "what is missing" report: each (path, build-id) string id pair
+  // (build-id kNone when none) whose missing binary cut samples short, with
+  // how many; and the samples whose stack copy was too small.
+  struct MissingBinary {
+    int32_t path = kNone, build_id = kNone;
+    uint64_t samples = 0;
+  };
+  std::vector<MissingBinary> MissingBinaries() const;
+  uint64_t stack_copy_bytes() const { return short_copy_size_; }
+  uint64_t stack_needed_bytes() const { return short_needed_; }
+  // The --call-graph dwarf,SIZE that holds `needed` bytes (a power of two
+  // from 1024, perf's largest copy 65528 at most); 0 when even that is too small.
+  static uint64_t DwarfSizeFor(uint64_t needed);
+
  private:
   class Lookup;
   struct Binary {

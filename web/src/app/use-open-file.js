@@ -12,7 +12,8 @@ export const SAMPLE_NAME = 'calltree.perf.data';
 export const SAMPLE_BINARY_URL = 'samples/calltree';
 
 /**
- * @typedef {{label?: string, openName?: string, dataFiles?: File[], sideFiles?: File[], options?: Record<string, string>}} Extras
+ * chosen: the person dropped or chose the files (not the bundled sample, a ?url= or an embedding host's file)
+ * @typedef {{label?: string, openName?: string, dataFiles?: File[], sideFiles?: File[], options?: Record<string, string>, chosen?: boolean}} Extras
  * @typedef {'idle'|'loading'|'decoding'|'ready'|'error'|'cancelled'} Status
  */
 
@@ -89,7 +90,19 @@ export function useOpenFile(client, onOpened) {
       if (!plan.main) return;
       const extra = plan.dataFiles.length + plan.sideFiles.length;
       const label = extra ? `${plan.main.name} (+${extra} file${extra === 1 ? '' : 's'})` : plan.main.name;
-      openFile(plan.main, plan.main.name, { label, dataFiles: plan.dataFiles, sideFiles: plan.sideFiles });
+      openFile(plan.main, plan.main.name, { label, dataFiles: plan.dataFiles, sideFiles: plan.sideFiles, chosen: true });
+    },
+    [openFile],
+  );
+
+  /** The open file again with more side files (a binary, a debug file, a perf archive tarball). */
+  const addSideFiles = useCallback(
+    (/** @type {any} */ d, /** @type {File[]} */ more) => {
+      const side = [...(d.extras?.sideFiles || []), ...more];
+      const extra = (d.extras?.dataFiles || []).length + side.length;
+      const name = d.extras?.openName || d.name;
+      const label = extra ? `${name} (+${extra} file${extra === 1 ? '' : 's'})` : name;
+      return openFile(d.file, name, { ...d.extras, label, sideFiles: side, chosen: true });
     },
     [openFile],
   );
@@ -154,7 +167,7 @@ export function useOpenFile(client, onOpened) {
 
   useEffect(() => () => client.stop(), [client]);
 
-  return { status, progress, pendingName, error, setError, doc, source, openFile, openFiles, reopen, cancel };
+  return { status, progress, pendingName, error, setError, doc, source, openFile, openFiles, addSideFiles, reopen, cancel };
 }
 
 /**

@@ -191,6 +191,8 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], options 
     decoderOptions: decoderOptions.options ? decoderOptions : null, // {title, options: [{key, label, help, value}]}
     summary,
     diagnostics: parseJson(s.diagnosticsJson(), []),
+    // what to drop so every frame is named (perf.data; null for other formats): wasm/profscope.d.ts MissingReport
+    missing: /** @type {import('../../../wasm/profscope').MissingReport | null} */ (parseJson(s.missingJson(), null)),
     events,
     threads,
     strings: stringBlob, // the page decodes the few it shows (marker labels)

@@ -1,0 +1,147 @@
+#include "core/format/perf/perf_missing.h"
+
+#include <algorithm>
+#include <map>
+
+#include "core/symbols/symbol_store.h"
+
+namespace profscope::perf {
+
+namespace {
+
+std::string BaseName(const std::string& p) {
+  size_t s = p.find_last_of('/');
+  return s == std::string::npos ? p : p.substr(s + 1);
+}
+
+// perf pads build-ids to 20 bytes with zeros: equal after dropping the padding.
+bool SameBuildId(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  const std::string& s = a.size() <= b.size() ? a : b;
+  const std::string& l = a.size() <= b.size() ? b : a;
+  if (l.compare(0, s.size(), s) != 0) return false;
+  return std::all_of(l.begin() + static_cast<long>(s.size()), l.end(), [](char c) { return c == '0'; });
+}
+
+std::string Short(const std::string& build_id) { return build_id.size() > 12 ? build_id.substr(0, 12) + "\xe2\x80\xa6" : build_id; }
+
+// The given ELF that is this mapping's file (by build-id, else by file name).
+const GivenElf* GivenFor(const MissingInputs& in, const std::string& path, const std::string& build_id) {
+  // One with symbols first (a binary and its debug file share the build-id).
+  const GivenElf* pick = nullptr;
+  for (const GivenElf& g : in.elves)
+    if (!build_id.empty() && SameBuildId(g.refs.build_id, build_id) && (!pick || (!pick->refs.has_symtab && g.refs.has_symtab))) pick = &g;
+  if (pick) return pick;
+  for (const GivenElf& g : in.elves)
+    if (BaseName(g.name) == BaseName(path) && (build_id.empty() || g.refs.build_id.empty())) return &g;
+  return nullptr;
+}
+
+// Debian's debug package of the C library's files; others: the package's -dbgsym.
+std::string DebugPackage(const std::string& path) {
+  const std::string b = BaseName(path);
+  for (const char* p : {"libc.so", "ld-linux", "libm.so", "libpthread.so", "libdl.so", "librt.so", "libresolv.so"})
+    if (b.rfind(p, 0) == 0) return "libc6-dbg";
+  return {};
+}
+
+std::string Advice(const MissingInputs& in, symbols::DsoKind kind, const std::string& path, const std::string& build_id) {
+  const std::string archive = "run `perf archive` on the recording machine and drop perf.data.tar.bz2";
+  if (kind == symbols::DsoKind::kKernel) {
+    if (!in.archive_given && !in.kallsyms_given) return archive + " (it holds the kernel's kallsyms)";
+    return "drop the recording machine's /proc/kallsyms" +
+           (build_id.empty() ? std::string() : " or its vmlinux (build-id " + Short(build_id) + ")");
+  }
+  if (const GivenElf* g = GivenFor(in, path, build_id)) {
+    if (g->refs.has_symtab) return {};  // its symbols cover no such address: nothing to drop
+    std::string file;
+    if (!g->refs.build_id.empty()) file = symbols::BuildIdDebugPath(g->refs.build_id);
+    else if (!g->refs.debuglink.empty()) file = g->refs.debuglink;
+    if (file.empty()) return BaseName(g->name) + " is stripped (no .symtab, no build-id, no .gnu_debuglink): drop an unstripped copy";
+    std::string pkg = DebugPackage(path);
+    return "drop its debug file " + file + " (" + (pkg.empty() ? std::string("its package's -dbg or -dbgsym package") : "package " + pkg) + ")";
+  }
+  if (!in.archive_given && !build_id.empty()) return archive;
+  return "drop " + BaseName(path) +
+         (build_id.empty() ? " (the recording machine's " + path + ")" : " (build-id " + Short(build_id) + ")");
+}
+
+}  // namespace
+
+MissingReport FindMissing(const Profile& p, const MissingInputs& in) {
+  MissingReport r;
+  r.computed = true;
+  const MappingTable& m = p.mappings;
+  // One entry per DSO: (perf's DSO name, build-id).
+  std::map<std::pair<std::string, std::string>, size_t> index;
+  std::vector<symbols::DsoKind> kinds;
+  std::vector<uint64_t> last_sample;
+  auto entry = [&](int32_t path_id, int32_t bid_id, bool kernel_space) -> size_t {
+    const std::string& path = p.strings.Get(path_id);
+    const std::string bid = bid_id == kNone ? std::string() : p.strings.Get(bid_id);
+    symbols::DsoKind kind = symbols::KindOfPath(path, kernel_space);
+    std::string dso = kind == symbols::DsoKind::kKernel ? "[kernel.kallsyms]"
+                      : kind == symbols::DsoKind::kModule ? symbols::ModuleName(path) : path;
+    auto [it, fresh] = index.emplace(std::make_pair(dso, kind == symbols::DsoKind::kKernel ? std::string() : bid), r.mappings.size());
+    if (fresh) {
+      MissingMapping mm;
+      mm.path = path;
+      mm.build_id = bid;
+      mm.dso = dso;
+      r.mappings.push_back(std::move(mm));
+      kinds.push_back(kind);
+      last_sample.push_back(UINT64_MAX);
+    } else if (r.mappings[it->second].build_id.empty()) {
+      r.mappings[it->second].build_id = bid;
+    }
+    return it->second;
+  };
+  // Which frames are unnamed, and their entry.
+  std::vector<int32_t> frame_entry(p.frames.address.size(), kNone);
+  for (size_t f = 0; f < p.frames.address.size(); ++f) {
+    int32_t mp = p.frames.mapping[f];
+    if (mp == kNone) continue;
+    const size_t mk = static_cast<size_t>(mp);
+    const std::string& path = p.strings.Get(m.path[mk]);
+    symbols::DsoKind kind = symbols::KindOfPath(path, m.pid[mk] == -1);
+    if (kind == symbols::DsoKind::kAnon) continue;
+    const std::string& name = p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[f])]);
+    if (name.size() <= path.size() + 3 || name.compare(0, path.size(), path) != 0 || name.compare(path.size(), 3, "+0x") != 0)
+      continue;
+    frame_entry[f] = static_cast<int32_t>(entry(m.path[mk], m.build_id[mk], m.pid[mk] == -1));
+  }
+  const SampleTable& s = p.samples;
+  for (size_t i = 0; i < s.size(); ++i) {
+    for (int32_t st = s.stack[i]; st != kNone; st = p.stacks.prefix[static_cast<size_t>(st)]) {
+      int32_t e = frame_entry[static_cast<size_t>(p.stacks.frame[static_cast<size_t>(st)])];
+      if (e == kNone) continue;
+      MissingMapping& mm = r.mappings[static_cast<size_t>(e)];
+      ++mm.frames;
+      if (last_sample[static_cast<size_t>(e)] != i) {
+        last_sample[static_cast<size_t>(e)] = i;
+        ++mm.samples;
+      }
+    }
+  }
+  for (const auto& u : in.unwind) r.mappings[entry(u.path, u.build_id, false)].unwind_cut += u.samples;
+  for (size_t k = 0; k < r.mappings.size(); ++k)
+    r.mappings[k].drop = Advice(in, kinds[k], r.mappings[k].path, r.mappings[k].build_id);
+  // Nothing to drop (a binary with symbols that cover none of these addresses): not listed.
+  r.mappings.erase(std::remove_if(r.mappings.begin(), r.mappings.end(),
+                                  [](const MissingMapping& x) { return x.drop.empty() || (x.samples == 0 && x.unwind_cut == 0); }),
+                   r.mappings.end());
+  std::stable_sort(r.mappings.begin(), r.mappings.end(), [](const MissingMapping& a, const MissingMapping& b) {
+    uint64_t x = a.samples + a.unwind_cut, y = b.samples + b.unwind_cut;
+    return x != y ? x > y : a.dso < b.dso;
+  });
+  r.stack_short_samples = in.stack_short_samples;
+  r.stack_copy_bytes = in.stack_copy_bytes;
+  r.stack_needed_bytes = in.stack_needed_bytes;
+  if (in.stack_short_samples) {
+    uint64_t size = PerfUnwind::DwarfSizeFor(in.stack_needed_bytes);
+    if (size) r.stack_fix = "perf record --call-graph dwarf," + std::to_string(size);
+  }
+  return r;
+}
+
+}  // namespace profscope::perf
