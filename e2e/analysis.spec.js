@@ -16,7 +16,7 @@ test.describe('analysis views', () => {
     await page.keyboard.press('2'); // number keys switch views
     const panel = page.getByRole('tabpanel', { name: 'Flame chart' });
     const canvas = panel.getByRole('img');
-    await expect(canvas).toHaveAttribute('aria-label', /1 threads, 305 samples/);
+    await expect(canvas).toHaveAttribute('aria-label', /1 thread, 305 samples/);
     // pipe.data: COMM×2, MMAP2×7 (incl. kernel MMAP), EXIT... per `perf script --show-*-events`
     await expect(page.getByTestId('chart-status')).toContainText(/1 lane · \d+ markers/);
     const box = await canvas.boundingBox();
@@ -123,10 +123,12 @@ test.describe('analysis views', () => {
   test('linked selection: a record marks its sample in the flame chart and its stack in the flame graph', async ({ page }) => {
     const errs = watchErrors(page);
     await openPipe(page);
-    // g: go to offset 0xf6c, a SAMPLE record of pipe.data (its bytes select the record)
-    page.once('dialog', (d) => d.accept('0xf6c'));
+    // g: the inline Go to offset field; 0xf6c is a SAMPLE record of pipe.data (its bytes select the record)
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('g');
+    await expect(page.getByLabel('Go to offset')).toBeFocused();
+    await page.keyboard.type('0xf6c');
+    await page.keyboard.press('Enter');
     await expect(page.getByTestId('hex-selection')).toContainText('SAMPLE');
     await page.getByRole('tab', { name: 'Flame graph' }).click();
     await expect(page.locator('.flame-graph')).not.toHaveAttribute('data-marked', '0');

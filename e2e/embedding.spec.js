@@ -72,7 +72,7 @@ test('the EMBEDDING.md example: host on another port sends perf.data, gets the s
     const frame = page.frameLocator('#profscope');
     await expect(frame.getByTestId('file-name')).toContainText('perf.data (+1 file)');
     // the binary named the frames: the flame graph shows calltree's functions
-    await expect(frame.getByRole('tabpanel', { name: 'Flame graph' }).getByRole('img')).toHaveAttribute('aria-label', /1235 samples/);
+    await expect(frame.getByRole('tabpanel', { name: 'Flame graph' }).getByRole('img')).toHaveAttribute('aria-label', /1,235 samples/);
     await expect(frame.locator('.app.embed')).toBeVisible();
     await shot(page, '25-embedded-in-wiki');
     errs.check();

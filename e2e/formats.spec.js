@@ -42,6 +42,8 @@ test('a jit dump alone: its code loads on the timeline, each clickable through t
   await waitDecoded(page, 'calltree.perf.data');
   await page.getByTestId('file-input').setInputFiles(T('jitdump', 'node_perf_prof', 'jit-25578.dump'));
   await waitDecoded(page, 'jit-25578.dump');
+  // it says what to drop with it
+  await expect(page.getByTestId('jitdump-alone')).toContainText('Drop it together with the perf.data recorded from the same process');
   await page.getByRole('tab', { name: 'Flame chart' }).click();
   // jitdump_ref.txt: 2211 CODE_LOAD records, all from one thread
   await expect(page.getByTestId('chart-status')).toContainText('1 lane · 2,211 markers');

@@ -189,7 +189,9 @@ class JsSession {
   val recordParents() const { return Copy("Int32Array", rt().parent); }
   val recordFiles() const { return Copy("Uint8Array", rt().file); }
   std::string recordLabel(int row) const { return session_.RecordLabel(row); }
+  std::string recordTypeName(int row) const { return session_.RecordTypeName(row); }
   std::string recordFieldsJson(int row) { return session_.RecordFieldsJson(row); }
+  val containerBytes(int row) { return Copy("Uint8Array", session_.ContainerBytes(row)); }
 
   val funcNames() const { return Copy("Int32Array", p().funcs.name); }
   val funcMappings() const { return Copy("Int32Array", p().funcs.mapping); }
@@ -203,6 +205,7 @@ class JsSession {
     out.set("origin", std::to_string(session_.TimeOrigin()));
     out.set("start", session_.RelativeTime(session_.result().time_start));
     out.set("end", session_.RelativeTime(session_.result().time_end));
+    out.set("zero", session_.TimeZero());
     out.set("scale", session_.NanosPerTimeUnit());
     return out;
   }
@@ -292,6 +295,8 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("threadsJson", &JsSession::threadsJson)
       .function("mappingsJson", &JsSession::mappingsJson)
       .function("eventsJson", &JsSession::eventsJson)
+      .function("containerBytes", &JsSession::containerBytes)
+      .function("recordTypeName", &JsSession::recordTypeName)
       .function("accountJson", &JsSession::accountJson)
       .function("sideFilesJson", &JsSession::sideFilesJson)
       .function("missingJson", &JsSession::missingJson)

@@ -65,6 +65,8 @@ export interface TimeBase {
   /** The sample time span (DecodeResult time_start/time_end) minus origin; 0 when the file has none. */
   start: number;
   end: number;
+  /** The views' one time zero (Session::TimeZero): the earliest time of any sample, call or marker, minus origin; 0 without time. */
+  zero: number;
   /** Nanoseconds per unit: 1 for ns clocks, 1e9 / cycle frequency for XRay TSC ticks. */
   scale: number;
 }
@@ -164,7 +166,7 @@ export interface Session {
   threadsJson(): string;
   /** JSON array of {pid, start, end, pgoff, path, build_id, time, record}. */
   mappingsJson(): string;
-  /** JSON array of {name, samples}. */
+  /** JSON array of {name, samples, interval_ns?, interval_from?: "period"|"frequency"} (interval: the time one sample stands for, when the file says). */
   eventsJson(): string;
   /**
    * Sample-less entries over time as JSON (jitdump: code loads and moves, in file order):
@@ -198,8 +200,16 @@ export interface Session {
   recordFiles(): Uint8Array;       // 0 = the main file; i = the i-th added data file (offsets are within that file)
   /** Human label: "SAMPLE", "MMAP2", "feature HOSTNAME", "attr 0 (cpu-clock)", "header". */
   recordLabel(row: number): string;
+  /** The name of a row's type, from its decoder (Session::RecordTypeName): "SAMPLE", "feature CACHE", "function enter"; "" for no row. */
+  recordTypeName(row: number): string;
   /** JSON array of Field {name, offset, size, value, children?}; offsets absolute. */
   recordFieldsJson(row: number): string;
+  /**
+   * The decompressed bytes of a container row (perf -z COMPRESSED): the stream its Nested rows'
+   * offsets count in (offset 0 = its first output byte). Empty when the row is no container.
+   * Re-decompresses the file's stream up to the row (the decode keeps none of it).
+   */
+  containerBytes(row: number): Uint8Array;
 
   // ---- profile tables (Firefox Profiler's processed model; -1 = none) ----
   strings(): StringBlob;           // string ids index into it

@@ -1,6 +1,7 @@
 #include "core/analysis/call_tree.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace profscope {
 
@@ -385,14 +386,16 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
     int32_t n = kDropped;
     if (Transform(path, o)) {
       bool keep = true;
+      // The sandwich merges recursion: callees from the function's innermost call, callers up
+      // to its outermost one, so the function is their root only (as speedscope's sandwich).
       if (o.sandwich == AnalysisOptions::Sandwich::kCallees) {
-        auto it = std::find(path.begin(), path.end(), o.sandwich_func);
-        if (it == path.end()) keep = false;
-        else path.erase(path.begin(), it);
-      } else if (o.sandwich == AnalysisOptions::Sandwich::kCallers) {
         auto it = std::find(path.rbegin(), path.rend(), o.sandwich_func);
         if (it == path.rend()) keep = false;
-        else path.erase(it.base(), path.end());
+        else path.erase(path.begin(), std::prev(it.base()));
+      } else if (o.sandwich == AnalysisOptions::Sandwich::kCallers) {
+        auto it = std::find(path.begin(), path.end(), o.sandwich_func);
+        if (it == path.end()) keep = false;
+        else path.erase(std::next(it), path.end());
       }
       if (keep) {
         bool inv = o.sandwich == AnalysisOptions::Sandwich::kCallers ? true : o.sandwich == AnalysisOptions::Sandwich::kCallees ? false : o.invert;

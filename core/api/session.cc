@@ -107,8 +107,8 @@ Window& Session::WindowFor(int32_t row) {
 
 namespace {
 
-// See Session::TimeOrigin.
-uint64_t TimeOriginOf(const Profile& p) {
+// See Session::TimeOrigin; *zero = the smallest non-zero time (UINT64_MAX when none).
+uint64_t TimeOriginOf(const Profile& p, uint64_t* zero) {
   uint64_t lo = UINT64_MAX, hi = 0;
   auto scan = [&](const std::vector<uint64_t>& v) {
     for (uint64_t t : v)
@@ -118,6 +118,7 @@ uint64_t TimeOriginOf(const Profile& p) {
   scan(p.intervals.start);
   scan(p.intervals.end);
   scan(p.markers.time);
+  *zero = lo;
   return hi >= (uint64_t{1} << 53) ? lo - 1 : 0;
 }
 
@@ -126,7 +127,9 @@ uint64_t TimeOriginOf(const Profile& p) {
 bool Session::Decode(const ProgressFn& progress) {
   bool ok = DecodeFiles(progress);
   analyzer_.reset();  // the tables are new
-  time_origin_ = TimeOriginOf(res_.profile);
+  uint64_t zero = UINT64_MAX;
+  time_origin_ = TimeOriginOf(res_.profile, &zero);
+  time_zero_ = zero == UINT64_MAX ? 0 : zero;
   return ok;
 }
 
@@ -164,8 +167,11 @@ bool Session::DecodeFiles(const ProgressFn& progress) {
     res_.format = "unknown";
     res_.diags.Fatal(DiagCode::kUnknownFormat, 0, std::min<uint64_t>(src_.size(), 8),
                      src_.size() == 0 ? "the file is empty"
-                                      : "not a file profscope can read: no known magic or structure at offset 0 "
-                                        "(perf.data starts with \"PERFILE2\")");
+                                      : "not a file profscope can read: the formats tried (core/format/detect.cc) "
+                                        "all refuse its first bytes: Linux perf.data and Android simpleperf "
+                                        "(\"PERFILE2\" or a pipe header), LLVM XRay FDR/basic log (its "
+                                        "file header), gperftools CPU profile (header words 0, 3, 0), "
+                                        "jit dump (\"JiTD\")");
     return false;
   }
   for (const auto& [k, v] : options_)
@@ -221,12 +227,26 @@ std::string Session::DiagnosticsJson() const {
   return out;
 }
 
+namespace {
+// An interval in ns with 3 decimals (byte-identical natively and in WASM).
+std::string IntervalText(double ns) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", ns);
+  return buf;
+}
+}  // namespace
+
 std::string Session::EventsJson() const {
   const Profile& p = res_.profile;
   std::string out = "[";
   for (size_t i = 0; i < p.events.size(); ++i) {
     if (i) out += ',';
-    out += "{\"name\":" + Q(p.strings.Get(p.events.name[i])) + ",\"samples\":" + Dec(p.events.samples[i]) + "}";
+    out += "{\"name\":" + Q(p.strings.Get(p.events.name[i])) + ",\"samples\":" + Dec(p.events.samples[i]);
+    const IntervalSource from = i < p.events.interval_from.size() ? p.events.interval_from[i] : IntervalSource::kUnknown;
+    if (from != IntervalSource::kUnknown && i < p.events.interval_ns.size() && p.events.interval_ns[i] > 0)
+      out += ",\"interval_ns\":" + IntervalText(p.events.interval_ns[i]) + ",\"interval_from\":" +
+             (from == IntervalSource::kPeriod ? "\"period\"" : "\"frequency\"");
+    out += "}";
   }
   return out + "]";
 }
@@ -367,6 +387,13 @@ std::string Session::RecordFieldsJson(int32_t row) {
   FieldList fields;
   decoder_->RecordFields(WindowFor(row), res_, row, fields);
   return FieldsToJson(fields.items());
+}
+
+std::vector<uint8_t> Session::ContainerBytes(int32_t row) {
+  std::vector<uint8_t> out;
+  if (!decoder_ || row < 0 || static_cast<size_t>(row) >= res_.records.rows()) return out;
+  decoder_->ContainerBytes(WindowFor(row), res_, row, out);
+  return out;
 }
 
 std::string Session::RecordTypeName(int32_t row) const {

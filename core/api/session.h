@@ -93,6 +93,9 @@ class Session {
   // The row's format-neutral category (kUnparsed for no row).
   profscope::RecordCategory RecordCategory(int32_t row) const;
   std::string RecordFieldsJson(int32_t row);
+  // The decompressed bytes of container row `row` (perf -z COMPRESSED: what its nested rows'
+  // offsets count in); empty when the row is no container.
+  std::vector<uint8_t> ContainerBytes(int32_t row);
 
   // ---- times ----
   // Every time a shell gets from the session is relative to this origin (0
@@ -102,6 +105,10 @@ class Session {
   uint64_t TimeOrigin() const { return time_origin_; }
   // t - TimeOrigin() (0 for 0), exact for every time of this profile.
   double RelativeTime(uint64_t t) const { return t == 0 ? 0.0 : static_cast<double>(t - time_origin_); }
+  // The start of the file as the views show it (their one time zero: rulers, ranges, tooltips):
+  // the earliest non-zero time of any sample, call or marker (a COMM or MMAP before the first
+  // sample counts), relative to TimeOrigin(); 0 when the file has no time.
+  double TimeZero() const { return time_zero_ == 0 ? 0.0 : RelativeTime(time_zero_); }
   // Nanoseconds per unit of the profile's times: 1 for formats that record ns,
   // 1e9 / DecodeResult::clock_hz for ticks (XRay's TSC).
   double NanosPerTimeUnit() const;
@@ -130,6 +137,7 @@ class Session {
   CallTreeBuilder& Analyzer();
   std::unique_ptr<CallTreeBuilder> analyzer_;
   uint64_t time_origin_ = 0;
+  uint64_t time_zero_ = 0;
   ByteSource& src_;
   std::string name_;
   Window window_;

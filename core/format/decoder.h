@@ -133,6 +133,12 @@ class Decoder {
   // The row's type name without instance detail: "SAMPLE", "MMAP2",
   // "feature HOSTNAME", "attr", "file header", "TSCWrap", "CODE_LOAD".
   virtual std::string TypeName(const DecodeResult& res, int32_t row) const { return RecordLabel(res, row); }
+  // The decompressed bytes of a container row (perf -z COMPRESSED), in which its nested rows'
+  // offsets count; false when the row is none.
+  virtual bool ContainerBytes(Window& w, const DecodeResult& res, int32_t row, std::vector<uint8_t>& out) {
+    (void)w; (void)res; (void)row; out.clear();
+    return false;
+  }
   // The function entries/exits of a tracer (XRay), nullptr for other formats.
   virtual const CallLog* Calls() const { return nullptr; }
   // JIT code loads and moves in file order (jitdump), empty for other formats.

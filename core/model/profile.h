@@ -176,9 +176,18 @@ struct ThreadNameTable {
   std::vector<int32_t> name;
 };
 
+// How an event's sampling interval is known (EventTable::interval_ns).
+enum class IntervalSource : uint8_t {
+  kUnknown,    // the page falls back to the median gap between a thread's samples
+  kPeriod,     // a fixed period of a clock event in ns (perf cpu-clock/task-clock; gperftools)
+  kFrequency,  // 1 / the requested frequency (perf attr.freq)
+};
+
 struct EventTable {
   std::vector<int32_t> name;     // string id
   std::vector<uint64_t> samples;
+  std::vector<double> interval_ns;             // time one sample stands for; 0 = unknown
+  std::vector<IntervalSource> interval_from;   // parallel to interval_ns (may be shorter: unknown)
   size_t size() const { return name.size(); }
 };
 

@@ -288,7 +288,7 @@ export function sandwich(ctx, opts, f) {
     ...opts,
     invert: false,
     mapPath: (path) => {
-      const i = path.indexOf(f);
+      const i = path.lastIndexOf(f); // the innermost call: recursion merged into the root
       return i < 0 ? null : path.slice(i);
     },
   });
@@ -296,7 +296,7 @@ export function sandwich(ctx, opts, f) {
     ...opts,
     invert: true,
     mapPath: (path) => {
-      const i = path.lastIndexOf(f);
+      const i = path.indexOf(f); // the outermost call
       return i < 0 ? null : path.slice(0, i + 1);
     },
   });

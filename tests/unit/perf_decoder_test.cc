@@ -938,7 +938,7 @@ TEST_P(PerfDecoderModes, RichScenarioRecordsAndInfo) {
   EXPECT_NE(info.find("\"records\":" + std::to_string(b.ExpectedCount()) + ",\"samples\":5,"),
             std::string::npos)
       << info;
-  EXPECT_NE(info.find("\"events\":[{\"name\":\"cycles\",\"samples\":2},{\"name\":\"cpu-clock:u\",\"samples\":1},"
+  EXPECT_NE(info.find("\"events\":[{\"name\":\"cycles\",\"samples\":2},{\"name\":\"cpu-clock:u\",\"samples\":1,\"interval_ns\":4000.000,\"interval_from\":\"period\"},"
                       "{\"name\":\"cycles:ppp\",\"samples\":2}]"),
             std::string::npos)
       << info;
@@ -1855,6 +1855,13 @@ TEST_P(PerfDecoderModes, CompressedStreamSplitAcrossContainers) {
     EXPECT_TRUE(HasField(j, "header", t.offset[row], 8)) << j;
     EXPECT_FALSE(HasFieldNamed(j, "problem")) << j;
   }
+  // Each container's decompressed bytes (what the page's hex view of a nested record shows): the
+  // first holds the stream up to the split, the second the rest; their nested rows' bytes are there.
+  int32_t c2row = d.Row(b.Abs(b.recs()[static_cast<size_t>(c2)].off));
+  EXPECT_EQ(d.s().ContainerBytes(c1row), std::vector<uint8_t>(raw.begin(), raw.begin() + static_cast<std::ptrdiff_t>(split)));
+  EXPECT_EQ(d.s().ContainerBytes(c2row), std::vector<uint8_t>(raw.begin() + static_cast<std::ptrdiff_t>(split), raw.end()));
+  EXPECT_TRUE(d.s().ContainerBytes(srow).empty());  // a nested row is no container
+  EXPECT_TRUE(d.s().ContainerBytes(-1).empty());
 }
 
 // perf's COMPRESSED records decompress to up to its mmap size (~512 KiB):

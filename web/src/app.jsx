@@ -20,6 +20,7 @@ import { useLayout } from './app/use-layout.js';
 import { Splitter } from './views/splitter/splitter.jsx';
 import { MaximizeButton } from './views/splitter/maximize-button.jsx';
 import { HexView } from './views/hex-view/hex-view.jsx';
+import { StreamHex } from './views/hex-view/stream-hex.jsx';
 import { RecordTree } from './views/record-tree/record-tree.jsx';
 import { FlameGraph } from './views/flame-graph/flame-graph.jsx';
 import { Diagnostics } from './views/diagnostics/diagnostics.jsx';
@@ -28,6 +29,7 @@ import { FlameChart } from './views/flame-chart/flame-chart.jsx';
 import { CallTree } from './views/call-tree/call-tree.jsx';
 import { FilterBar } from './views/filter-bar/filter-bar.jsx';
 import { SamplesStrip } from './views/filter-bar/samples-strip.jsx';
+import { valueFormatter } from './views/filter-bar/weight-switch.jsx';
 import { KeyMap } from './views/keymap/keymap.jsx';
 import { Functions } from './views/functions/functions.jsx';
 import { Composition } from './views/composition/composition.jsx';
@@ -58,6 +60,7 @@ export function App() {
   const [tab, setTab] = useState('flame');
   const [showKeys, setShowKeys] = useState(false);
   const searchRef = useRef(null);
+  const gotoRef = useRef(null); // the hex view's Go to offset field (key g)
   const chartApi = useRef(null);
   // a new document opens on its diagnostics when it has errors, else on the flame graph
   const onOpened = useCallback((d) => setTab((d.diagnostics || []).some((x) => /error|fatal/i.test(String(x.severity))) || !d.ok ? 'diag' : 'flame'), []);
@@ -85,7 +88,7 @@ export function App() {
   const frame = useFrameSelection({ doc, analysis, client, selection: sel.selection, select: sel.select, setCursor: sel.setCursor, pushTransform: an.pushTransform, onError: setError });
   const sw = useSandwich({ analysis, opts, client, showTab: () => setTab('sandwich'), onError: setError });
   const layout = useLayout();
-  useKeyMap({ doc, tabs: TAB_IDS, tab, setTab, showKeys, setShowKeys, selection: sel.selection, select: sel.select, onByteClick: sel.onByteClick, onBack: sel.onBack, onError: setError, searchRef, chartApi, layout });
+  useKeyMap({ gotoRef, doc, tabs: TAB_IDS, tab, setTab, showKeys, setShowKeys, selection: sel.selection, select: sel.select, onByteClick: sel.onByteClick, onBack: sel.onBack, onError: setError, searchRef, chartApi, layout });
   useUrlState({ doc, tab, opts, selection: sel.selection, setTab, changeOpts: an.changeOpts, select: sel.select });
 
   const busy = status === 'decoding' || status === 'loading';
@@ -105,6 +108,13 @@ export function App() {
         </div>
       ) : null}
 
+      {doc && doc.summary?.format === 'jitdump' ? (
+        <div class="banner" role="note" data-testid="jitdump-alone">
+          A jit dump alone has no samples: it names the code a JIT wrote. Drop it together with the perf.data recorded
+          from the same process (<code>perf record -k 1</code>, its PID in the dump's name) to see those samples' JIT
+          frames by name.
+        </div>
+      ) : null}
       {doc ? <Summary doc={doc} /> : <div class="summary-placeholder" />}
 
       <main class="panes" style={layout.style.panes}>
@@ -112,7 +122,9 @@ export function App() {
           {doc ? <RecordTree doc={doc} client={client} selection={sel.selection} revealNonce={sel.revealNonce} onSelect={sel.select} /> : <Empty busy={busy} />}
         </section>
         <section class="pane hex-pane" aria-label="Hex view">
-          {source ? (
+          {source && doc && sel.range?.stream ? (
+            <StreamHex doc={doc} client={client} range={sel.range} scrollNonce={sel.scrollNonce} onSelect={sel.select} />
+          ) : source ? (
             <HexView
               doc={doc}
               source={source}
@@ -124,6 +136,7 @@ export function App() {
               onBack={sel.onBack}
               canBack={sel.canBack}
               hoverRange={sel.hoverRange}
+              gotoRef={gotoRef}
             />
           ) : (
             <Empty busy={busy} />
@@ -205,9 +218,10 @@ export function App() {
               hoverNode={frame.hoverNode}
               onHoverNode={frame.setHoverNode}
               testid="call-tree"
+              formatValue={valueFormatter(analysis, doc)}
             />
           ) : tab === 'sandwich' ? (
-            <Sandwich sandwich={sw.sandwich} />
+            <Sandwich sandwich={sw.sandwich} formatValue={valueFormatter(analysis, doc)} />
           ) : tab === 'functions' ? (
             <Functions doc={doc} analysis={analysis} client={client} selectedFunc={frame.selFunc} onPick={frame.pickFunc} onSandwich={sw.openSandwich} />
           ) : tab === 'composition' ? (

@@ -202,6 +202,8 @@ void GperfDecoder::Finish(DecodeResult& out) {
   StackBuilder sb(p);
   p.events.name.push_back(p.strings.Intern("cpu"));
   p.events.samples.push_back(0);
+  p.events.interval_ns.push_back(static_cast<double>(period_) * 1000.0);  // header word 3, in us
+  p.events.interval_from.push_back(period_ ? IntervalSource::kPeriod : IntervalSource::kUnknown);
   ThreadTracker threads(p);
   const int32_t thread = threads.Row(0, 0, 0);  // the profile names no threads: one for all samples
   // The first mapping that covers pc, as Go pprof looks mappings up.

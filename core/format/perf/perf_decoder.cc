@@ -309,6 +309,10 @@ void PerfDecoder::SectionFields(ByteReader r, const DecodeResult& res, int32_t r
   }
 }
 
+bool PerfDecoder::ContainerBytes(Window& w, const DecodeResult& res, int32_t row, std::vector<uint8_t>& out) {
+  return perf::ContainerBytes(w, res, row, session_.order, out, session_.features.comp_mmap_len);
+}
+
 void PerfDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t row, FieldList& out) {
   if (row < 0 || static_cast<size_t>(row) >= res.records.rows()) return;
   size_t i = static_cast<size_t>(row);

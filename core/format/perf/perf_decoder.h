@@ -83,6 +83,7 @@ class PerfDecoder : public Decoder {
   std::string RecordLabel(const DecodeResult& res, int32_t row) const override;
   std::string TypeName(const DecodeResult& res, int32_t row) const override;
   void RecordFields(Window& w, const DecodeResult& res, int32_t row, FieldList& out) override;
+  bool ContainerBytes(Window& w, const DecodeResult& res, int32_t row, std::vector<uint8_t>& out) override;
   bool IsListedRecord(const DecodeResult& res, int32_t row) const override;
 
   // perf script's view of every sample, in the order they were interpreted

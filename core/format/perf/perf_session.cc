@@ -73,6 +73,22 @@ void PerfSession::FinishEvents(Profile& p) {
       a.event = static_cast<int32_t>(p.events.size());
       p.events.name.push_back(p.strings.Intern(a.name));
       p.events.samples.push_back(0);
+      // The time one sample stands for: a clock event's fixed period is ns (perf's
+      // cpu-clock/task-clock, include/uapi/linux/perf_event.h PERF_COUNT_SW_CPU_CLOCK/TASK_CLOCK);
+      // attr.freq asks for that many samples a second; other events: unknown (the page uses the
+      // median gap between a thread's samples).
+      const uint64_t pf = a.attr.sample_period_or_freq;
+      const bool clock = a.attr.type == kTypeSoftware && (a.attr.config == 0 || a.attr.config == 1);
+      if (pf != 0 && a.attr.freq()) {
+        p.events.interval_ns.push_back(1e9 / static_cast<double>(pf));
+        p.events.interval_from.push_back(IntervalSource::kFrequency);
+      } else if (pf != 0 && clock) {
+        p.events.interval_ns.push_back(static_cast<double>(pf));
+        p.events.interval_from.push_back(IntervalSource::kPeriod);
+      } else {
+        p.events.interval_ns.push_back(0);
+        p.events.interval_from.push_back(IntervalSource::kUnknown);
+      }
     } else {
       p.events.name[static_cast<size_t>(a.event)] = p.strings.Intern(a.name);
     }

@@ -145,6 +145,7 @@ bool ZstdStream::Expand(const CompressedRecord& z, uint64_t record_at, int32_t c
     size_t ret = ZSTD_decompressStream(dctx, &o, &in);
     buf_.resize(old + o.pos);
     produced += o.pos;
+    if (tap_ && o.pos) tap_(container, buf_.data() + old, o.pos);
     if (ZSTD_isError(ret)) {
       buf_.resize(old);  // keep what came before the damage
       if (!skip_ && !Cut(container, record_at, order, diags, fn)) return false;
@@ -217,6 +218,35 @@ ByteReader RowBytes(Window& w, const DecodeResult& res, int32_t row, ByteOrder o
   if (!p) return ByteReader();
   keep.assign(p, p + cap);
   return ByteReader(keep.data(), cap, off, order);
+}
+
+bool ContainerBytes(Window& w, const DecodeResult& res, int32_t row, ByteOrder order, std::vector<uint8_t>& out,
+                    uint64_t mmap_len) {
+  out.clear();
+  if (row < 0 || static_cast<size_t>(row) >= res.records.rows()) return false;
+  const size_t i = static_cast<size_t>(row);
+  auto is_container = [&](size_t k) {
+    const uint32_t t = res.records.type[k];
+    return static_cast<RecordKind>(res.records.kind[k]) == RecordKind::kRecord && (t == kCompressed || t == kCompressed2);
+  };
+  if (!is_container(i)) return false;
+  ZstdStream zs;
+  Diagnostics scratch;
+  zs.SetOutputTap([&](int32_t container, const uint8_t* p, size_t n) {
+    if (container == row) out.insert(out.end(), p, p + n);
+  });
+  auto skip = [](int32_t, uint64_t, ByteReader) { return true; };
+  for (size_t k = 0; k <= i; ++k) {  // the stream of the row's file, in order, up to the row
+    if (!is_container(k) || res.records.file[k] != res.records.file[i]) continue;
+    std::vector<uint8_t> crec;
+    ByteReader cr = RowBytes(w, res, static_cast<int32_t>(k), order, crec);
+    if (cr.size() < 8) continue;
+    FieldReader zr(cr.Slice(8, cr.size() - 8));
+    CompressedRecord z;
+    if (!ParseCompressed(zr, res.records.type[k], &z) && !z.data) continue;
+    zs.Expand(z, cr.base(), static_cast<int32_t>(k), mmap_len, order, scratch, skip);
+  }
+  return !out.empty();
 }
 
 }  // namespace profscope::perf

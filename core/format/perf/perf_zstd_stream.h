@@ -58,6 +58,10 @@ class ZstdStream {
               Diagnostics& diags, const NestedFn& fn);
   // A new writer's stream (each data file of perf record --threads has its own).
   void Reset();
+  // Sees every decompressed byte as it is produced, with the container it came from
+  // (ContainerBytes shows a container's decompressed stream with it).
+  using OutputFn = std::function<void(int32_t container, const uint8_t* bytes, size_t n)>;
+  void SetOutputTap(OutputFn tap) { tap_ = std::move(tap); }
 
  private:
   // Cuts the complete records at the front of buf_; false when fn stopped.
@@ -71,6 +75,7 @@ class ZstdStream {
   uint64_t base_ = 0;      // offset of buf_[pos_] in its owner's decompressed bytes
   size_t owned_ = 0;       // bytes from buf_[pos_] that belong to owner_ when it is a previous container
   bool skip_ = false;      // the rest of this container's output is dropped (a bad record size)
+  OutputFn tap_;
 };
 
 // The bytes of any row of a perf.data record table (header included), read
@@ -79,6 +84,14 @@ class ZstdStream {
 // same cap (`mmap_len`, HEADER_COMPRESSED's) as the decode.
 // `keep` holds the bytes; an empty reader when they cannot be had.
 ByteReader RowBytes(Window& w, const DecodeResult& res, int32_t row, ByteOrder order, std::vector<uint8_t>& keep,
+                    uint64_t mmap_len = 0);
+
+// The decompressed bytes of COMPRESSED container `row` (what its nested rows'
+// offsets count in: offset 0 = its first output byte, which may end a record
+// carried from the previous container), by replaying its file's stream up to
+// it with the decode's cap. False (and `out` empty) when the row is no
+// container or nothing decompresses.
+bool ContainerBytes(Window& w, const DecodeResult& res, int32_t row, ByteOrder order, std::vector<uint8_t>& out,
                     uint64_t mmap_len = 0);
 
 }  // namespace profscope::perf

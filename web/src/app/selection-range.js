@@ -1,12 +1,15 @@
 // The bytes a selection stands for in the hex view (which shows the main file): a record's or a
-// field's bytes; a record inside a decompressed stream shows its compressed container; a record
-// of a perf --threads data.N file has no bytes here (start -1, with a note saying where they are).
+// field's bytes; a record inside a decompressed stream (perf -z) is its compressed container's, and
+// `stream` says where it is in that container's decompressed bytes (the hex pane shows those); a
+// record of a perf --threads data.N file has no bytes here (start -1, with a note saying where they are).
 import { fileRow, rowLabel } from '../lib/records.js';
 import { RecordKind } from '../lib/record-kind.js';
 import { fieldAtPath } from '../views/record-tree/tree-model.js';
 
 /**
- * @typedef {{start: number, end: number, label: string, note?: string}} ByteRange start -1: not in this file
+ * @typedef {{start: number, end: number, label: string, note?: string,
+ *   stream?: {container: number, start: number, end: number}}} ByteRange start -1: not in this file;
+ *   stream: a nested record's (or field's) bytes in its container's decompressed stream
  */
 
 /**
@@ -33,13 +36,23 @@ export function selectionRange(doc, sel) {
       start: offsets[r],
       end: offsets[r] + sizes[r],
       label,
-      note: nested ? `a record at z+0x${offsets[sel.row].toString(16)} of the decompressed stream; showing its ${labelOf(r)} container` : '',
+      note: nested ? `a record at z+0x${offsets[sel.row].toString(16)} of the decompressed stream of its ${labelOf(r)} container` : '',
+      ...(nested ? { stream: { container: r, start: offsets[sel.row], end: offsets[sel.row] + sizes[sel.row] } } : {}),
     };
   }
   if (kinds[sel.row] === RecordKind.Nested) {
     const r = fileRow(doc, sel.row);
     if (r < 0) return null;
-    return { start: offsets[r], end: offsets[r] + sizes[r], label: `${labelOf(sel.row)}.${sel.name}`, note: 'field of a decompressed record; showing the compressed container' };
+    const f = fieldAtPath(doc.fieldsCache.get(sel.row)?.fields || [], sel.path);
+    const fo = Number(f?.offset ?? sel.offset);
+    const fs = Math.max(1, Number(f?.size ?? sel.size) || 1);
+    return {
+      start: offsets[r],
+      end: offsets[r] + sizes[r],
+      label: `${labelOf(sel.row)}.${sel.name}`,
+      note: `field at z+0x${fo.toString(16)} of the decompressed stream of its ${labelOf(r)} container`,
+      stream: { container: r, start: fo, end: fo + fs },
+    };
   }
   const f = fieldAtPath(doc.fieldsCache.get(sel.row)?.fields || [], sel.path);
   const off = Number(f?.offset ?? sel.offset);

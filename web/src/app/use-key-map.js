@@ -16,7 +16,7 @@ export function useKeyMap(p) {
   latest.current = p;
   useEffect(() => {
     const onKey = (/** @type {KeyboardEvent} */ e) => {
-      const { doc, tabs, tab, setTab, showKeys, setShowKeys, selection, select, onByteClick, onBack, onError, searchRef, chartApi, layout } = latest.current;
+      const { doc, tabs, tab, setTab, showKeys, setShowKeys, selection, select, onBack, searchRef, chartApi, layout, gotoRef } = latest.current;
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       const t = /** @type {HTMLElement | null} */ (e.target);
       const tag = t && t.tagName;
@@ -39,14 +39,9 @@ export function useKeyMap(p) {
         const next = k === 'j' ? Math.min(n - 1, cur + 1) : Math.max(0, cur - 1);
         select({ type: 'record', row: next }, { reveal: true });
       } else if (k === 'g' && doc) {
-        const text = window.prompt('Go to offset (decimal or 0x hex)', '0x0');
-        if (text == null) return;
-        const off = Number(text.trim());
-        if (!Number.isFinite(off) || off < 0 || off >= doc.size) {
-          onError(`offset ${text} is not inside the file (0–${doc.size - 1})`);
-          return;
-        }
-        onByteClick(Math.floor(off));
+        // the hex view's inline "Go to offset" field
+        gotoRef?.current?.focus();
+        gotoRef?.current?.select();
       } else if (tab === 'chart' && chartApi.current && ['+', '=', '-', '_', '0', 'ArrowLeft', 'ArrowRight', 'a', 'd', 'w', 's', 'W', 'A', 'S', 'D'].includes(k)) {
         chartApi.current.key(k);
       } else return;

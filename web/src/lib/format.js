@@ -71,3 +71,27 @@ const HEX2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0
 export function byteAscii(b) {
   return b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.';
 }
+
+/**
+ * A count and its noun, singular or plural: plural(1, 'function') = "1 function", plural(2, 'sample')
+ * = "2 samples", plural(3, 'child', 'children'). The count is formatted with thousands separators.
+ * @param {number} n
+ * @param {string} one
+ * @param {string} [many] default: one + 's'
+ */
+export function plural(n, one, many) {
+  return `${formatInt(n)} ${Number(n) === 1 ? one : many ?? one + 's'}`;
+}
+
+/**
+ * A time in ns as a person reads it, for times from the start of the file and durations:
+ * "1.234 s", "12.35 ms", "56.7 µs", "80 ns" (raw ns only in the inspector).
+ * @param {number} ns
+ */
+export function formatTime(ns) {
+  const a = Math.abs(ns);
+  if (a >= 1e9) return `${(ns / 1e9).toFixed(3)} s`;
+  if (a >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (a >= 1e3) return `${(ns / 1e3).toFixed(1)} µs`;
+  return `${Math.round(ns)} ns`;
+}

@@ -116,3 +116,15 @@ export function childCount(doc, row) {
   const slot = row < 0 ? doc.records.parents.length : row;
   return kidsStart[slot + 1] - kidsStart[slot];
 }
+
+/**
+ * A row's offset as shown everywhere: "0x3f78" in its file, "z+0x3f78" for a record inside a
+ * decompressed stream (perf -z: the offset counts in its COMPRESSED container's decompressed bytes).
+ * @param {any} doc
+ * @param {number} row
+ * @param {number} [off] an offset inside the row (a field's); default the row's own
+ */
+export function offsetText(doc, row, off) {
+  const o = off ?? doc.records.offsets[row];
+  return `${doc.records.kinds[row] === RecordKind.Nested ? 'z+' : ''}0x${Math.floor(Number(o)).toString(16)}`;
+}

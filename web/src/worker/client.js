@@ -118,6 +118,15 @@ export class DecoderClient {
   }
 
   /**
+   * The decompressed bytes of a container row (perf -z COMPRESSED); empty when the row is none.
+   * @param {number} row
+   * @returns {Promise<{row: number, bytes: Uint8Array}>}
+   */
+  containerBytes(row) {
+    return this.request('containerBytes', { row });
+  }
+
+  /**
    * @param {number[]} rows
    * @returns {Promise<{rows: number[], labels: string[]}>}
    */

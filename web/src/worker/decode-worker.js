@@ -168,7 +168,8 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], options 
   // times are relative to the session's origin (exact as doubles); tracers count ticks, which
   // become ns here with the session's scale
   const base = s.timeBase();
-  const timing = { scale: base.scale, start: base.start * base.scale, end: base.end * base.scale, unit: base.scale === 1 ? 'ns' : 'ticks' };
+  // zero: the views' one time zero (Session::TimeZero), what "from the start of the file" means
+  const timing = { scale: base.scale, start: base.start * base.scale, end: base.end * base.scale, zero: base.zero * base.scale, unit: base.scale === 1 ? 'ns' : 'ticks' };
   if (base.scale !== 1) for (let i = 0; i < profile.sampleTimes.length; i++) profile.sampleTimes[i] *= base.scale;
 
   const analysis = new FileAnalysis(s, profile, strings, base.scale);
@@ -201,8 +202,8 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], options 
     recordSample: recordSamples(profile.sampleRecords, records.kinds.length),
     eventTotals: totals,
     cpus: cpuRows(profile.sampleCpus),
-    lanes: buildLanes(profile.sampleTimes, profile.sampleThreads, threads.length),
-    cpuLanes: cpuLanes(profile.sampleTimes, profile.sampleCpus),
+    lanes: buildLanes(profile.sampleTimes, profile.sampleThreads, threads.length, profile.sampleCounts),
+    cpuLanes: cpuLanes(profile.sampleTimes, profile.sampleCpus, profile.sampleCounts),
     markers: readMarkers(s, strings, base.scale),
     intervals: readIntervals(s, analysis.canon, base.scale),
     account: parseJson(s.accountJson(), []),
@@ -252,16 +253,16 @@ function compare(normalize, swap, event) {
 }
 
 /**
- * The type name of a row: the first word of a record's label when it is a name ("SAMPLE",
- * "TSCWrap"), else the label.
+ * The type name of a row, as its decoder names the type (Session::RecordTypeName: "SAMPLE",
+ * "feature CACHE", "function enter"); an attr's (whose type number is its index) is its label,
+ * "attr 0 (cycles)".
  * @param {Session} s
  * @param {number} kind
  * @param {number} row
  */
 function typeName(s, kind, row) {
-  const label = String(s.recordLabel(row));
-  const first = label.split(' ')[0];
-  return (kind === RecordKind.Record || kind === RecordKind.Nested) && /^[A-Z][A-Za-z0-9_]+$/.test(first) ? first : label;
+  if (kind === RecordKind.Attr || kind === RecordKind.AttrIds) return String(s.recordLabel(row));
+  return String(s.recordTypeName(row)) || String(s.recordLabel(row));
 }
 
 /**
@@ -349,6 +350,12 @@ self.onmessage = async (e) => {
         const s = requireSession();
         const fields = parseJson(s.recordFieldsJson(msg.row), /** @type {any[]} */ ([]));
         self.postMessage({ type: 'fields', id: msg.id, row: msg.row, label: s.recordLabel(msg.row), fields });
+        break;
+      }
+      case 'containerBytes': {
+        // a COMPRESSED container's decompressed bytes (the stream its nested records' offsets count in)
+        const bytes = requireSession().containerBytes(Number(msg.row));
+        self.postMessage({ type: 'containerBytes', id: msg.id, row: msg.row, bytes }, [bytes.buffer]);
         break;
       }
       case 'labels': {

@@ -5,8 +5,9 @@
 import { RecordKind } from '../lib/record-kind.js';
 
 /**
- * @typedef {{thread: number, samples: Int32Array, times: Float64Array}} Lane
- *   samples of one thread (or CPU) sorted by time; thread -1 = the samples without one
+ * @typedef {{thread: number, samples: Int32Array, times: Float64Array, count: number, weights?: Uint32Array}} Lane
+ *   samples of one thread (or CPU) sorted by time; thread -1 = the samples without one; count =
+ *   the samples they stand for (rows times their gperftools counts); weights = each row's count (gperftools only)
  */
 
 /**
@@ -15,18 +16,19 @@ import { RecordKind } from '../lib/record-kind.js';
  * @param {Float64Array} sampleTimes
  * @param {Int32Array} laneOf sample -> thread row (or CPU)
  * @param {number} nLanes
+ * @param {Uint32Array} [sampleCounts] samples each row stands for (gperftools); empty = 1 each
  * @returns {Lane[]}
  */
-export function buildLanes(sampleTimes, laneOf, nLanes) {
+export function buildLanes(sampleTimes, laneOf, nLanes, sampleCounts) {
   const n = laneOf.length;
   const counts = new Int32Array(nLanes + 1);
   for (let i = 0; i < n; i++) {
     const t = laneOf[i];
     counts[t >= 0 && t < nLanes ? t : nLanes]++;
   }
-  /** @type {{thread: number, samples: Int32Array, times: Float64Array}[]} */
+  /** @type {Lane[]} */
   const lanes = [];
-  for (let t = 0; t <= nLanes; t++) lanes.push({ thread: t < nLanes ? t : -1, samples: new Int32Array(counts[t]), times: new Float64Array(0) });
+  for (let t = 0; t <= nLanes; t++) lanes.push({ thread: t < nLanes ? t : -1, samples: new Int32Array(counts[t]), times: new Float64Array(0), count: 0 });
   const fill = new Int32Array(nLanes + 1);
   for (let i = 0; i < n; i++) {
     const t = laneOf[i];
@@ -43,6 +45,11 @@ export function buildLanes(sampleTimes, laneOf, nLanes) {
     }
     lane.times = new Float64Array(lane.samples.length);
     for (let k = 0; k < lane.samples.length; k++) lane.times[k] = sampleTimes[lane.samples[k]];
+    // samples the lane stands for: rows times their counts (gperftools), what the filter bar counts
+    let c = 0;
+    for (let k = 0; k < lane.samples.length; k++) c += sampleCounts && sampleCounts.length ? sampleCounts[lane.samples[k]] : 1;
+    lane.count = c;
+    if (sampleCounts && sampleCounts.length) lane.weights = Uint32Array.from(lane.samples, (i) => sampleCounts[i]);
   }
   return lanes.filter((l) => l.samples.length > 0);
 }
@@ -51,12 +58,13 @@ export function buildLanes(sampleTimes, laneOf, nLanes) {
  * Per-CPU lanes when the file records CPUs (none otherwise, or for absurd CPU numbers).
  * @param {Float64Array} sampleTimes
  * @param {Int32Array} sampleCpus
+ * @param {Uint32Array} [sampleCounts]
  */
-export function cpuLanes(sampleTimes, sampleCpus) {
+export function cpuLanes(sampleTimes, sampleCpus, sampleCounts = new Uint32Array(0)) {
   let maxCpu = -1;
   for (let i = 0; i < sampleCpus.length; i++) if (sampleCpus[i] > maxCpu) maxCpu = sampleCpus[i];
   if (maxCpu < 0 || maxCpu >= 65536) return [];
-  return buildLanes(sampleTimes, sampleCpus, maxCpu + 1).filter((l) => l.thread >= 0);
+  return buildLanes(sampleTimes, sampleCpus, maxCpu + 1, sampleCounts).filter((l) => l.thread >= 0);
 }
 
 /**

@@ -13,7 +13,7 @@ const ROW_H = 20;
  * @param {{tree: any, names: string[], matches?: Uint8Array|null, selectedNode?: number,
  *   onSelectNode?: (node: number) => void, label: string, testid?: string, autoExpand?: boolean}} props
  */
-export function CallTree({ tree, names, matches, selectedNode = -1, onSelectNode, label, testid, autoExpand = true, hoverNode = -1, onHoverNode, inverted = false }) {
+export function CallTree({ tree, names, matches, selectedNode = -1, onSelectNode, label, testid, autoExpand = true, hoverNode = -1, onHoverNode, inverted = false, formatValue = formatInt }) {
   const [sort, setSort] = useState({ key: 'total', desc: true });
   const [expanded, setExpanded] = useState(() => new Set([0]));
   // on a new tree: expand the heaviest path a few levels
@@ -138,11 +138,11 @@ export function CallTree({ tree, names, matches, selectedNode = -1, onSelectNode
                   onClick={() => onSelectNode?.(n)}
                 >
                   <span class="ct-total" role="gridcell">
-                    {formatInt(tree.total[n])} <span class="muted">{formatPercent(tree.total[n], rootTotal)}</span>
+                    {formatValue(tree.total[n])} <span class="muted">{formatPercent(tree.total[n], rootTotal)}</span>
                   </span>
                   <span class="ct-self" role="gridcell">
                     {/* inverted: a root's self is its total (samples taken in it); deeper rows are callers */}
-                    {inverted ? (d === 0 ? formatInt(tree.total[n]) : '–') : formatInt(tree.self[n])}
+                    {inverted ? (d === 0 ? formatValue(tree.total[n]) : '–') : formatValue(tree.self[n])}
                   </span>
                   <span class="ct-name" role="gridcell" style={{ paddingLeft: `${6 + d * 14}px` }} title={name}>
                     <span

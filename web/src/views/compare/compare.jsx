@@ -2,7 +2,7 @@
 // name) in the core (core/analysis/diff.h). A differential flame graph over a table of the
 // functions by change; normalize scales A to B's total (pprof -normalize, difffolded.pl -n).
 import { useRef } from 'preact/hooks';
-import { formatInt } from '../../lib/format.js';
+import { formatInt, plural } from '../../lib/format.js';
 import { DiffFlame } from './diff-flame.jsx';
 import { DiffTable } from './diff-table.jsx';
 import './compare.css';
@@ -33,9 +33,9 @@ export function Compare({ doc, cmp }) {
         {other ? (
           <>
             <span class="pair" data-testid="compare-pair">
-              <span class="tag a">A</span> {model?.nameA ?? doc.name} <span class="muted">· {formatInt(model?.rawSumA ?? 0)} samples</span>
+              <span class="tag a">A</span> {model?.nameA ?? doc.name} <span class="muted">· {plural(model?.rawSumA ?? 0, 'sample')}</span>
               <span class="vs">vs</span>
-              <span class="tag b">B</span> {model?.nameB ?? other.name} <span class="muted">· {formatInt(model?.sumB ?? other.samples)} samples</span>
+              <span class="tag b">B</span> {model?.nameB ?? other.name} <span class="muted">· {plural(model?.sumB ?? other.samples, 'sample')}</span>
             </span>
             <label>
               <input type="checkbox" checked={cmp.normalize} onChange={(e) => cmp.setNormalize(e.currentTarget.checked)} /> Normalize (scale A to B's total)

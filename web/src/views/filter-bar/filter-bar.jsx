@@ -3,7 +3,7 @@
 // transforms for the selected frame.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { WeightSwitch } from './weight-switch.jsx';
-import { formatInt } from '../../lib/format.js';
+import { formatInt, formatTime, plural } from '../../lib/format.js';
 import './filter-bar.css';
 
 const TRANSFORMS = [
@@ -35,13 +35,6 @@ export function describeTransform(t, names) {
   }
 }
 
-function fmtNs(ns) {
-  const a = Math.abs(ns);
-  if (a >= 1e9) return `${(ns / 1e9).toFixed(3)} s`;
-  if (a >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
-  if (a >= 1e3) return `${(ns / 1e3).toFixed(1)} µs`;
-  return `${Math.round(ns)} ns`;
-}
 
 export function FilterBar({ doc, opts, analysis, analyzing, onChange, onUndo, onRedo, canRedo, searchRef, selName, selLib, onTransform, onSandwich }) {
   const events = doc.events || [];
@@ -81,7 +74,7 @@ export function FilterBar({ doc, opts, analysis, analyzing, onChange, onUndo, on
     }
   }
   const f = opts.filter;
-  const t0 = doc.timing.start; // sample times are relative to the session's time origin
+  const t0 = doc.timing.zero ?? doc.timing.start; // times from the file's one time zero (the flame chart's ruler's)
   const matchCount = analysis.matches ? analysis.matches.reduce((a, b) => a + b, 0) : 0;
   const setFilter = (patch) => onChange({ ...opts, filter: { ...f, ...patch } }, { keepRedo: true });
   return (
@@ -148,7 +141,7 @@ export function FilterBar({ doc, opts, analysis, analyzing, onChange, onUndo, on
       ) : null}
       {f.t0 != null ? (
         <span class="ab-range" data-testid="range-filter">
-          Range {fmtNs(f.t0 - t0)} – {fmtNs(f.t1 - t0)}{' '}
+          Range {formatTime(f.t0 - t0)} – {formatTime(f.t1 - t0)}{' '}
           <button type="button" onClick={() => setFilter({ t0: null, t1: null })} aria-label="Clear the time range">
             ×
           </button>
@@ -163,13 +156,13 @@ export function FilterBar({ doc, opts, analysis, analyzing, onChange, onUndo, on
         value={q}
         onInput={(e) => setQ(e.currentTarget.value)}
       />
-      {q ? <span class="muted" data-testid="search-count">{badRegex ? 'bad regex' : `${formatInt(matchCount)} functions match`}</span> : null}
+      {q ? <span class="muted" data-testid="search-count">{badRegex ? 'bad regex' : matchCount === 1 ? '1 function matches' : `${formatInt(matchCount)} functions match`}</span> : null}
       <label title="Bottom-up: roots are the functions where samples were taken">
         <input type="checkbox" checked={opts.invert} onChange={(e) => onChange({ ...opts, invert: e.currentTarget.checked }, { keepRedo: true })} /> Invert
       </label>
       <WeightSwitch doc={doc} opts={opts} onChange={onChange} />
       <span class="ab-samples muted" data-testid="analysis-samples" data-ms={analysis.ms != null ? analysis.ms.toFixed(1) : ''} title={analysis.ms != null ? `aggregated in the worker in ${analysis.ms.toFixed(1)} ms` : undefined}>
-        {analyzing ? 'aggregating…' : `${formatInt(analysis.samples)} samples`}
+        {analyzing ? 'aggregating…' : plural(analysis.samples, 'sample')}
       </span>
       <div class="ab-transforms">
         {opts.transforms.length ? (

@@ -1,6 +1,7 @@
 // The strip under the filter bar listing the samples behind the selected frame: step through
 // them; each one's callchain slot is selected in the hex view.
-import { formatInt, hex } from '../../lib/format.js';
+import { formatInt, formatTime } from '../../lib/format.js';
+import { offsetText } from '../../lib/records.js';
 import './samples-strip.css';
 
 export function SamplesStrip({ doc, analysis, info, onStep }) {
@@ -27,11 +28,11 @@ export function SamplesStrip({ doc, analysis, info, onStep }) {
           </button>
           <span class="muted">
             sample #{sample}
-            {t ? ` · t=${t}` : ''}
-            {info.row >= 0 ? ` · record ${info.row} at ${hex(doc.records.offsets[info.row])}` : ''}
+            {t ? ` · at ${formatTime(t - (doc.timing?.zero ?? 0))}` : ''}
+            {info.row >= 0 ? ` · record ${info.row} at ${offsetText(doc, info.row)}` : ''}
           </span>
           <span data-testid="frame-slot">
-            {info.pending ? '…' : info.slot ? `→ ${info.slot.name} at ${hex(info.slot.offset)}` : info.row >= 0 ? '→ no callchain slot for this frame (whole record shown)' : ''}
+            {info.pending ? '…' : info.slot ? `→ ${info.slot.name} at ${offsetText(doc, info.row, info.slot.offset)}` : info.row >= 0 ? '→ no callchain slot for this frame (whole record shown)' : ''}
           </span>
         </>
       ) : null}

@@ -2,7 +2,7 @@
 // by samples (the default) or by period. Every analysis view follows (flame graph, flame
 // chart colours, call tree, sandwich, functions).
 import { weightChoices } from '../../worker/file-analysis.js';
-import { formatDuration, formatInt } from '../../lib/format.js';
+import { formatDuration, formatInt, plural } from '../../lib/format.js';
 
 const LABELS = { time: 'Time', count: 'Calls', samples: 'Samples', period: 'Period' };
 
@@ -33,6 +33,21 @@ export function formatWeight(v, analysis, doc) {
   const w = analysis?.weight;
   if (w === 'time') return formatDuration(Math.round(v * (doc?.timing?.scale || 1)));
   if (w === 'period') return `${formatInt(v)} period`;
-  if (w === 'count') return `${formatInt(v)} calls`;
-  return `${formatInt(v)} samples`;
+  if (w === 'count') return plural(v, 'call');
+  return plural(v, 'sample');
+}
+
+/**
+ * How the views' Total/Self columns print a value of the analysis: XRay time as a duration (ticks
+ * times ns per tick), everything else as a number.
+ * @param {any} analysis
+ * @param {any} doc
+ * @returns {(v: number) => string}
+ */
+export function valueFormatter(analysis, doc) {
+  if (analysis?.weight === 'time') {
+    const scale = doc?.timing?.scale || 1;
+    return (v) => formatDuration(Math.round(v * scale));
+  }
+  return formatInt;
 }

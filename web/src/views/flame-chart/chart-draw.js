@@ -2,15 +2,40 @@
 // per lane a title, its markers (diamonds in the title row), then the stacks: exact calls
 // (tracers) or the samples' call nodes (samplers); the sample of the selected record; the
 // time ruler and the selected range.
-import { formatInt } from '../../lib/format.js';
+import { formatInt, formatTime, plural } from '../../lib/format.js';
 import { colorFor, shortName } from '../flame-graph/flame-draw.js';
-import { intervalBoxes, laneBoxes, lastAtOrBefore } from './chart-model.js';
+import { intervalBoxes, laneActivity, laneBoxes, lastAtOrBefore, niceTicks } from './chart-model.js';
 
 export const RULER_H = 20;
 export const TITLE_H = 15; // lane title
 export const MARK_H = 18; // markers row
 export const HEAD_H = TITLE_H + MARK_H;
 export const ROW_H = 16;
+export const STRIP_H = 8; // a collapsed lane's activity strip
+
+/**
+ * A lane's name: "CPU n", or the thread's "comm pid/tid".
+ * @param {{thread: number}} lane
+ * @param {boolean} byCpu
+ * @param {any[]} threads
+ */
+export function laneName(lane, byCpu, threads) {
+  if (byCpu) return `CPU ${lane.thread}`;
+  const th = lane.thread >= 0 ? threads[lane.thread] : null;
+  return th ? `${String(th.name ?? '')} ${th.pid}/${th.tid}` : 'no thread';
+}
+
+/**
+ * A ruler label for a tick `value` (ns from the time zero) at tick spacing `step`: in the unit of
+ * the step (s, ms, µs, ns) with just the decimals the step needs ("0.4 s", "250 ms", "12.5 µs").
+ * @param {number} value
+ * @param {number} step
+ */
+export function tickLabel(value, step) {
+  const [unit, name] = step >= 1e8 ? [1e9, 's'] : step >= 1e5 ? [1e6, 'ms'] : step >= 1e2 ? [1e3, 'µs'] : [1, 'ns'];
+  const decimals = Math.max(0, Math.min(9, Math.ceil(-Math.log10(step / unit) - 1e-9)));
+  return `${(value / unit).toFixed(decimals)} ${name}`;
+}
 
 // core markers: colour by kind name (perf record names, jitdump and XRay kinds)
 const KIND_COLORS = {
@@ -22,22 +47,17 @@ const KIND_COLORS = {
 const markerColor = (kindName) => KIND_COLORS[kindName] || '#888';
 
 /** @param {number} ns */
-export function fmtTime(ns) {
-  const a = Math.abs(ns);
-  if (a >= 1e9) return `${(ns / 1e9).toFixed(3)} s`;
-  if (a >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
-  if (a >= 1e3) return `${(ns / 1e3).toFixed(1)} µs`;
-  return `${Math.round(ns)} ns`;
-}
+export const fmtTime = formatTime;
 
 /**
  * @param {CanvasRenderingContext2D} ctx
- * @param {any} s what to draw: {dpr, fg, font, size:{w,h}, dark, geo:{lanes,t0,t1,noTime}, view:{t0,t1}, scrollTop,
+ * @param {any} s what to draw: {dpr, fg, font, size:{w,h}, dark, geo:{t0,t1,noTime,zero}, lanes (shown, in order), collapsed (lane keys),
+ *   view:{t0,t1}, scrollTop,
  *   laneTop, laneRows, markersByLane, byCpu, threads, markers, intervals, tree, sampleNode, names, matches,
  *   hoverNode, selectedNode, markedSample, range:{t0,t1}|null}
  */
 export function drawChart(ctx, s) {
-  const { dpr, fg, font, size, dark, geo, view, scrollTop, laneTop, laneRows, markersByLane, byCpu, threads, markers, intervals, tree, sampleNode, names, matches, hoverNode, selectedNode, markedSample, range } = s;
+  const { dpr, fg, font, size, dark, geo, lanes, collapsed, view, scrollTop, laneTop, laneRows, markersByLane, byCpu, threads, markers, intervals, tree, sampleNode, names, matches, hoverNode, selectedNode, markedSample, range } = s;
   const xOf = (/** @type {number} */ t) => ((t - view.t0) / (view.t1 - view.t0)) * size.w;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, size.w, size.h);
@@ -47,23 +67,23 @@ export function drawChart(ctx, s) {
   const cols = Math.max(1, Math.floor(size.w));
   const colors = new Map(); // func -> fill colour (name hash), per draw
   // lanes
-  geo.lanes.forEach((lane, li) => {
+  lanes.forEach((/** @type {any} */ lane, /** @type {number} */ li) => {
     const top = laneTop[li] - scrollTop;
     const bottom = laneTop[li + 1] - scrollTop;
     if (bottom < RULER_H || top > size.h) return;
     // title
-    const th = !byCpu && lane.thread >= 0 ? threads[lane.thread] : null;
     ctx.fillStyle = dark ? '#262a31' : '#eceff4';
     ctx.fillRect(0, top, size.w, HEAD_H);
     ctx.fillStyle = fg;
-    const title = byCpu ? `CPU ${lane.thread}` : th ? `${String(th.name ?? '')} ${th.pid}/${th.tid}` : 'no thread';
+    const title = laneName(lane, byCpu, threads);
     const rows = laneRows[li];
     const ml = markersByLane[li];
+    const folded = collapsed.has(lane.key);
     const what = rows
-      ? `${formatInt(lane.samples.length)} calls (exact enter/exit times)`
+      ? `${plural(lane.samples.length, 'call')} (exact enter/exit times)`
       : lane.samples.length
-        ? `${formatInt(lane.samples.length)} samples (all events, before filters)`
-        : `${formatInt(ml.idx.length)} markers, no samples`;
+        ? `${plural(lane.count ?? lane.samples.length, 'sample')} (all events, before filters)`
+        : `${plural(ml.idx.length, 'marker')}, no samples`;
     const laneTitle = `${title} · ${what}`;
     // markers in the title row (only those in view: sorted by time)
     const pad = ((view.t1 - view.t0) / Math.max(1, size.w)) * 5;
@@ -86,7 +106,22 @@ export function drawChart(ctx, s) {
     }
     // the lane title, on its own line above the markers
     ctx.fillStyle = fg;
-    ctx.fillText(laneTitle, 6, top + TITLE_H / 2 + 1);
+    ctx.fillText(laneTitle + (folded ? ' · collapsed' : ''), 6, top + TITLE_H / 2 + 1);
+    if (folded) {
+      // collapsed: one strip of the lane's activity (samples per column, darker = more)
+      const act = laneActivity(lane, view.t0, view.t1, cols, null);
+      let mx = 0;
+      for (let c = 0; c < cols; c++) if (act[c] > mx) mx = act[c];
+      const y = top + HEAD_H + 1;
+      const scaleX = size.w / cols;
+      for (let c = 0; c < cols; c++) {
+        if (!act[c]) continue;
+        const a = 0.25 + 0.75 * (act[c] / mx);
+        ctx.fillStyle = dark ? `rgba(255,140,60,${a})` : `rgba(214,90,20,${a})`;
+        ctx.fillRect(c * scaleX, y, Math.max(1, scaleX), STRIP_H);
+      }
+      return;
+    }
     // marker-only lane (a jit dump alone): how the markers accumulate over time (the code cache filling)
     if (!rows && !lane.samples.length && ml.idx.length && !geo.noTime) {
       const y0 = top + HEAD_H + 3 * ROW_H - 2;
@@ -122,7 +157,7 @@ export function drawChart(ctx, s) {
       rows.forEach((row, d) => {
         for (const b of intervalBoxes(row, view.t0, view.t1, cols)) boxes.push({ depth: d + 1, node: -1, fn: iv.func[b.i], x0: b.x0, x1: b.x1 });
       });
-    } else boxes = laneBoxes(lane, sampleNode, tree, view.t0, view.t1, cols, lane.gap);
+    } else boxes = laneBoxes(lane, sampleNode, tree, view.t0, view.t1, cols, lane.interval.ns);
     for (const b of boxes) {
       const y = top + HEAD_H + (b.depth - 1) * ROW_H;
       if (y + ROW_H < RULER_H || y > size.h) continue;
@@ -165,7 +200,7 @@ export function drawChart(ctx, s) {
   });
   // the sample of the selected byte/record
   if (markedSample >= 0) {
-    geo.lanes.forEach((lane, li) => {
+    lanes.forEach((/** @type {any} */ lane, /** @type {number} */ li) => {
       const k = lane.samples.indexOf(markedSample);
       if (k < 0) return;
       const x = xOf(lane.times[k]);
@@ -182,13 +217,15 @@ export function drawChart(ctx, s) {
   ctx.fillStyle = dark ? '#1e2126' : '#f1f2f5';
   ctx.fillRect(0, 0, size.w, RULER_H);
   ctx.fillStyle = fg;
-  const span = view.t1 - view.t0;
-  const step = Math.pow(10, Math.floor(Math.log10(span / 6 || 1)));
-  const nice = [1, 2, 5, 10].map((m) => m * step).find((s) => span / s <= 8) || step * 10;
-  for (let t = Math.ceil(view.t0 / nice) * nice; t <= view.t1; t += nice) {
-    const x = xOf(t);
+  // ticks on round values (1/2/5 x 10^n) from the one time zero (geo.zero), about one per 90 px
+  const { step, ticks } = niceTicks(view.t0, view.t1, geo.zero, Math.max(2, Math.floor(size.w / 90)));
+  const labels = [];
+  for (const tk of ticks) {
+    const x = xOf(tk.t);
     ctx.fillRect(x, RULER_H - 5, 1, 5);
-    ctx.fillText(geo.noTime ? `#${Math.round(t)}` : fmtTime(t - geo.t0), x + 3, RULER_H / 2);
+    const label = geo.noTime ? `#${formatInt(Math.round(tk.value))}` : tickLabel(tk.value, step);
+    labels.push(label);
+    ctx.fillText(label, x + 3, RULER_H / 2);
   }
   const r = range;
   if (r) {
@@ -199,5 +236,46 @@ export function drawChart(ctx, s) {
     ctx.fillStyle = dark ? '#5b93f0' : '#2f6fdf';
     ctx.fillRect(a, 0, 1, size.h);
     ctx.fillRect(b, 0, 1, size.h);
+  }
+  return { ticks: labels };
+}
+
+/**
+ * The overview track: one row band per lane (several lanes share a pixel row when there are more
+ * lanes than rows, the busiest of them drawn), darker = more samples; the view's window outlined.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {{dpr: number, w: number, h: number, dark: boolean, activity: Float32Array[], geo: {t0: number, t1: number}, view: {t0: number, t1: number}}} s
+ */
+export function drawOverview(ctx, s) {
+  const { dpr, w, h, dark, activity, geo, view } = s;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.fillStyle = dark ? '#1b1e23' : '#f6f7f9';
+  ctx.fillRect(0, 0, w, h);
+  const n = activity.length;
+  if (!n) return;
+  const cols = activity[0].length;
+  let mx = 0;
+  for (const a of activity) for (let c = 0; c < cols; c++) if (a[c] > mx) mx = a[c];
+  if (!mx) return;
+  const rowH = h / n;
+  const colW = w / cols;
+  for (let li = 0; li < n; li++) {
+    const y0 = Math.floor(li * rowH);
+    const y1 = Math.max(y0 + 1, Math.floor((li + 1) * rowH) - (rowH >= 3 ? 1 : 0));
+    const a = activity[li];
+    for (let c = 0; c < cols; c++) {
+      if (!a[c]) continue;
+      const v = Math.sqrt(a[c] / mx); // sqrt: quiet threads stay visible next to a busy one
+      ctx.fillStyle = dark ? `rgba(255,140,60,${0.2 + 0.8 * v})` : `rgba(214,90,20,${0.2 + 0.8 * v})`;
+      ctx.fillRect(c * colW, y0, Math.max(1, colW), y1 - y0);
+    }
+  }
+  const span = geo.t1 - geo.t0;
+  if (span > 0 && (view.t0 > geo.t0 || view.t1 < geo.t1)) {
+    const a = ((view.t0 - geo.t0) / span) * w;
+    const b = ((view.t1 - geo.t0) / span) * w;
+    ctx.strokeStyle = dark ? '#7fd4ff' : '#0a58ca';
+    ctx.lineWidth = 1.5;
+    ctx.strokeRect(a + 0.75, 0.75, Math.max(2, b - a - 1.5), h - 1.5);
   }
 }

@@ -1,5 +1,6 @@
-// Flame chart model (pure; unit-tested): lane geometry, the sample covering a time,
-// and the boxes of one lane for a view window, merged across adjacent pixel columns.
+// Flame chart model (pure; unit-tested): lane order and sampling intervals, the sample covering a
+// time, the boxes of one lane for a view window (merged across adjacent pixel columns), ruler ticks
+// and the overview track's activity.
 
 /** Index of the last element of sorted `times` <= t, or -1. */
 export function lastAtOrBefore(times, t) {
@@ -16,24 +17,134 @@ export function lastAtOrBefore(times, t) {
   return ans;
 }
 
-/** Typical gap between samples of a lane (median of up to 2000 deltas); a sample lasts until the next one, at most 4 gaps. */
+/** Typical gap between samples of a lane (median of up to 2000 deltas); 0 when it has fewer than 2 samples. */
 export function typicalGap(times) {
   const n = times.length;
-  if (n < 2) return 1;
+  if (n < 2) return 0;
   const step = Math.max(1, Math.floor((n - 1) / 2000));
   const d = [];
   for (let i = 1; i < n; i += step) d.push(times[i] - times[i - 1]);
   d.sort((a, b) => a - b);
-  return Math.max(d[d.length >> 1], 1e-9);
+  return Math.max(d[d.length >> 1], 0);
 }
 
-/** Sample (index into lane) shown at time t, or -1 (none / gap). */
-export function sampleAt(lane, t, gap) {
+/**
+ * How long one sample of a lane lasts on the chart (its sampling interval), and where that comes from:
+ *  - 'period' / 'frequency': the event says (perf cpu-clock/task-clock: the fixed period in ns; perf
+ *    attr.freq: 1 / frequency; gperftools: the header's period), `event` = {interval_ns, interval_from};
+ *  - 'gap': the median gap between this lane's samples;
+ *  - 'file gap': a lane with one sample and an event that does not say: the median gap of the whole file
+ *    (`fileGap`);
+ *  - 'span': nothing better: 1/1000 of the profile's span (a one-sample file).
+ * Never 0, so a thread with one sample draws a box.
+ * @param {ArrayLike<number>} times the lane's sorted sample times
+ * @param {{interval_ns?: number, interval_from?: string}|null|undefined} event
+ * @param {number} fileGap median gap of the file's samples (0 = unknown)
+ * @param {number} span the profile's time span
+ * @returns {{ns: number, from: string}}
+ */
+export function laneInterval(times, event, fileGap, span) {
+  const given = event ? Number(event.interval_ns) : 0;
+  if (event && given > 0 && (event.interval_from === 'period' || event.interval_from === 'frequency'))
+    return { ns: given, from: String(event.interval_from) };
+  const g = typicalGap(times);
+  if (g > 0) return { ns: g, from: 'gap' };
+  if (fileGap > 0) return { ns: fileGap, from: 'file gap' };
+  return { ns: span > 0 ? span / 1000 : 1, from: 'span' };
+}
+
+/** Sample (index into lane) shown at time t, or -1 (none / gap): a sample lasts its interval `width`, or until the next one. */
+export function sampleAt(lane, t, width) {
   const k = lastAtOrBefore(lane.times, t);
   if (k < 0) return -1;
   const next = k + 1 < lane.times.length ? lane.times[k + 1] : Infinity;
-  const endT = Math.min(next, lane.times[k] + 4 * gap);
+  const endT = Math.min(next, lane.times[k] + width);
   return t < endT || lane.times[k] === t ? k : -1;
+}
+
+/**
+ * The sample a pixel column [a, b) shows: the one covering its middle, else the last one that starts
+ * in it (a sample shorter than a column still gets its column: a thread with one sample is seen).
+ */
+export function sampleInColumn(lane, a, b, width) {
+  const k = sampleAt(lane, (a + b) / 2, width);
+  if (k >= 0) return k;
+  const j = lastAtOrBefore(lane.times, b);
+  return j >= 0 && lane.times[j] >= a && lane.times[j] < b ? j : -1;
+}
+
+/**
+ * The lanes in display order: pinned ones first (in the order they were pinned), then the others by
+ * samples, busiest first (ties: thread/CPU number); hidden ones apart, in the same order.
+ * @template {{key: string, count: number, thread: number}} L
+ * @param {L[]} lanes
+ * @param {string[]} pinned lane keys, in pin order
+ * @param {Set<string>} hidden lane keys
+ * @returns {{shown: L[], hidden: L[]}}
+ */
+export function orderLanes(lanes, pinned, hidden) {
+  const pin = new Map(pinned.map((k, i) => [k, i]));
+  const rank = (/** @type {L} */ l) => (pin.has(l.key) ? /** @type {number} */ (pin.get(l.key)) : Infinity);
+  const sorted = lanes.slice().sort((a, b) => {
+    const pa = rank(a);
+    const pb = rank(b);
+    if (pa !== pb) return pa < pb ? -1 : 1;
+    return b.count - a.count || a.thread - b.thread;
+  });
+  return { shown: sorted.filter((l) => !hidden.has(l.key)), hidden: sorted.filter((l) => hidden.has(l.key)) };
+}
+
+/**
+ * Ruler ticks for the window [t0, t1] with time zero `zero`: the values (t - zero) are multiples of a
+ * round step (1, 2 or 5 times a power of ten) giving at most `maxTicks` ticks. Returns {step, ticks:
+ * [{t, value}]} with t absolute and value = t - zero.
+ */
+export function niceTicks(t0, t1, zero, maxTicks) {
+  const span = t1 - t0;
+  if (!(span > 0) || !(maxTicks >= 1)) return { step: 0, ticks: [] };
+  const raw = span / maxTicks;
+  const p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw * (1 - 1e-9)) || 10 * p;
+  const ticks = [];
+  const first = Math.ceil((t0 - zero) / step - 1e-9);
+  for (let i = first; ticks.length <= maxTicks + 1; i++) {
+    // the value as a multiple of the step, rounded so 3 * 0.1 reads 0.3
+    const value = Number((i * step).toPrecision(12));
+    const t = zero + value;
+    if (t > t1) break;
+    ticks.push({ t, value });
+  }
+  return { step, ticks };
+}
+
+/**
+ * Samples of one lane per column of [t0, t1) at `cols` columns (the overview track's activity):
+ * out[c] = samples whose time falls in column c, each weighted by `sampleCounts` when given (gperftools).
+ * @param {{times: ArrayLike<number>, samples: ArrayLike<number>}} lane
+ * @param {number} t0
+ * @param {number} t1
+ * @param {number} cols
+ * @param {ArrayLike<number>|null} [sampleCounts] samples each sample row stands for (empty/null = 1 each)
+ */
+export function laneActivity(lane, t0, t1, cols, sampleCounts) {
+  const out = new Float32Array(cols);
+  const dt = (t1 - t0) / cols;
+  if (!(dt > 0)) return out;
+  const weighted = !!(sampleCounts && sampleCounts.length);
+  let lo = 0; // first sample at or after t0
+  let hi = lane.times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (lane.times[mid] < t0) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let k = lo; k < lane.times.length; k++) {
+    const t = lane.times[k];
+    if (t >= t1) break;
+    const c = Math.min(cols - 1, Math.floor((t - t0) / dt));
+    out[c] += weighted ? /** @type {ArrayLike<number>} */ (sampleCounts)[lane.samples[k]] || 1 : 1;
+  }
+  return out;
 }
 
 /** Ancestor of call node n at depth d (root = depth 0), or -1. */
@@ -47,7 +158,7 @@ export function ancestorAt(tree, n, d) {
  * the sample at the column's time; runs of columns with the same call node at a depth merge
  * into one box. Returns [{depth, node, x0, x1}] (depth >= 1; x in columns).
  */
-export function laneBoxes(lane, sampleNode, tree, t0, t1, width, gap) {
+export function laneBoxes(lane, sampleNode, tree, t0, t1, width, interval) {
   const out = [];
   const open = []; // open[d] = {node, x0}
   const chain = [];
@@ -61,8 +172,7 @@ export function laneBoxes(lane, sampleNode, tree, t0, t1, width, gap) {
     open.length = Math.min(open.length, fromDepth);
   };
   for (let x = 0; x < width; x++) {
-    const t = t0 + (x + 0.5) * dt;
-    const k = sampleAt(lane, t, gap);
+    const k = sampleInColumn(lane, t0 + x * dt, t0 + (x + 1) * dt, interval);
     const n = k >= 0 ? sampleNode[lane.samples[k]] : -1;
     if (n === prevNode) continue;
     prevNode = n;

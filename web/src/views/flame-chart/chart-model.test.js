@@ -2,18 +2,84 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, prepare } from '../../../../tests/reference/analysis.js';
 import { mappings, profile, strings } from '../../../../tests/reference/small-profile.js';
-import { ancestorAt, laneBoxes, lastAtOrBefore, sampleAt, typicalGap } from './chart-model.js';
+import { ancestorAt, laneActivity, laneBoxes, laneInterval, lastAtOrBefore, niceTicks, orderLanes, sampleAt, typicalGap } from './chart-model.js';
 
 describe('flame chart model', () => {
-  it('finds the sample covering a time, with gaps after 4 typical intervals', () => {
+  it('finds the sample covering a time: a sample lasts its interval or until the next one', () => {
     const lane = { samples: Int32Array.from([0, 1, 2, 3]), times: Float64Array.from([0, 10, 20, 100]) };
     expect(lastAtOrBefore(lane.times, 15)).toBe(1);
     expect(lastAtOrBefore(lane.times, -1)).toBe(-1);
     const gap = typicalGap(lane.times);
     expect(gap).toBe(10);
     expect(sampleAt(lane, 25, gap)).toBe(2);
-    expect(sampleAt(lane, 70, gap)).toBe(-1); // 20 + 4*10 = 60 < 70
+    expect(sampleAt(lane, 31, gap)).toBe(-1); // 20 + 10 = 30: nothing sampled until 100
     expect(sampleAt(lane, 100, gap)).toBe(3);
+    expect(sampleAt(lane, 109, gap)).toBe(3); // the last sample lasts its interval too
+    expect(sampleAt(lane, 110, gap)).toBe(-1);
+    expect(sampleAt(lane, 5, 4)).toBe(-1); // a shorter interval than the gap leaves a hole
+  });
+
+  it('gives every lane a sampling interval: the event\'s, else the median gap, never 0', () => {
+    const one = Float64Array.from([500]);
+    const many = Float64Array.from([0, 3, 6, 10, 13]);
+    // perf cpu-clock -c 250000: the period in ns; -F 4000: 1 / frequency
+    expect(laneInterval(one, { interval_ns: 250000, interval_from: 'period' }, 7, 1e6)).toEqual({ ns: 250000, from: 'period' });
+    expect(laneInterval(many, { interval_ns: 250000, interval_from: 'frequency' }, 7, 1e6)).toEqual({ ns: 250000, from: 'frequency' });
+    // cycles: the event does not say
+    expect(laneInterval(many, { interval_ns: 0 }, 7, 1e6)).toEqual({ ns: 3, from: 'gap' });
+    expect(laneInterval(one, {}, 7, 1e6)).toEqual({ ns: 7, from: 'file gap' }); // one sample: the file's median gap
+    expect(laneInterval(one, null, 0, 1e6)).toEqual({ ns: 1000, from: 'span' });
+    expect(laneInterval(one, null, 0, 0).ns).toBeGreaterThan(0);
+    expect(typicalGap(one)).toBe(0);
+  });
+
+  it('draws a thread with one sample as wide as its interval', () => {
+    const ctx = prepare(profile(), strings, mappings);
+    const t = analyze(ctx, {});
+    const lane = { samples: Int32Array.from([0]), times: Float64Array.from([1000]) };
+    // window 0..2000 ns over 20 columns (100 ns each); interval 400 ns: columns 10..13
+    const boxes = laneBoxes(lane, t.sampleNode, t, 0, 2000, 20, 400);
+    const top = boxes.find((b) => b.depth === 1);
+    expect(top).toBeDefined();
+    expect([top?.x0, top?.x1]).toEqual([10, 14]);
+  });
+
+  it('orders lanes busiest first, pinned lanes on top, hidden lanes apart', () => {
+    const lanes = [
+      { key: 't0', thread: 0, count: 5 },
+      { key: 't1', thread: 1, count: 50 },
+      { key: 't2', thread: 2, count: 1 },
+      { key: 't3', thread: 3, count: 50 },
+    ];
+    const keys = (/** @type {any[]} */ ls) => ls.map((l) => l.key);
+    expect(keys(orderLanes(lanes, [], new Set()).shown)).toEqual(['t1', 't3', 't0', 't2']);
+    const o = orderLanes(lanes, ['t2', 't0'], new Set(['t3']));
+    expect(keys(o.shown)).toEqual(['t2', 't0', 't1']);
+    expect(keys(o.hidden)).toEqual(['t3']);
+  });
+
+  it('puts ruler ticks on round values (1/2/5 x 10^n) from the time zero', () => {
+    // zero at 67 ms in a window 67..1067 ms: ticks at 0, 200, ... 1000 ms from zero (not 33 + k*200)
+    const z = 67e6;
+    const { step, ticks } = niceTicks(z, z + 1e9, z, 8);
+    expect(step).toBe(2e8);
+    expect(ticks.map((k) => k.value)).toEqual([0, 2e8, 4e8, 6e8, 8e8, 1e9]);
+    expect(ticks[1].t).toBe(z + 2e8);
+    // a window not starting at zero: the first tick is the first round value in it
+    const w = niceTicks(z + 123456, z + 123456 + 9000, z, 10);
+    expect(w.step).toBe(1000);
+    expect(w.ticks[0].value).toBe(124000);
+    expect(w.ticks.every((k) => k.value % 1000 === 0)).toBe(true);
+    expect(niceTicks(0, 0.3, 0, 3).ticks.map((k) => k.value)).toEqual([0, 0.1, 0.2, 0.3]);
+    expect([1, 2, 5].some((m) => niceTicks(0, 7e5, 0, 6).step === m * 1e5)).toBe(true);
+    expect(niceTicks(5, 5, 0, 6).ticks).toEqual([]);
+  });
+
+  it('counts a lane\'s samples per column for the overview track (weighted by gperftools counts)', () => {
+    const lane = { samples: Int32Array.from([0, 1, 2, 3]), times: Float64Array.from([0, 1, 5, 9.5]) };
+    expect(Array.from(laneActivity(lane, 0, 10, 5, null))).toEqual([2, 0, 1, 0, 1]);
+    expect(Array.from(laneActivity(lane, 0, 10, 5, Uint32Array.from([3, 1, 2, 4])))).toEqual([4, 0, 2, 0, 4]);
+    expect(Array.from(laneActivity(lane, 1, 6, 5, null))).toEqual([1, 0, 0, 0, 1]);
   });
 
   it('merges adjacent columns with the same call node into boxes per depth', () => {

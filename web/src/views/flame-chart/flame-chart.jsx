@@ -1,13 +1,17 @@
 // Flame chart (time order): one lane per thread, samples as stacks over time (the
-// worker's call nodes of the filtered, transformed samples), a marker row per lane for the
-// records that explain a profile (COMM, EXIT, MMAP, LOST, THROTTLE, SWITCH…), clickable
-// through to their bytes. Wheel or + - 0 zoom, drag or arrows/WASD pan, drag on the ruler
-// selects a time range (applied as a filter).
+// worker's call nodes of the filtered, transformed samples; each sample as wide as its
+// sampling interval), a marker row per lane for the records that explain a profile (COMM,
+// EXIT, MMAP, LOST, THROTTLE, SWITCH…), clickable through to their bytes. Lanes busiest
+// first; each can be collapsed, pinned (on top) or hidden (listed to show again); many lanes
+// get an overview track. Times are from the file's one time zero (doc.timing.zero).
+// Wheel or + - 0 zoom, drag or arrows/WASD pan, drag on the ruler selects a time range.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useDark } from '../../lib/theme.js';
 import { fitCanvas, useElementSize } from '../../lib/element-size.js';
-import { ancestorAt, intervalAt, intervalRows, lastAtOrBefore, sampleAt, sortMarkers, typicalGap } from './chart-model.js';
-import { drawChart, fmtTime, HEAD_H, RULER_H, ROW_H, TITLE_H } from './chart-draw.js';
+import { ancestorAt, intervalAt, intervalRows, laneActivity, laneInterval, lastAtOrBefore, orderLanes, sampleInColumn, sortMarkers, typicalGap } from './chart-model.js';
+import { drawChart, drawOverview, fmtTime, HEAD_H, laneName, RULER_H, ROW_H, STRIP_H, TITLE_H } from './chart-draw.js';
+import { plural } from '../../lib/format.js';
+import { offsetText } from '../../lib/records.js';
 import { stringOf } from '../../lib/strings.js';
 import { formatInt } from '../../lib/format.js';
 import './flame-chart.css';
@@ -25,6 +29,15 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
   const lanes = byCpu && cpuLanes.length ? cpuLanes : doc.lanes || [];
   const tree = analysis.tree;
   const sampleNode = analysis.sampleNode;
+  // lane choices, by lane key ('t' + thread row or 'c' + CPU): pinned in pin order, hidden, collapsed
+  const [pinned, setPinned] = useState(/** @type {string[]} */ ([]));
+  const [hidden, setHidden] = useState(() => new Set());
+  const [collapsed, setCollapsed] = useState(() => new Set());
+  useEffect(() => {
+    setPinned([]);
+    setHidden(new Set());
+    setCollapsed(new Set());
+  }, [doc]);
 
   // time extent; files without times (all 0) are drawn in sample order
   const geo = useMemo(() => {
@@ -65,28 +78,54 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
         if (iv.end[i] > hi) hi = iv.end[i];
       }
     }
-    const noTime = !(hi > lo);
+    const noTime = !(hi > 0 && hi >= lo); // one time (a one-sample file) is a time too
+    // one time zero for the ruler, the range chip and every tooltip: the session's (its earliest time)
+    const zero = noTime ? 0 : Math.min(lo, doc.timing && doc.timing.zero > 0 ? doc.timing.zero : lo);
+    if (!noTime) lo = zero;
+    // the file's median gap: the interval of a one-sample lane whose event does not say
+    const allTimes = noTime ? new Float64Array(0) : Float64Array.from(doc.sampleTimes || []).sort();
+    const fileGap = typicalGap(allTimes);
+    const event = (doc.events || [])[doc.defaultEvent ?? 0];
+    let maxInterval = 0;
     const ls = all.map((l) => {
-      const times = noTime ? Float64Array.from(l.samples) : l.times;
-      return { ...l, times, gap: typicalGap(times) };
+      const key = (byCpu ? 'c' : 't') + l.thread;
+      const count = l.count ?? l.samples.length;
+      if (noTime) {
+        // no times: the samples in file order, each as wide as the samples it stands for (gperftools counts)
+        const times = new Float64Array(l.samples.length);
+        let acc = 0;
+        for (let k = 0; k < l.samples.length; k++) {
+          times[k] = l.weights ? acc : l.samples[k];
+          acc += l.weights ? l.weights[k] : 1;
+        }
+        return { ...l, key, count, times, interval: { ns: l.weights ? Infinity : 1, from: 'order' } };
+      }
+      const interval = laneInterval(l.times, event, fileGap, hi - lo);
+      if (l.samples.length && interval.ns > maxInterval) maxInterval = interval.ns;
+      return { ...l, key, count, interval };
     });
     if (noTime) {
       lo = 0;
-      hi = Math.max(1, ...all.map((l) => (l.samples.length ? l.samples[l.samples.length - 1] + 1 : 1)));
+      hi = Math.max(1, ...all.map((l) => (l.weights ? l.count : l.samples.length ? l.samples[l.samples.length - 1] + 1 : 1)));
+      return { lanes: ls, t0: lo, t1: hi, noTime, zero: 0 };
     }
-    const maxGap = Math.max(...ls.map((l) => l.gap), 1e-9);
-    return { lanes: ls, t0: lo, t1: hi + (all.some((l) => l.samples.length) ? maxGap : (hi - lo) * 0.01 || 1), noTime };
+    const t1 = hi + (all.some((l) => l.samples.length) ? maxInterval : (hi - lo) * 0.01 || 1);
+    return { lanes: ls, t0: lo, t1: t1 > lo ? t1 : lo + 1, noTime, zero };
   }, [doc, lanes, byCpu, markers]);
+
+  // lanes in display order (pinned, then busiest first), hidden ones apart
+  const order = useMemo(() => orderLanes(geo.lanes, pinned, hidden), [geo, pinned, hidden]);
+  const shown = order.shown;
 
   // exact calls per lane and depth (XRay); sample lanes draw the analysis' call nodes instead
   const laneRows = useMemo(
-    () => geo.lanes.map((l) => (doc.intervals && !byCpu && l.thread >= 0 ? intervalRows(doc.intervals, l.thread) : null)),
-    [geo, doc, byCpu],
+    () => shown.map((l) => (doc.intervals && !byCpu && l.thread >= 0 ? intervalRows(doc.intervals, l.thread) : null)),
+    [shown, doc, byCpu],
   );
 
   // per-lane depth (of the current analysis)
   const laneDepth = useMemo(() => {
-    return geo.lanes.map((l, li) => {
+    return shown.map((l, li) => {
       if (laneRows[li] && laneRows[li].length) return laneRows[li].length;
       if (!l.samples.length) return 3; // marker-only lane: a cumulative count of its markers
       let d = 0;
@@ -96,40 +135,42 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
       }
       return d;
     });
-  }, [geo, analysis, laneRows]);
+  }, [shown, analysis, laneRows]);
 
   const laneTop = useMemo(() => {
     const tops = [];
     let y = RULER_H;
-    geo.lanes.forEach((l, i) => {
+    shown.forEach((l, i) => {
       tops.push(y);
-      y += HEAD_H + Math.max(1, laneDepth[i]) * ROW_H + 6;
+      y += collapsed.has(l.key) ? HEAD_H + STRIP_H + 4 : HEAD_H + Math.max(1, laneDepth[i]) * ROW_H + 6;
     });
     tops.push(y);
     return tops;
-  }, [geo, laneDepth]);
+  }, [shown, laneDepth, collapsed]);
 
   const markersByLane = useMemo(() => {
-    if (byCpu) return geo.lanes.map(() => ({ idx: new Int32Array(0), times: new Float64Array(0) })); // markers carry a thread: shown in the thread lanes
+    if (byCpu) return shown.map(() => ({ idx: new Int32Array(0), times: new Float64Array(0) })); // markers carry a thread: shown in the thread lanes
     const byThread = new Map();
     const byPid = new Map();
-    geo.lanes.forEach((l, i) => {
+    shown.forEach((l, i) => {
       byThread.set(l.thread, i);
       const pid = l.thread >= 0 ? threads[l.thread]?.pid : undefined;
       if (pid != null && !byPid.has(pid)) byPid.set(pid, i);
     });
-    const out = geo.lanes.map(() => []);
+    const out = shown.map(() => []);
     for (let k = 0; k < markers.rows.length; k++) {
       const th = markers.thread[k];
       let li = byThread.get(th);
       // a thread without samples: the first lane of its process, else the first lane
+      // (a hidden lane's markers are hidden with it)
+      if (li === undefined && geo.lanes.some((l) => l.thread === th)) continue;
       if (li === undefined) li = (th >= 0 ? byPid.get(threads[th]?.pid) : undefined) ?? 0;
       if (out[li]) out[li].push(k);
     }
     // sorted by time (no time: drawn at the start) so a draw visits only the markers in view
     const eff = Float64Array.from(markers.time, (t) => (Number.isNaN(t) || t === 0 ? geo.t0 : t));
     return out.map((list) => sortMarkers(list, eff));
-  }, [geo, markers, byCpu]);
+  }, [geo, shown, markers, byCpu]);
 
   const [view, setView] = useState({ t0: geo.t0, t1: geo.t1 });
   useEffect(() => setView({ t0: geo.t0, t1: geo.t1 }), [geo]);
@@ -154,13 +195,15 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
     const fit = fitCanvas(canvas, size);
     if (!fit) return;
     const { ctx, dpr, cs } = fit;
-    drawChart(ctx, {
+    const drawn = drawChart(ctx, {
       dpr,
       fg: cs.color || '#000',
       font: `11px ${cs.fontFamily || 'sans-serif'}`,
       size,
       dark,
       geo,
+      lanes: shown,
+      collapsed,
       view,
       scrollTop,
       laneTop,
@@ -181,8 +224,9 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
     });
     const ms = performance.now() - t0p;
     canvas.dataset.drawMs = ms.toFixed(2); // read by the benchmark (e2e/bench.spec.js)
+    canvas.dataset.ticks = drawn.ticks.join('|'); // the ruler's labels, as drawn
     if (benchRef) benchRef.current = ms;
-  }, [geo, laneTop, laneDepth, laneRows, view, size, scrollTop, dark, analysis, matches, markedSample, selectedNode, drag, range, markersByLane, hoverNode]);
+  }, [geo, shown, collapsed, laneTop, laneDepth, laneRows, view, size, scrollTop, dark, analysis, matches, markedSample, selectedNode, drag, range, markersByLane, hoverNode]);
 
   useLayoutEffect(() => draw(), [draw]);
 
@@ -210,9 +254,9 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
     const yv = e.clientY - rect.top;
     if (yv < RULER_H) return { kind: 'ruler', x };
     const y = yv + scrollTop;
-    const li = laneTop.findIndex((top, i) => i < geo.lanes.length && y >= top && y < laneTop[i + 1]);
+    const li = laneTop.findIndex((top, i) => i < shown.length && y >= top && y < laneTop[i + 1]);
     if (li < 0) return { kind: 'none', x };
-    const lane = geo.lanes[li];
+    const lane = shown[li];
     const rel = y - laneTop[li];
     if (rel < TITLE_H) return { kind: 'none', x };
     if (rel < HEAD_H) {
@@ -231,12 +275,13 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
       }
       return best >= 0 ? { kind: 'marker', k: best, x } : { kind: 'none', x };
     }
+    if (collapsed.has(lane.key)) return { kind: 'none', x };
     const depth = Math.floor((rel - HEAD_H) / ROW_H) + 1;
     if (laneRows[li]) {
       const i = intervalAt(laneRows[li][depth - 1], tOf(x));
       return i >= 0 ? { kind: 'interval', i, x } : { kind: 'none', x };
     }
-    const k = sampleAt(lane, tOf(x), lane.gap);
+    const k = sampleInColumn(lane, tOf(Math.floor(x)), tOf(Math.floor(x) + 1), lane.interval.ns);
     if (k < 0) return { kind: 'none', x };
     const s = lane.samples[k];
     const n = sampleNode[s];
@@ -257,21 +302,21 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
       const fn = iv.func[h.i];
       const src = doc.funcSources?.[fn];
       tip.querySelector('.fc-name').textContent = String(analysis.names[fn] ?? '[unknown]') + (src ? `  (${src})` : '');
-      tip.querySelector('.fc-sub').textContent = `${fmtTime(iv.end[h.i] - iv.start[h.i])} from ${fmtTime(iv.start[h.i] - geo.t0)} · depth ${iv.depth[h.i]} · click for its entry record's bytes`;
+      tip.querySelector('.fc-sub').textContent = `${fmtTime(iv.end[h.i] - iv.start[h.i])} from ${fmtTime(iv.start[h.i] - geo.zero)} · depth ${iv.depth[h.i]} · click for its entry record's bytes`;
     } else if (h.kind === 'frame') {
       const src = doc.funcSources?.[tree.func[h.node]];
       tip.querySelector('.fc-name').textContent = name(h.node) + (src ? `  (${src})` : '');
       const t = doc.sampleTimes[h.sample];
-      tip.querySelector('.fc-sub').textContent = `sample #${h.sample}${geo.noTime ? '' : ` at ${fmtTime(t - geo.t0)}`} · ${formatInt(tree.total[h.node])} samples in this call node`;
+      tip.querySelector('.fc-sub').textContent = `sample #${h.sample}${geo.noTime ? '' : ` at ${fmtTime(t - geo.zero)}`} · ${plural(tree.total[h.node], 'sample')} in this call node`;
     } else {
       const row = markers.rows[h.k];
       const t = markers.time[h.k];
       const label = stringOf(doc.strings, markers.label[h.k]);
       tip.querySelector('.fc-name').textContent = `${markers.kindNames[markers.kind[h.k]]}${label ? ': ' + label : ''}`;
-      const when = Number.isNaN(t) || t === 0 ? ' · no time (shown at the start)' : ` · ${fmtTime(t - geo.t0)}`;
+      const when = Number.isNaN(t) || t === 0 ? ' · no time (shown at the start)' : ` · ${fmtTime(t - geo.zero)}`;
       // a marker from a side file (a jit dump's code load on a perf timeline) has no row in this file
       tip.querySelector('.fc-sub').textContent =
-        row >= 0 ? `record ${row} at 0x${doc.records.offsets[row].toString(16)}${when} · click for its bytes` : `from a side file${when}`;
+        row >= 0 ? `record ${row} at ${offsetText(doc, row)}${when} · click for its bytes` : `from a side file${when}`;
     }
     tip.hidden = false;
     const host = scrollRef.current.parentElement.getBoundingClientRect();
@@ -356,8 +401,34 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
   const contentH = laneTop[laneTop.length - 1] + 4;
   const span = view.t1 - view.t0;
   const full = geo.t1 - geo.t0;
+  const nameOf = (/** @type {any} */ l) => laneName(l, byCpu, threads);
+  const toggle = (/** @type {Set<string>} */ set, /** @type {string} */ key) => {
+    const next = new Set(set);
+    if (next.has(key)) next.delete(key);
+    else next.add(key);
+    return next;
+  };
+  const togglePin = (/** @type {string} */ key) => setPinned((p) => (p.includes(key) ? p.filter((k) => k !== key) : p.concat([key])));
+  // what a sample's width is (the busiest lane's interval: lanes of one event share it unless it is each lane's gap)
+  const firstTimed = shown.find((l) => l.samples.length) || geo.lanes.find((l) => l.samples.length);
+  const intervalText = geo.noTime
+    ? geo.lanes.some((l) => l.weights)
+      ? 'records not in time order (the file has no times): stacks in file order, each as wide as its sample count'
+      : 'no sample times: sample order'
+    : firstTimed
+      ? `a sample is drawn ${fmtTime(firstTimed.interval.ns)} wide (${INTERVAL_FROM[firstTimed.interval.from] || firstTimed.interval.from})`
+      : '';
+  // lane controls over the lanes in view (HTML, so they can be reached by keyboard and named)
+  const visibleControls = [];
+  for (let i = 0; i < shown.length; i++) {
+    const top = laneTop[i];
+    if (top + TITLE_H < scrollTop + RULER_H) continue;
+    if (top > scrollTop + size.h) break;
+    visibleControls.push(i);
+  }
+  const showOverview = geo.lanes.length >= OVERVIEW_MIN_LANES && !geo.noTime;
   return (
-    <div class="flame-chart" data-testid="flame-chart" data-view={`${view.t0},${view.t1}`} data-marked-sample={String(markedSample)} data-selected-node={String(selectedNode)}>
+    <div class="flame-chart" data-testid="flame-chart" data-view={`${view.t0},${view.t1}`} data-zero={String(geo.zero)} data-marked-sample={String(markedSample)} data-selected-node={String(selectedNode)}>
       <div class="flame-toolbar">
         <button type="button" onClick={() => zoomBy(0.8)} title="Zoom in (+)">+</button>
         <button type="button" onClick={() => zoomBy(1.25)} title="Zoom out (-)">−</button>
@@ -371,11 +442,44 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
             </select>
           </label>
         ) : null}
+        {order.hidden.length ? (
+          <details class="lane-hidden" data-testid="hidden-lanes">
+            <summary>Hidden lanes ({order.hidden.length})</summary>
+            <div class="lane-hidden-list">
+              <button type="button" onClick={() => setHidden(new Set())}>Show all</button>
+              {order.hidden.map((l) => (
+                <button type="button" key={l.key} aria-label={`Show lane ${nameOf(l)}`} onClick={() => setHidden((h) => toggle(h, l.key))}>
+                  {nameOf(l)} · {plural(l.count, 'sample')}
+                </button>
+              ))}
+            </div>
+          </details>
+        ) : null}
         <span class="muted" data-testid="chart-status">
-          {geo.lanes.length} lane{geo.lanes.length === 1 ? '' : 's'} · {formatInt(markers.rows.length)} markers ·{' '}
-          {geo.noTime ? 'no sample times: sample order' : `showing ${fmtTime(span)} of ${fmtTime(full)}`} · wheel/+/− zoom, drag pan, drag the ruler to select a range
+          {plural(shown.length, 'lane')}
+          {order.hidden.length ? ` (${order.hidden.length} hidden)` : ''} · {plural(markers.rows.length, 'marker')} ·{' '}
+          {geo.noTime ? '' : `showing ${fmtTime(span)} of ${fmtTime(full)} · `}
+          {intervalText ? `${intervalText} · ` : ''}wheel/+/− zoom, drag pan, drag the ruler to select a range
         </span>
       </div>
+      {showOverview ? (
+        <LaneOverview
+          lanes={shown}
+          geo={geo}
+          view={view}
+          dark={dark}
+          nameOf={nameOf}
+          onPick={(li, t) => {
+            const el = scrollRef.current;
+            if (el) el.scrollTop = laneTop[li] - RULER_H;
+            const s = view.t1 - view.t0;
+            if (s < full) {
+              const a = Math.max(geo.t0, Math.min(t - s / 2, geo.t1 - s));
+              setView({ t0: a, t1: a + s });
+            }
+          }}
+        />
+      ) : null}
       <div class="flame-body">
         <div class="flame-scroll" ref={scrollRef} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
           <div class="flame-spacer" style={{ height: `${Math.max(contentH, size.h)}px` }}>
@@ -385,7 +489,7 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
               style={{ width: `${size.w}px`, height: `${size.h}px` }}
               tabIndex={0}
               role="img"
-              aria-label={`Flame chart: ${geo.lanes.length} ${byCpu ? 'CPUs' : 'threads'}, ${formatInt(analysis.samples)} samples`}
+              aria-label={`Flame chart: ${plural(shown.length, byCpu ? 'CPU' : 'thread')}, ${plural(analysis.samples, 'sample')}`}
               onMouseDown={onDown}
               onMouseMove={onMove}
               onMouseUp={onUp}
@@ -396,6 +500,25 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
               }}
               onKeyDown={onKeyDown}
             />
+            {visibleControls.map((i) => {
+              const l = shown[i];
+              const nm = nameOf(l);
+              const isPinned = pinned.includes(l.key);
+              const isCollapsed = collapsed.has(l.key);
+              return (
+                <div class="lane-controls" key={l.key} style={{ top: `${laneTop[i]}px` }} data-lane={nm} data-testid="lane-controls">
+                  <button type="button" aria-label={`${isCollapsed ? 'Expand' : 'Collapse'} lane ${nm}`} aria-expanded={!isCollapsed} onClick={() => setCollapsed((c) => toggle(c, l.key))}>
+                    {isCollapsed ? '▸' : '▾'}
+                  </button>
+                  <button type="button" aria-label={`${isPinned ? 'Unpin' : 'Pin'} lane ${nm}`} aria-pressed={isPinned} class={isPinned ? 'on' : ''} onClick={() => togglePin(l.key)}>
+                    {isPinned ? 'pinned' : 'pin'}
+                  </button>
+                  <button type="button" aria-label={`Hide lane ${nm}`} onClick={() => setHidden((h) => toggle(h, l.key))}>
+                    hide
+                  </button>
+                </div>
+              );
+            })}
           </div>
         </div>
         <div class="flame-tip" ref={tipRef} role="tooltip" hidden>
@@ -406,3 +529,63 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
     </div>
   );
 }
+
+// where a sample's width comes from (chart-model.js laneInterval)
+const INTERVAL_FROM = {
+  period: "the event's period",
+  frequency: '1 / the sampling frequency',
+  gap: "each thread's median gap between samples",
+  'file gap': "the file's median gap between samples",
+  span: '1/1000 of the profile',
+};
+
+// files with this many lanes get the overview track
+const OVERVIEW_MIN_LANES = 8;
+const OVERVIEW_COLS = 600;
+
+/**
+ * The overview track (as in Perfetto's and the Firefox Profiler's track lists): one thin row of
+ * activity per lane over the whole profile, in lane order, the view's window outlined; several lanes
+ * share a pixel row when there are more lanes than rows. A click scrolls to that lane (and time).
+ * @param {{lanes: any[], geo: any, view: {t0:number,t1:number}, dark: boolean, nameOf: (l:any)=>string, onPick: (li:number, t:number)=>void}} props
+ */
+function LaneOverview({ lanes, geo, view, dark, nameOf, onPick }) {
+  const ref = useRef(null);
+  const size = useElementSize(ref);
+  const h = Math.min(OVERVIEW_MAX_H, Math.max(24, lanes.length * 3));
+  const activity = useMemo(() => lanes.map((l) => laneActivity(l, geo.t0, geo.t1, OVERVIEW_COLS, null)), [lanes, geo]);
+  useLayoutEffect(() => {
+    const canvas = ref.current;
+    if (!canvas) return;
+    const fit = fitCanvas(canvas, { w: size.w, h });
+    if (!fit) return;
+    drawOverview(fit.ctx, { dpr: fit.dpr, w: size.w, h, dark, activity, geo, view });
+  }, [activity, size.w, h, dark, view, geo]);
+  const pick = (/** @type {MouseEvent} */ e) => {
+    const r = /** @type {HTMLElement} */ (e.currentTarget).getBoundingClientRect();
+    const li = Math.min(lanes.length - 1, Math.floor(((e.clientY - r.top) / h) * lanes.length));
+    const t = geo.t0 + ((e.clientX - r.left) / Math.max(1, r.width)) * (geo.t1 - geo.t0);
+    return { li, t };
+  };
+  return (
+    <div class="lane-overview-wrap">
+      <canvas
+        ref={ref}
+        class="lane-overview"
+        data-testid="lane-overview"
+        style={{ height: `${h}px` }}
+        role="img"
+        aria-label={`Activity overview, ${plural(lanes.length, 'row')} (one per track) over the whole profile; click a row to scroll to it`}
+        onClick={(e) => {
+          const p = pick(e);
+          if (p.li >= 0) onPick(p.li, p.t);
+        }}
+        onMouseMove={(e) => {
+          const p = pick(e);
+          /** @type {HTMLElement} */ (e.currentTarget).title = p.li >= 0 ? `${nameOf(lanes[p.li])} · ${plural(lanes[p.li].count, 'sample')}` : '';
+        }}
+      />
+    </div>
+  );
+}
+const OVERVIEW_MAX_H = 96;

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useDark } from '../../lib/theme.js';
 import { fitCanvas, useElementSize } from '../../lib/element-size.js';
 import { drawFlame, hitTest, pathTo, ROW_H } from './flame-draw.js';
-import { formatInt, formatPercent } from '../../lib/format.js';
+import { formatInt, formatPercent, plural } from '../../lib/format.js';
 import { formatWeight } from '../filter-bar/weight-switch.jsx';
 import './flame-graph.css';
 
@@ -70,7 +70,7 @@ export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, 
   const rootTotal = layout ? layout.total_[0] : 0;
   // weighted (XRay time, perf period): values in that unit; else sample counts
   const byCount = !analysis?.weight || analysis.weight === 'samples';
-  const amount = (/** @type {number} */ v) => (byCount ? `${formatInt(v)} samples` : formatWeight(v, analysis, doc));
+  const amount = (/** @type {number} */ v) => (byCount ? plural(v, 'sample') : formatWeight(v, analysis, doc));
 
   const nodeAt = (e) => {
     const el = scrollRef.current;
@@ -179,7 +179,7 @@ export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, 
               style={{ width: `${size.w}px`, height: `${size.h}px` }}
               tabIndex={0}
               role="img"
-              aria-label={`Flame graph of ${String(doc.events?.[layout?.event ?? -1]?.name ?? 'samples')}: ${byCount ? `${rootTotal} samples` : `${formatWeight(rootTotal, analysis, doc)} by ${analysis.weight}`}`}
+              aria-label={`Flame graph of ${String(doc.events?.[layout?.event ?? -1]?.name ?? 'samples')}: ${byCount ? plural(rootTotal, 'sample') : `${formatWeight(rootTotal, analysis, doc)} by ${analysis.weight}`}`}
               onMouseMove={onMove}
               onMouseLeave={onLeave}
               onClick={onClick}

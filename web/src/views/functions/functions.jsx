@@ -4,7 +4,8 @@
 // and transforms applied), like speedscope's sandwich table. Click a header to sort; click a
 // row to select the function (double-click opens its sandwich).
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { formatInt, formatPercent } from '../../lib/format.js';
+import { formatInt, formatPercent, plural } from '../../lib/format.js';
+import { valueFormatter } from '../filter-bar/weight-switch.jsx';
 import { functionRows, sortRows } from './function-table.js';
 import './functions.css';
 
@@ -63,6 +64,7 @@ export function Functions({ doc, analysis, client, onPick, onSandwich, selectedF
   }, [doc, analysis, sort, totals]);
 
   const rootTotal = analysis.tree.total.length ? analysis.tree.total[0] : 0;
+  const fmtValue = valueFormatter(analysis, doc); // XRay by time: durations, not ticks
   const matches = analysis.matches;
   const head = (key, label) => (
     <th
@@ -81,8 +83,8 @@ export function Functions({ doc, analysis, client, onPick, onSandwich, selectedF
     <div class="functions" data-testid="functions">
       <div class="fn-note muted">
         {tracer
-          ? `${formatInt(rows.length)} functions · call durations per function, as llvm-xray account computes them (times from the file's TSC and its cycle frequency)`
-          : `${formatInt(rows.length)} functions · self and total weight of the samples that pass the filters and transforms`}
+          ? `${plural(rows.length, 'function')} · call durations per function, as llvm-xray account computes them (times from the file's TSC and its cycle frequency)`
+          : `${plural(rows.length, 'function')} · self and total weight of the samples that pass the filters and transforms`}
         {rows.length > MAX_ROWS ? ` · showing the first ${formatInt(MAX_ROWS)}` : ''}
       </div>
       <div class="fn-scroll">
@@ -105,10 +107,10 @@ export function Functions({ doc, analysis, client, onPick, onSandwich, selectedF
                   ) : (
                     <>
                       <td class="fn-self">
-                        {formatInt(r.self)} <span class="muted">{formatPercent(r.self, rootTotal)}</span>
+                        {fmtValue(r.self)} <span class="muted">{formatPercent(r.self, rootTotal)}</span>
                       </td>
                       <td class="fn-total">
-                        {formatInt(r.total)} <span class="muted">{formatPercent(r.total, rootTotal)}</span>
+                        {fmtValue(r.total)} <span class="muted">{formatPercent(r.total, rootTotal)}</span>
                       </td>
                       <td class="fn-function">
                         {r.name}

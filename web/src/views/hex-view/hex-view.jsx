@@ -6,6 +6,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import { useVirtual } from '../../lib/virtual.js';
 import { byteAscii, byteHex, formatInt, hex, hexPad, offsetWidth } from '../../lib/format.js';
 import { category, leavesInRange } from '../../lib/records.js';
+import { GotoOffset } from './goto-offset.jsx';
 import './hex-view.css';
 
 const ROW_H = 20;
@@ -16,7 +17,7 @@ const PER_ROW = 16;
  *   range: {start: number, end: number, label?: string, note?: string} | null, (start -1: a selection whose bytes are in another file)
  *   cursor: number, scrollNonce: number, onByteClick: (off: number) => void}} props
  */
-export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, onFollow, onBack, canBack, hoverRange }) {
+export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, onFollow, onBack, canBack, hoverRange, title = 'Hex', offsetPrefix = '', titleExtra = null, gotoRef = undefined }) {
   const size = source.size;
   const rows = Math.ceil(size / PER_ROW);
   const v = useVirtual(rows, ROW_H);
@@ -110,7 +111,10 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, 
     }
     rowEls.push(
       <div class="hex-row" key={r}>
-        <span class="hex-off">{hexPad(base, width)}</span>
+        <span class="hex-off">
+          {offsetPrefix}
+          {hexPad(base, width)}
+        </span>
         <span class="hex-bytes">{hexCells}</span>
         <span class="hex-ascii">{asciiCells}</span>
       </div>,
@@ -126,7 +130,7 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, 
   return (
     <div class="hex-view">
       <div class="pane-title">
-        <span>Hex</span>
+        <span>{title}</span>
         <span class="hex-status" aria-live="polite" data-testid="hex-selection">
           {range && range.start < 0 ? (
             <>
@@ -135,7 +139,7 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, 
             </>
           ) : range ? (
             <>
-              Selection <b>{hex(range.start)}</b>–<b>{hex(Math.max(range.start, range.end - 1))}</b> (
+              Selection <b>{offsetPrefix + hex(range.start)}</b>–<b>{offsetPrefix + hex(Math.max(range.start, range.end - 1))}</b> (
               {formatInt(range.end - range.start)} bytes){range.label ? ` · ${range.label}` : ''}
               {range.note ? <span class="muted"> · {range.note}</span> : null}
             </>
@@ -143,6 +147,8 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, 
             <span class="muted">Click a byte to select its record</span>
           )}
         </span>
+        {titleExtra}
+        {gotoRef ? <GotoOffset size={size} onGo={onByteClick} inputRef={gotoRef} /> : null}
       </div>
       <div
         class="hex-scroll"

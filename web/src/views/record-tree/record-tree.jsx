@@ -3,7 +3,7 @@
 // fields. Keyboard: up/down/left/right/enter/home/end.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useVirtual } from '../../lib/virtual.js';
-import { hex, formatInt } from '../../lib/format.js';
+import { formatInt, hex, plural } from '../../lib/format.js';
 import { category, rowLabel, ancestors, childCount } from '../../lib/records.js';
 import { RecordKind } from '../../lib/record-kind.js';
 import { buildFlat, itemAt, indexOfRow, indexOfField, fieldKey } from './tree-model.js';
@@ -287,7 +287,7 @@ export function RecordTree({ doc, client, selection, revealNonce, onSelect }) {
       <div class="pane-title">
         <span>Records</span>
         <span class="muted" data-testid="record-count">
-          {filtered ? `${formatInt(filtered.length)} of ${formatInt(rowCount)} rows` : `${formatInt(rowCount)} rows`}
+          {filtered ? `${formatInt(filtered.length)} of ${plural(rowCount, 'row')}` : plural(rowCount, 'row')}
         </span>
         <span class="rt-tools">
           <select aria-label="Record kind" value={group} onChange={(e) => setGroup(e.currentTarget.value)}>
@@ -396,7 +396,10 @@ function TreeRow({ i, it, doc, selected, expandable, expanded, onClick, onToggle
           <span class="rt-fname">{String(f.name ?? '')}</span>
           {f.value != null && f.value !== '' ? <span class="rt-fvalue">{String(f.value)}</span> : null}
         </span>
-        <span class="rt-off">{hex(f.offset)}</span>
+        <span class="rt-off" title={doc.records.kinds[it.row] === RecordKind.Nested ? 'offset in the decompressed stream' : 'file offset'}>
+          {doc.records.kinds[it.row] === RecordKind.Nested ? 'z+' : ''}
+          {hex(f.offset)}
+        </span>
         <span class="rt-size">{formatInt(f.size)}</span>
       </div>
     );

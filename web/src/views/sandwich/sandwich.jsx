@@ -6,7 +6,7 @@ import './sandwich.css';
 /**
  * @param {{sandwich: {func: number, names: string[], callers: any, callees: any} | null}} props
  */
-export function Sandwich({ sandwich }) {
+export function Sandwich({ sandwich, formatValue }) {
   if (!sandwich) return <div class="placeholder muted">Select a frame in the flame graph, flame chart or call tree, then “Sandwich”.</div>;
   return (
     <div class="sandwich">
@@ -15,11 +15,11 @@ export function Sandwich({ sandwich }) {
       </div>
       <div class="sw-half">
         <div class="sw-label muted">Callers (who calls it; inverted)</div>
-        <CallTree tree={sandwich.callers} names={sandwich.names} label="Callers" testid="sandwich-callers" inverted />
+        <CallTree tree={sandwich.callers} names={sandwich.names} label="Callers" testid="sandwich-callers" inverted formatValue={formatValue} />
       </div>
       <div class="sw-half">
         <div class="sw-label muted">Callees (what it calls)</div>
-        <CallTree tree={sandwich.callees} names={sandwich.names} label="Callees" testid="sandwich-callees" />
+        <CallTree tree={sandwich.callees} names={sandwich.names} label="Callees" testid="sandwich-callees" formatValue={formatValue} />
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
 // Summary bar: format, mode, byte order, size, records, samples, time span, events, threads.
-import { formatBytes, formatDuration, formatInt, formatTimestamp } from '../../lib/format.js';
+import { formatBytes, formatDuration, formatInt, formatTimestamp, plural } from '../../lib/format.js';
 import './summary.css';
 
 /**
@@ -46,7 +46,7 @@ export function Summary({ doc }) {
               <ul>
                 {events.map((e, i) => (
                   <li key={i}>
-                    {String(e.name ?? `event ${i}`)} <span class="muted">({formatInt(e.samples)} samples)</span>
+                    {String(e.name ?? `event ${i}`)} <span class="muted">({plural(e.samples, 'sample')})</span>
                   </li>
                 ))}
               </ul>
@@ -67,7 +67,7 @@ export function Summary({ doc }) {
                       {String(t.pid ?? '?')}/{String(t.tid ?? '?')}
                     </span>{' '}
                     {String(t.name ?? '')}
-                    {t.samples != null ? <span class="muted"> ({formatInt(t.samples)} samples)</span> : null}
+                    {t.samples != null ? <span class="muted"> ({plural(t.samples, 'sample')})</span> : null}
                   </li>
                 ))}
                 {threads.length > 200 ? <li class="muted">… {formatInt(threads.length - 200)} more</li> : null}
