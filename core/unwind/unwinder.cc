@@ -483,6 +483,9 @@ void Unwinder::Unwind(Arch task, const RegisterFile& regs, const StackCopy& stac
   // first frame, and by ARM's Thumb bit).
   uint64_t address = cur.pc;
   uint64_t slot = kNoSlot;
+  // Steps that report no frame (a pc of 0) still count toward the depth cap:
+  // hostile CFI can step forever without ever reporting one.
+  size_t steps = 0;
   while (true) {
     uint64_t lookup = cur.pc - (cur.use_prev ? 1 : 0);
     if (task == Arch::kArm) lookup = (cur.pc & ~uint64_t{1}) - (cur.use_prev ? 1 : 0);
@@ -498,7 +501,7 @@ void Unwinder::Unwind(Arch task, const RegisterFile& regs, const StackCopy& stac
       out->frames.push_back(UnwoundFrame{address, cur.pc, slot, mapping});
       ++stats_.frames;
     }
-    if (out->frames.size() >= options_.max_frames) {
+    if (out->frames.size() >= options_.max_frames || ++steps > options_.max_frames) {
       out->stop = StopReason::kDepthLimit;
       out->stop_pc = lookup;
       out->stop_mapping = have ? hit.mapping : -1;
