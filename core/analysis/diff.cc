@@ -7,14 +7,11 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/io/path_name.h"
+
 namespace profscope {
 
 namespace {
-
-std::string BaseName(const std::string& path) {
-  size_t s = path.find_last_of('/');
-  return s == std::string::npos ? path : path.substr(s + 1);
-}
 
 class Builder {
  public:

@@ -7,6 +7,8 @@
 #include <zlib.h>
 #endif
 
+#include "core/io/path_name.h"
+#include "core/symbols/build_id.h"
 #include "core/format/elf/elf_reader.h"
 #include "core/symbols/elf_symbols.h"
 #include "core/symbols/kallsyms.h"
@@ -19,10 +21,6 @@ constexpr uint64_t kMaxInputBytes = uint64_t{1} << 30;  // one side file read wh
 
 enum class InputKind : uint8_t { kElf, kKallsyms, kLink, kOther };
 
-std::string BaseName(const std::string& p) {
-  size_t s = p.find_last_of('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
-}
 
 std::string StripSlash(std::string p) {
   while (!p.empty() && p[0] == '/') p.erase(0, 1);
@@ -36,17 +34,6 @@ bool IsHex(const std::string& s) {
   return true;
 }
 
-// perf pads build-ids to 20 bytes with zeros in some places: two ids are the
-// same when equal after dropping the longer one's zero padding.
-bool SameBuildId(const std::string& a, const std::string& b) {
-  if (a.empty() || b.empty()) return false;
-  const std::string& s = a.size() <= b.size() ? a : b;
-  const std::string& l = a.size() <= b.size() ? b : a;
-  if (l.compare(0, s.size(), s) != 0) return false;
-  for (size_t i = s.size(); i < l.size(); ++i)
-    if (l[i] != '0') return false;
-  return true;
-}
 
 // The build-id a build-id cache path names: ".build-id/xx/yyyy[.debug]",
 // "<path>/<buildid>/{elf,debug,kallsyms,vdso,probes}".

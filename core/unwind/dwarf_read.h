@@ -8,13 +8,12 @@
 #include <functional>
 
 #include "core/io/byte_reader.h"
+#include "core/io/leb128.h"
 
 namespace profscope::unwind {
 
-// Unsigned/signed LEB128. At most 10 bytes are consumed for a value (longer
-// encodings fail the reader); bits beyond 64 are dropped.
-uint64_t ReadUleb128(ByteReader& r);
-int64_t ReadSleb128(ByteReader& r);
+using profscope::ReadSleb128;  // core/io/leb128.h
+using profscope::ReadUleb128;
 
 // What an encoded pointer is relative to.
 struct PointerBases {

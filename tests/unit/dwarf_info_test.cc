@@ -10,6 +10,7 @@
 
 #include "core/format/elf/dwarf_forms.h"
 #include "core/format/elf/dwarf_info.h"
+#include "tests/unit/cfi_test_builder.h"
 
 namespace {
 
@@ -31,24 +32,8 @@ struct W {
   void u16(uint64_t v) { n(v, 2); }
   void u32(uint64_t v) { n(v, 4); }
   void u64(uint64_t v) { n(v, 8); }
-  void uleb(uint64_t v) {
-    do {
-      uint8_t c = v & 0x7f;
-      v >>= 7;
-      if (v) c |= 0x80;
-      b.push_back(c);
-    } while (v);
-  }
-  void sleb(int64_t v) {
-    bool more = true;
-    while (more) {
-      uint8_t c = v & 0x7f;
-      v >>= 7;
-      if ((v == 0 && !(c & 0x40)) || (v == -1 && (c & 0x40))) more = false;
-      else c |= 0x80;
-      b.push_back(c);
-    }
-  }
+  void uleb(uint64_t v) { profscope::unwind::test::Uleb(b, v); }
+  void sleb(int64_t v) { profscope::unwind::test::Sleb(b, v); }
   void str(const std::string& s) {
     b.insert(b.end(), s.begin(), s.end());
     b.push_back(0);

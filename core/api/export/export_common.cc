@@ -116,11 +116,6 @@ uint64_t WeightToU64(double w) {
   return static_cast<uint64_t>(w + 0.5);
 }
 
-std::string BaseName(const std::string& path) {
-  size_t s = path.find_last_of('/');
-  return s == std::string::npos ? path : path.substr(s + 1);
-}
-
 bool FindEvent(const Profile& p, const std::string& name, int32_t* event) {
   *event = kNone;
   if (name.empty()) return true;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/format/decoder.h"
+#include "core/io/path_name.h"
 
 namespace profscope::exporter {
 
@@ -65,7 +66,7 @@ void AppendNum(std::string& out, uint64_t v);
 void AppendInt(std::string& out, int64_t v);
 void AppendQuoted(std::string& out, const std::string& s);  // JSON string
 
-std::string BaseName(const std::string& path);
+using profscope::BaseName;  // core/io/path_name.h
 
 // A weight (SampleTable::weight, a double) as an integer: rounded, 0 for
 // negative or NaN, saturated at UINT64_MAX (a period read from a file can be

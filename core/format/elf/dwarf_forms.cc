@@ -4,35 +4,6 @@
 
 namespace profscope::elf::dwarf {
 
-uint64_t Uleb(ByteReader& r) {
-  uint64_t v = 0;
-  for (int i = 0; i < 10; ++i) {
-    const uint8_t b = r.U8();
-    if (!r.ok()) return 0;
-    if (i < 9 || (b & 0x7f) <= 1) v |= static_cast<uint64_t>(b & 0x7f) << (7 * i);
-    if (!(b & 0x80)) return v;
-  }
-  r.Fail();
-  return 0;
-}
-
-int64_t Sleb(ByteReader& r) {
-  uint64_t v = 0;
-  int shift = 0;
-  for (int i = 0; i < 10; ++i) {
-    const uint8_t b = r.U8();
-    if (!r.ok()) return 0;
-    if (shift < 64) v |= static_cast<uint64_t>(b & 0x7f) << shift;
-    shift += 7;
-    if (!(b & 0x80)) {
-      if (shift < 64 && (b & 0x40)) v |= ~uint64_t{0} << shift;
-      return static_cast<int64_t>(v);
-    }
-  }
-  r.Fail();
-  return 0;
-}
-
 bool ReadUnitHeader(ByteReader& r, Unit* u, const char** why) {
   *u = Unit{};
   u->offset = r.pos();
@@ -102,7 +73,7 @@ bool ReadValue(ByteReader& r, uint32_t form, int64_t implicit, const Unit& u, Va
   // DW_FORM_indirect names the form in the data; at most a few levels.
   for (int hop = 0; form == 0x16; ++hop) {
     if (hop == 4) { r.Fail(); return false; }
-    form = static_cast<uint32_t>(Uleb(r));
+    form = static_cast<uint32_t>(ReadUleb128(r));
     out->form = form;
     if (!r.ok()) return false;
   }
@@ -129,33 +100,33 @@ bool ReadValue(ByteReader& r, uint32_t form, int64_t implicit, const Unit& u, Va
       out->len = n;
       return true;
     }
-    case 0x09: return Block(r, Uleb(r), out);                           // block
+    case 0x09: return Block(r, ReadUleb128(r), out);                           // block
     case 0x0a: return Block(r, r.U8(), out);                            // block1
     case 0x0b: return un(r.U8());                                       // data1
     case 0x0c: return un(r.U8());                                       // flag
-    case 0x0d: return un(static_cast<uint64_t>(Sleb(r)), ValueKind::kSigned);  // sdata
+    case 0x0d: return un(static_cast<uint64_t>(ReadSleb128(r)), ValueKind::kSigned);  // sdata
     case 0x0e: return un(ReadSized(r, off), ValueKind::kStrp);          // strp
-    case 0x0f: return un(Uleb(r));                                      // udata
+    case 0x0f: return un(ReadUleb128(r));                                      // udata
     case 0x10:                                                          // ref_addr
       return un(ReadSized(r, u.version <= 2 ? u.address_size : off), ValueKind::kRefInfo);
     case 0x11: return un(r.U8(), ValueKind::kRefUnit);                  // ref1
     case 0x12: return un(r.U16(), ValueKind::kRefUnit);                 // ref2
     case 0x13: return un(r.U32(), ValueKind::kRefUnit);                 // ref4
     case 0x14: return un(r.U64(), ValueKind::kRefUnit);                 // ref8
-    case 0x15: return un(Uleb(r), ValueKind::kRefUnit);                 // ref_udata
+    case 0x15: return un(ReadUleb128(r), ValueKind::kRefUnit);                 // ref_udata
     case 0x17: return un(ReadSized(r, off));                            // sec_offset
-    case 0x18: return Block(r, Uleb(r), out);                           // exprloc
+    case 0x18: return Block(r, ReadUleb128(r), out);                           // exprloc
     case 0x19: return un(1);                                            // flag_present
-    case 0x1a: return un(Uleb(r), ValueKind::kStrx);                    // strx
-    case 0x1b: return un(Uleb(r), ValueKind::kAddrx);                   // addrx
+    case 0x1a: return un(ReadUleb128(r), ValueKind::kStrx);                    // strx
+    case 0x1b: return un(ReadUleb128(r), ValueKind::kAddrx);                   // addrx
     case 0x1c: return un(r.U32(), ValueKind::kOther);                   // ref_sup4
     case 0x1d: return un(ReadSized(r, off), ValueKind::kOther);         // strp_sup
     case 0x1e: return Block(r, 16, out);                                // data16
     case 0x1f: return un(ReadSized(r, off), ValueKind::kLineStrp);      // line_strp
     case 0x20: return un(r.U64(), ValueKind::kOther);                   // ref_sig8
     case 0x21: return un(static_cast<uint64_t>(implicit), ValueKind::kSigned);  // implicit_const
-    case 0x22: return un(Uleb(r));                                      // loclistx
-    case 0x23: return un(Uleb(r), ValueKind::kRngListx);                // rnglistx
+    case 0x22: return un(ReadUleb128(r));                                      // loclistx
+    case 0x23: return un(ReadUleb128(r), ValueKind::kRngListx);                // rnglistx
     case 0x24: return un(r.U64(), ValueKind::kOther);                   // ref_sup8
     case 0x25: return un(r.U8(), ValueKind::kStrx);                     // strx1
     case 0x26: return un(r.U16(), ValueKind::kStrx);                    // strx2
@@ -165,8 +136,8 @@ bool ReadValue(ByteReader& r, uint32_t form, int64_t implicit, const Unit& u, Va
     case 0x2a: return un(r.U16(), ValueKind::kAddrx);                   // addrx2
     case 0x2b: return un(ReadSized(r, 3), ValueKind::kAddrx);           // addrx3
     case 0x2c: return un(r.U32(), ValueKind::kAddrx);                   // addrx4
-    case 0x1f01: return un(Uleb(r), ValueKind::kAddrx);                 // GNU_addr_index
-    case 0x1f02: return un(Uleb(r), ValueKind::kStrx);                  // GNU_str_index
+    case 0x1f01: return un(ReadUleb128(r), ValueKind::kAddrx);                 // GNU_addr_index
+    case 0x1f02: return un(ReadUleb128(r), ValueKind::kStrx);                  // GNU_str_index
     case 0x1f20: return un(ReadSized(r, off), ValueKind::kOther);       // GNU_ref_alt
     case 0x1f21: return un(ReadSized(r, off), ValueKind::kOther);       // GNU_strp_alt
     default: r.Fail(); return false;

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "core/io/byte_reader.h"
+#include "core/io/leb128.h"
 
 namespace profscope::elf::dwarf {
 
@@ -24,8 +25,8 @@ inline constexpr uint32_t kAtName = 0x03, kAtLowPc = 0x11, kAtHighPc = 0x12, kAt
 inline constexpr uint8_t kUtCompile = 1, kUtType = 2, kUtPartial = 3, kUtSkeleton = 4, kUtSplitCompile = 5,
                          kUtSplitType = 6;
 
-uint64_t Uleb(ByteReader& r);  // at most 10 bytes; longer fails the reader
-int64_t Sleb(ByteReader& r);
+using profscope::ReadSleb128;  // core/io/leb128.h
+using profscope::ReadUleb128;
 
 // One unit's header and the bases its CU DIE sets.
 struct Unit {

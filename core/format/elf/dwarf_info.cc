@@ -5,7 +5,6 @@
 
 namespace profscope::elf {
 
-using dwarf::Uleb;
 using dwarf::Value;
 using dwarf::ValueKind;
 
@@ -100,20 +99,20 @@ const DwarfInfo::AbbrevTable* DwarfInfo::Abbrevs(uint64_t offset) {
   bool ok = true;
   while (true) {
     const uint64_t at = r.pos();
-    const uint64_t code = Uleb(r);
+    const uint64_t code = ReadUleb128(r);
     if (!r.ok()) { ok = false; Problem(at, ".debug_abbrev ends inside an abbreviation table"); break; }
     if (code == 0) break;
     Abbrev a;
     a.code = code;
-    a.tag = static_cast<uint32_t>(Uleb(r));
+    a.tag = static_cast<uint32_t>(ReadUleb128(r));
     a.children = r.U8() != 0;
     a.first = static_cast<uint32_t>(t->attrs.size());
     while (r.ok()) {
       AbbrevAttr at2;
-      at2.name = static_cast<uint32_t>(Uleb(r));
-      at2.form = static_cast<uint32_t>(Uleb(r));
+      at2.name = static_cast<uint32_t>(ReadUleb128(r));
+      at2.form = static_cast<uint32_t>(ReadUleb128(r));
       if (at2.name == 0 && at2.form == 0) break;
-      if (at2.form == 0x21) at2.implicit = dwarf::Sleb(r);
+      if (at2.form == 0x21) at2.implicit = ReadSleb128(r);
       t->attrs.push_back(at2);
     }
     if (!r.ok()) { ok = false; Problem(at, ".debug_abbrev ends inside abbreviation " + std::to_string(code)); break; }
@@ -170,6 +169,18 @@ bool DwarfInfo::String(const dwarf::Unit& u, const Value& v, const char** s, siz
   return true;
 }
 
+uint64_t DwarfInfo::PcRange(const dwarf::Unit& u, const Value* low, const Value* high,
+                            std::vector<std::pair<uint64_t, uint64_t>>* out) {
+  uint64_t lo = 0;
+  if (low && Address(u, *low, &lo) && high) {
+    uint64_t hi = 0;
+    if (high->form == 0x01 || high->kind == ValueKind::kAddrx) Address(u, *high, &hi);  // DW_FORM_addr / addrx
+    else hi = lo + high->u;                                                               // an offset from low_pc
+    out->push_back({lo, hi});
+  }
+  return lo;
+}
+
 bool DwarfInfo::ReadRanges(const dwarf::Unit& u, const Value& v, uint64_t base,
                            std::vector<std::pair<uint64_t, uint64_t>>* out) {
   const unsigned as = u.address_size;
@@ -219,20 +230,20 @@ bool DwarfInfo::ReadRanges(const dwarf::Unit& u, const Value& v, uint64_t base,
     switch (kind) {
       case 0: return true;  // DW_RLE_end_of_list
       case 1:               // base_addressx
-        if (!addrx(Uleb(r), &base)) return false;
+        if (!addrx(ReadUleb128(r), &base)) return false;
         break;
       case 2:  // startx_endx
-        if (!addrx(Uleb(r), &a) || !addrx(Uleb(r), &b)) return false;
+        if (!addrx(ReadUleb128(r), &a) || !addrx(ReadUleb128(r), &b)) return false;
         out->push_back({a, b});
         break;
       case 3:  // startx_length
-        if (!addrx(Uleb(r), &a)) return false;
-        b = Uleb(r);
+        if (!addrx(ReadUleb128(r), &a)) return false;
+        b = ReadUleb128(r);
         out->push_back({a, a + b});
         break;
       case 4:  // offset_pair
-        a = Uleb(r);
-        b = Uleb(r);
+        a = ReadUleb128(r);
+        b = ReadUleb128(r);
         out->push_back({base + a, base + b});
         break;
       case 5: base = word(r); break;  // base_address
@@ -243,7 +254,7 @@ bool DwarfInfo::ReadRanges(const dwarf::Unit& u, const Value& v, uint64_t base,
         break;
       case 7:  // start_length
         a = word(r);
-        b = Uleb(r);
+        b = ReadUleb128(r);
         out->push_back({a, a + b});
         break;
       default: return false;
@@ -274,7 +285,7 @@ void DwarfInfo::Index() {
     // The CU DIE: its bases, language and address ranges.
     ByteReader d(s_.info.data(), static_cast<size_t>(u.end), 0, s_.order);
     d.Seek(static_cast<size_t>(u.die_offset));
-    const Abbrev* a = t->Find(Uleb(d));
+    const Abbrev* a = t->Find(ReadUleb128(d));
     if (!d.ok() || !a) {
       Problem(u.die_offset, "the unit's first DIE has no abbreviation");
       continue;
@@ -301,14 +312,8 @@ void DwarfInfo::Index() {
     UnitInfo info;
     info.u = u;
     units_.push_back(std::move(info));
-    uint64_t base = 0;
     std::vector<std::pair<uint64_t, uint64_t>> rs;
-    if (have_low && Address(u, low, &base) && have_high) {
-      uint64_t hi = 0;
-      if (high.form == 0x01 || high.kind == ValueKind::kAddrx) Address(u, high, &hi);
-      else hi = base + high.u;
-      rs.push_back({base, hi});
-    }
+    const uint64_t base = PcRange(u, have_low ? &low : nullptr, have_high ? &high : nullptr, &rs);
     if (have_ranges && !ReadRanges(u, ranges, base, &rs))
       Problem(u.die_offset, "the unit's address ranges could not be read");
     bool any = false;
@@ -340,7 +345,7 @@ bool DwarfInfo::ParseUnit(size_t ui) {
   bool first = true;
   while (r.pos() < u.end) {
     const uint64_t die = r.pos();
-    const uint64_t code = Uleb(r);
+    const uint64_t code = ReadUleb128(r);
     if (!r.ok()) { Problem(die, "a DIE code runs past the end of its unit"); units_[ui].broken = true; break; }
     if (code == 0) {
       if (nest.empty()) continue;  // padding
@@ -377,13 +382,7 @@ bool DwarfInfo::ParseUnit(size_t ui) {
       if (have_low) Address(u, low, &unit_base);
     } else if (is_func) {
       rs.clear();
-      uint64_t lo = 0;
-      if (have_low && Address(u, low, &lo) && have_high) {
-        uint64_t hi = 0;
-        if (high.form == 0x01 || high.kind == ValueKind::kAddrx) Address(u, high, &hi);
-        else hi = lo + high.u;
-        rs.push_back({lo, hi});
-      }
+      PcRange(u, have_low ? &low : nullptr, have_high ? &high : nullptr, &rs);
       if (have_ranges && !ReadRanges(u, ranges, unit_base, &rs))
         Problem(die, "the address ranges of the function at offset " + std::to_string(die) + " could not be read");
       Func f;
@@ -440,7 +439,7 @@ void DwarfInfo::NameFrom(uint64_t die, uint32_t hops, bool top, const char** nam
   if (!t) return;
   ByteReader r(s_.info.data(), static_cast<size_t>(u.end), 0, s_.order);
   r.Seek(static_cast<size_t>(die));
-  const Abbrev* a = t->Find(Uleb(r));
+  const Abbrev* a = t->Find(ReadUleb128(r));
   if (!r.ok() || !a) return;
   (void)top;
   Value v;

@@ -111,6 +111,10 @@ class DwarfInfo {
   bool ParseUnit(size_t ui);
   bool ReadRanges(const dwarf::Unit& u, const dwarf::Value& v, uint64_t base, std::vector<std::pair<uint64_t, uint64_t>>* out);
   bool Address(const dwarf::Unit& u, const dwarf::Value& v, uint64_t* out);
+  // DW_AT_low_pc/high_pc as one range appended to `out` (when both are there and
+  // low_pc resolves); returns low_pc (0 without one), the base of DW_AT_ranges.
+  uint64_t PcRange(const dwarf::Unit& u, const dwarf::Value* low, const dwarf::Value* high,
+                   std::vector<std::pair<uint64_t, uint64_t>>* out);
   bool String(const dwarf::Unit& u, const dwarf::Value& v, const char** s, size_t* n);
   int32_t UnitAt(uint64_t info_offset);
   void Name(Func& f);

@@ -3,25 +3,15 @@
 #include <algorithm>
 #include <map>
 
+#include "core/io/path_name.h"
+#include "core/symbols/build_id.h"
 #include "core/symbols/symbol_store.h"
 
 namespace profscope::perf {
 
 namespace {
 
-std::string BaseName(const std::string& p) {
-  size_t s = p.find_last_of('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
-}
 
-// perf pads build-ids to 20 bytes with zeros: equal after dropping the padding.
-bool SameBuildId(const std::string& a, const std::string& b) {
-  if (a.empty() || b.empty()) return false;
-  const std::string& s = a.size() <= b.size() ? a : b;
-  const std::string& l = a.size() <= b.size() ? b : a;
-  if (l.compare(0, s.size(), s) != 0) return false;
-  return std::all_of(l.begin() + static_cast<long>(s.size()), l.end(), [](char c) { return c == '0'; });
-}
 
 std::string Short(const std::string& build_id) { return build_id.size() > 12 ? build_id.substr(0, 12) + "\xe2\x80\xa6" : build_id; }
 
@@ -30,7 +20,7 @@ const GivenElf* GivenFor(const MissingInputs& in, const std::string& path, const
   // One with symbols first (a binary and its debug file share the build-id).
   const GivenElf* pick = nullptr;
   for (const GivenElf& g : in.elves)
-    if (!build_id.empty() && SameBuildId(g.refs.build_id, build_id) && (!pick || (!pick->refs.has_symtab && g.refs.has_symtab))) pick = &g;
+    if (!build_id.empty() && symbols::SameBuildId(g.refs.build_id, build_id) && (!pick || (!pick->refs.has_symtab && g.refs.has_symtab))) pick = &g;
   if (pick) return pick;
   for (const GivenElf& g : in.elves)
     if (BaseName(g.name) == BaseName(path) && (build_id.empty() || g.refs.build_id.empty())) return &g;

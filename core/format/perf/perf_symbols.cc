@@ -3,16 +3,13 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/io/path_name.h"
 #include "core/symbols/symbol_store.h"
 
 namespace profscope::perf {
 
 namespace {
 
-std::string BaseName(const std::string& p) {
-  size_t s = p.find_last_of('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
-}
 
 }  // namespace
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "core/format/perf/perf_format.h"
+#include "core/io/path_name.h"
+#include "core/symbols/build_id.h"
 #include "core/unwind/perf_registers.h"
 
 namespace profscope::perf {
@@ -21,19 +23,7 @@ std::string Thousands(uint64_t v) {
   return out;
 }
 
-std::string BaseName(const std::string& path) {
-  size_t s = path.find_last_of('/');
-  return s == std::string::npos ? path : path.substr(s + 1);
-}
 
-// Build-ids as hex; perf pads the BUILD_ID feature's to 20 bytes with zeros.
-bool SameBuildId(const std::string& a, const std::string& b) {
-  if (a.empty() || b.empty()) return false;
-  const std::string& s = a.size() <= b.size() ? a : b;
-  const std::string& l = a.size() <= b.size() ? b : a;
-  if (l.compare(0, s.size(), s) != 0) return false;
-  return l.find_first_not_of('0', s.size()) == std::string::npos;
-}
 
 bool Anonymous(const std::string& path) {
   return path.empty() || path[0] == '[' || path.rfind("//", 0) == 0 || path.rfind("/memfd:", 0) == 0;
@@ -109,7 +99,7 @@ PerfUnwind::MapInfo& PerfUnwind::Resolve(int32_t row) {
   if (Anonymous(path)) return mi;
   const std::string base = BaseName(path);
   for (size_t i = 0; i < binaries_.size() && mi.binary < 0; ++i)
-    if (SameBuildId(build_id, binaries_[i].module->build_id())) mi.binary = static_cast<int32_t>(i);
+    if (symbols::SameBuildId(build_id, binaries_[i].module->build_id())) mi.binary = static_cast<int32_t>(i);
   if (mi.binary < 0 && build_id.empty()) {
     // No build-id recorded (pipe mode writes them last): the file name decides.
     for (size_t i = 0; i < binaries_.size() && mi.binary < 0; ++i)
