@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/format/perf/perf_script_sample.h"
+
 namespace profscope::script {
 
 // Which fields perf prints for an event (the default `output[type]` table
@@ -28,29 +30,9 @@ struct Fields {
 // (sample_type has CALLCHAIN and perf's use_callchain holds).
 Fields DefaultFields(uint32_t type, uint64_t sample_type, bool any_event_has_callchain);
 
-struct Frame {
-  uint64_t ip = 0;           // as recorded
-  bool has_map = false;      // the address fell in a map
-  bool kernel_dso = false;   // that map's DSO is the kernel or a module (ip printed absolute)
-  uint64_t map_addr = 0;     // map-relative address (map->map_ip(ip)), printed for user maps
-  bool has_sym = false;
-  std::string_view sym;      // symbol name
-  uint64_t sym_offset = 0;   // map_addr - symbol start
-  std::string_view dso;      // DSO name; ignored when !has_map ("[unknown]")
-  bool inlined = false;      // perf's sym->inlined: no "(dso)", then " (inlined)"
-};
-
-struct Sample {
-  std::string_view comm;
-  int32_t pid = 0, tid = 0;
-  uint32_t cpu = 0;
-  uint64_t time = 0;
-  uint64_t period = 0;
-  std::string_view event;
-  bool callchain = false;    // frames are a resolved callchain (else frames[0] is the sample ip)
-  std::vector<Frame> frames;
-  std::string_view trace;    // the tracepoint's text (libtraceevent's TEP_PRINT_INFO)
-};
+// A frame and a sample as PerfDecoder::ScriptSamples resolves them.
+using Frame = perf::ScriptFrameInfo;
+using Sample = perf::ScriptSampleInfo;
 
 // Appends one sample. `name_width`: perf's evlist__max_name_len (the longest
 // event name of the file). `comm_padded`: false when perf prints the comm

@@ -48,34 +48,10 @@ bool Session::WriteScript(OutputSink& out) {
   if (!perf) return false;
   perf::ScriptHeader header;
   std::string buf;
-  script::Sample ss;
   bool ok = perf->ScriptSamples(
       res_, [&](int32_t row) -> Window& { return WindowFor(row); }, header, [&](const perf::ScriptSampleInfo& si) {
         const script::Fields f = script::DefaultFields(si.attr_type, si.sample_type, header.any_callchain);
-        ss.comm = si.comm;
-        ss.pid = si.pid;
-        ss.tid = si.tid;
-        ss.cpu = si.cpu;
-        ss.time = si.time;
-        ss.period = si.period;
-        ss.event = si.event;
-        ss.callchain = si.callchain;
-        ss.trace = si.trace;
-        ss.frames.clear();
-        for (const perf::ScriptFrameInfo& fi : si.frames) {
-          script::Frame fr;
-          fr.ip = fi.ip;
-          fr.has_map = fi.has_map;
-          fr.kernel_dso = fi.kernel_dso;
-          fr.map_addr = fi.map_addr;
-          fr.has_sym = fi.has_sym;
-          fr.sym = fi.sym;
-          fr.sym_offset = fi.sym_offset;
-          fr.inlined = fi.inlined;
-          fr.dso = fi.dso;
-          ss.frames.push_back(fr);
-        }
-        script::AppendSample(f, ss, header.name_width, buf);
+        script::AppendSample(f, si, header.name_width, buf);
         if (buf.size() >= (1u << 16)) {
           out.Write(buf);
           buf.clear();

@@ -24,6 +24,7 @@
 
 #include "core/format/decoder.h"
 #include "core/format/perf/perf_missing.h"
+#include "core/format/perf/perf_script_sample.h"
 #include "core/format/perf/perf_session.h"
 
 namespace profscope::symbols {
@@ -32,30 +33,6 @@ class SymbolStore;
 
 namespace profscope::perf {
 
-// One frame and one sample as `perf script` prints them (core/api/script_writer.h
-// formats them; PerfDecoder::ScriptSamples resolves them).
-struct ScriptFrameInfo {
-  uint64_t ip = 0;
-  bool has_map = false, kernel_dso = false;
-  uint64_t map_addr = 0;
-  bool has_sym = false;
-  std::string sym;
-  uint64_t sym_offset = 0;
-  std::string dso;
-  bool inlined = false;  // an inlined function's frame (perf_inlines.h): sym is its name
-};
-struct ScriptSampleInfo {
-  std::string comm;
-  int32_t pid = 0, tid = 0;
-  uint32_t cpu = 0;
-  uint64_t time = 0, period = 0;
-  std::string event;
-  uint32_t attr_type = 0;
-  uint64_t sample_type = 0;
-  bool callchain = false;
-  std::vector<ScriptFrameInfo> frames;  // leaf first
-  std::string trace;                    // a tracepoint's text
-};
 struct ScriptHeader {
   int name_width = 0;          // the longest event name
   bool any_callchain = false;  // some event samples callchains
