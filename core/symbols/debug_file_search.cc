@@ -1,10 +1,12 @@
 #include "core/symbols/debug_file_search.h"
 
+#include <zlib.h>
+
 #include <algorithm>
-#include <array>
 #include <cstdio>
 
 #include "core/format/elf/elf_layout.h"
+#include "core/io/path_name.h"
 
 namespace profscope::symbols {
 
@@ -17,24 +19,6 @@ std::string DirOf(const std::string& p) {
   size_t s = p.find_last_of('/');
   if (s == std::string::npos) return ".";
   return s == 0 ? std::string() : p.substr(0, s);
-}
-
-std::string BaseOf(const std::string& p) {
-  size_t s = p.find_last_of('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
-}
-
-const std::array<uint32_t, 256>& CrcTable() {
-  static const std::array<uint32_t, 256> t = [] {
-    std::array<uint32_t, 256> a{};
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
-      a[i] = c;
-    }
-    return a;
-  }();
-  return t;
 }
 
 }  // namespace
@@ -88,7 +72,7 @@ std::vector<DebugCandidate> DebugFileCandidates(const std::string& binary_path, 
     out.push_back({"/usr/lib/debug" + binary_path, "ubuntu", DebugCheck::kBuildId});
   }
   if (!refs.build_id.empty()) out.push_back({BuildIdDebugPath(refs.build_id), "build-id", DebugCheck::kBuildId});
-  out.push_back({dir + "/.debug/" + BaseOf(binary_path), "openembedded", DebugCheck::kBuildId});
+  out.push_back({dir + "/.debug/" + BaseName(binary_path), "openembedded", DebugCheck::kBuildId});
   if (binary_path.rfind("/usr/lib/", 0) == 0)
     out.push_back({"/usr/lib/debug" + binary_path.substr(4), "mixedup-ubuntu", DebugCheck::kBuildId});
   // The same path twice (a debuglink equal to the file's own name...) is tried once.
@@ -102,17 +86,17 @@ std::vector<DebugCandidate> DebugFileCandidates(const std::string& binary_path, 
 }
 
 uint32_t DebuglinkCrc(ByteSource& src) {
-  const auto& t = CrcTable();
-  uint32_t c = 0xffffffffu;
+  // .gnu_debuglink's checksum is the CRC-32 zlib computes (binutils' bfd_calc_gnu_debuglink_crc32).
+  uLong c = crc32(0L, Z_NULL, 0);
   std::vector<uint8_t> buf(1u << 20);
   for (uint64_t off = 0, n = src.size(); off < n;) {
     size_t want = static_cast<size_t>(std::min<uint64_t>(buf.size(), n - off));
     size_t got = src.Read(off, buf.data(), want);
     if (got == 0) break;
-    for (size_t i = 0; i < got; ++i) c = t[(c ^ buf[i]) & 0xff] ^ (c >> 8);
+    c = crc32(c, buf.data(), static_cast<uInt>(got));
     off += got;
   }
-  return c ^ 0xffffffffu;
+  return static_cast<uint32_t>(c);
 }
 
 DebugFileFound FindDebugFile(const std::string& binary_path, ByteSource& binary, FileAccess& files) {
