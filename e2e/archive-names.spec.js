@@ -8,23 +8,10 @@ import { test, expect } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { dataFile, num, shot, summaryField, waitDecoded, watchErrors } from './helpers.js';
+import { dataFile, num, perfFoldedStacks, shot, summaryField, waitDecoded, watchErrors } from './helpers.js';
 
 const DIR = dataFile('archive_mt_fp');
 const LIBC = '/lib/x86_64-linux-gnu/libc.so.6';
-
-// perf's stacks of this recording, root first, heaviest first.
-function perfStacks() {
-  return fs
-    .readFileSync(path.join(DIR, 'folded_sym.txt'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const sp = l.lastIndexOf(' ');
-      return { frames: l.slice(0, sp).split(';'), count: Number(l.slice(sp + 1)) };
-    })
-    .sort((a, b) => b.count - a.count);
-}
 
 // libc6-dbg's debug file for this machine's libc (/usr/lib/debug/.build-id/xx/rest.debug), if installed.
 function libcDebugFile() {
@@ -57,7 +44,7 @@ test('perf archive tarball dropped with the perf.data names every program frame 
   expect(num(await summaryField(page, 'samples').textContent())).toBe(184);
   // perf's heaviest stack: start_thread;worker_b;work_b;spin_b 120 -- the program's part
   // (worker_b;work_b;spin_b) comes from the archive's copy of `mt`.
-  const heaviest = perfStacks()[0];
+  const heaviest = perfFoldedStacks(DIR)[0];
   expect(heaviest.frames.slice(1)).toEqual(['worker_b', 'work_b', 'spin_b']);
   const got = await heaviestPath(page);
   for (let i = 0; i < 3; i++) {
@@ -79,7 +66,7 @@ test('with the libc perf used, the stacks are perf\'s own, name for name', async
     .setInputFiles([path.join(DIR, 'perf.data'), path.join(DIR, 'perf.data.tar.bz2'), LIBC, /** @type {string} */ (dbg)]);
   await waitDecoded(page, 'perf.data (+3 files');
   const got = await heaviestPath(page);
-  const heaviest = perfStacks()[0];
+  const heaviest = perfFoldedStacks(DIR)[0];
   expect(heaviest.frames).toEqual(['start_thread', 'worker_b', 'work_b', 'spin_b']);
   for (let i = 0; i < heaviest.frames.length; i++) expect(got[i], `depth ${i + 1}`).toContain(heaviest.frames[i]);
   errs.check();

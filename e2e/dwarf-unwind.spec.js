@@ -3,23 +3,10 @@
 // perf.data (core/format/perf/perf_unwind); without it, the page says which
 // binary to drop and how many samples it would unwind.
 import { test, expect } from '@playwright/test';
-import fs from 'node:fs';
 import path from 'node:path';
-import { dataFile, num, shot, summaryField, waitDecoded, watchErrors } from './helpers.js';
+import { dataFile, num, perfFoldedStacks, shot, summaryField, waitDecoded, watchErrors } from './helpers.js';
 
 const DIR = dataFile('dwarf_static_nofp');
-
-// perf's own stacks of this recording (perf script | stackcollapse), root first.
-function perfStacks() {
-  return fs
-    .readFileSync(path.join(DIR, 'folded_sym.txt'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const sp = l.lastIndexOf(' ');
-      return { frames: l.slice(0, sp).split(';'), count: Number(l.slice(sp + 1)) };
-    });
-}
 
 // The names of the expanded call tree's rows, top-down (the heaviest path is expanded).
 async function treeNames(page) {
@@ -39,7 +26,7 @@ test('a --call-graph dwarf perf.data dropped with its binary shows perf\'s unwou
   await waitDecoded(page, 'perf.data (+1 file');
   expect(num(await summaryField(page, 'samples').textContent())).toBe(244);
   // perf's heaviest stack: _start;__libc_start_main_impl;__libc_start_call_main;main;top_c;rec×6;leaf_c 127
-  const heaviest = perfStacks().sort((a, b) => b.count - a.count)[0];
+  const heaviest = perfFoldedStacks(DIR)[0];
   expect(heaviest.count).toBe(127);
   const rows = await treeNames(page);
   const path0 = [];

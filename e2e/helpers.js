@@ -14,6 +14,19 @@ export function dataFile(...parts) {
 }
 
 /** Summary value by its data-field (format, mode, records, samples, ...). */
+/** A case's folded stacks from perf (folded_sym.txt: "a;b;c COUNT"), root first, heaviest first. */
+export function perfFoldedStacks(dir) {
+  return fs
+    .readFileSync(path.join(dir, 'folded_sym.txt'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const sp = l.lastIndexOf(' ');
+      return { frames: l.slice(0, sp).split(';'), count: Number(l.slice(sp + 1)) };
+    })
+    .sort((a, b) => b.count - a.count);
+}
+
 export function summaryField(page, field) {
   return page.getByLabel('Summary', { exact: true }).locator(`.sum-item[data-field="${field}"] dd`);
 }
