@@ -2,7 +2,8 @@
 // rules (fixup_end, choose_best_symbol, kallsyms relocation and module
 // split) and ELF symbol loading (symtab/dynsym, program headers, PLT) of
 // hostile ELF files, and the .gnu_debuglink/build-id reading of the separate
-// debug file search (debug_file_search.h) over a host with no files. Seeded with the perf cases' binaries and fuzz/seeds/symbols_fuzz.
+// debug file search (debug_file_search.h) over a host with no files; a side
+// folder's lazily read files (SymbolStore::AddFileLazily). Seeded with the perf cases' binaries and fuzz/seeds/symbols_fuzz.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -40,6 +41,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint64_t lo, hi;
   (void)st.KernelMapRange(&lo, &hi);
   st.Finish();
+  // A side folder's files, read lazily: a binary matched by name and
+  // by a build-id cache path, a compressed module (its bytes decompressed only then).
+  {
+    symbols::SymbolStore lazy;
+    MemorySource a(data, size), b(data, size), c(data, size);
+    lazy.AddFileLazily("bin/prog", a, "folder");
+    lazy.AddFileLazily(".build-id/ab/cdef0123456789", b, "folder");
+    lazy.AddFileLazily("lib/modules/x/ext4.ko.xz", c, "folder");
+    int32_t u = lazy.Dso("/usr/bin/prog", "", false);
+    int32_t id = lazy.Dso("/usr/bin/other", "abcdef0123456789", false);
+    int32_t m = lazy.Dso("[ext4]", "", true);
+    lazy.SetModuleMap(m, 0xffffffffc0000000ull);
+    (void)lazy.Find(u, 0x1000);
+    (void)lazy.Find(id, 0x1000);
+    (void)lazy.Find(m, 0x10);
+    lazy.Finish();
+  }
   struct NoFiles : symbols::FileAccess {
     std::unique_ptr<ByteSource> Open(const std::string&, std::string* e) override { *e = "none"; return nullptr; }
     bool IsDirectory(const std::string&) override { return false; }

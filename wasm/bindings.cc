@@ -91,6 +91,15 @@ class JsSession {
     session_.AddSideFile(*extra_.back(), std::move(name));
   }
 
+  // A file of a dropped folder (Session::AddSideFolderFile): name "FOLDER/rel/path".
+  void addSideFolderFile(val read, double size, std::string name, std::string folder) {
+    extra_.push_back(std::make_unique<JsSource>(std::move(read), size));
+    session_.AddSideFolderFile(*extra_.back(), std::move(name), std::move(folder));
+  }
+  void noteSideFolder(std::string folder, bool capped, double offered) {
+    session_.NoteSideFolder(folder, capped, static_cast<size_t>(offered));
+  }
+
   bool decode(val progress) {
     profscope::ProgressFn fn;
     if (!progress.isUndefined() && !progress.isNull()) {
@@ -284,6 +293,8 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .constructor<val, double, std::string>()
       .function("addDataFile", &JsSession::addDataFile)
       .function("addSideFile", &JsSession::addSideFile)
+      .function("addSideFolderFile", &JsSession::addSideFolderFile)
+      .function("noteSideFolder", &JsSession::noteSideFolder)
       .function("decode", &JsSession::decode)
       .function("infoJson", &JsSession::infoJson)
       .function("recordsText", &JsSession::recordsText)

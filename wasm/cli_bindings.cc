@@ -1,7 +1,7 @@
 // embind entry point of the command line (core/api/cli.h) for wasm/cli.mjs:
 //   runCli(args: string[], host) -> exit status
 // where host gives the files and takes the output:
-//   open(path) -> { read(offset, length) -> Uint8Array, size } | { error: string }
+//   open(path) -> { read(offset, length) -> Uint8Array, size, close?() } | { error: string }
 //   isDirectory(path) -> boolean, list(dir) -> string[]
 //   writeFile(path, bytes: Uint8Array) -> "" | why it failed   (export -o)
 //   stdout(bytes: Uint8Array), stderr(bytes: Uint8Array)  (chunks as they are made)
@@ -21,6 +21,19 @@ using emscripten::val;
 
 namespace {
 
+// A host file: closed (host `close()`, when given) once the command line lets
+// it go, as the native FILE is (a side folder's walk opens many files).
+class HostFile : public profscope::wasm::JsSource {
+ public:
+  HostFile(val f) : JsSource(f["read"], f["size"].as<double>()), close_(f["close"]) {}
+  ~HostFile() override {
+    if (!close_.isUndefined() && !close_.isNull()) close_();
+  }
+
+ private:
+  val close_;
+};
+
 class JsHost : public profscope::cli::Host {
  public:
   explicit JsHost(val host) : host_(std::move(host)) {}
@@ -31,7 +44,7 @@ class JsHost : public profscope::cli::Host {
       *error = e.as<std::string>();
       return nullptr;
     }
-    return std::make_unique<profscope::wasm::JsSource>(f["read"], f["size"].as<double>());
+    return std::make_unique<HostFile>(f);
   }
   bool IsDirectory(const std::string& path) override { return host_.call<bool>("isDirectory", path); }
   std::vector<std::string> List(const std::string& dir) override {

@@ -68,7 +68,15 @@ export function fileReader(file) {
     }
     return new Uint8Array(buf.buffer, buf.byteOffset, got);
   };
-  return { read, size, close: () => fs.closeSync(fd) };
+  let open = true;
+  return {
+    read,
+    size,
+    close: () => {
+      if (open) fs.closeSync(fd);
+      open = false;
+    },
+  };
 }
 
 /**
@@ -147,7 +155,7 @@ export function nodeCliHost({ stdout, stderr }) {
       try {
         const r = fileReader(path);
         opened.push(r);
-        return { read: r.read, size: r.size };
+        return { read: r.read, size: r.size, close: r.close };
       } catch (e) {
         return { error: ERRNO_TEXT[e.code] ?? String(e.message) };
       }

@@ -142,6 +142,13 @@ export interface Session {
   addDataFile(read: ByteReadFn, size: number, name: string): void;
   /** A program binary (ELF), jit-PID.dump or `llvm-xray extract` YAML to use with the profile; before decode(). */
   addSideFile(read: ByteReadFn, size: number, name: string): void;
+  /**
+   * A file of a side folder (a dropped build-id cache, usr/lib/debug tree or folder of binaries),
+   * named "FOLDER/relative/path", offered for symbols only and read lazily; before decode().
+   */
+  addSideFolderFile(read: ByteReadFn, size: number, name: string, folder: string): void;
+  /** What the walk of a side folder found: a warning when a limit stopped it or it offered no file. */
+  noteSideFolder(folder: string, capped: boolean, offered: number): void;
   /** A decoder option, applied by the next decode() (decoderOptionsJson() lists those of the format). */
   setOption(key: string, value: string): void;
   /** Decodes everything; progress(doneBytes, totalBytes) is called at most every ~1 MiB. Returns false when fatal. */
@@ -178,6 +185,7 @@ export interface Session {
   /**
    * Each side file (addSideFile order) and what it was to the decoder:
    * [{name, kind, role}], kind sniffed by content (elf, jitdump, yaml, archive, kallsyms, unknown),
+   * or "folder" (one entry per side folder, named by the folder),
    * role one of symbols, jitdump, instr-map, unused. Parse with JSON.parse.
    */
   sideFilesJson(): string;

@@ -7,6 +7,7 @@
 #include "core/api/compare.h"
 #include "core/api/export/exporter.h"
 #include "core/api/session.h"
+#include "core/api/side_folder.h"
 
 namespace profscope::cli {
 
@@ -150,7 +151,9 @@ std::string Usage() {
   u +=
       "side files (any command, repeatable; for diff they are offered to both profiles):\n"
       "  --symbols PATH (or --binary PATH): an ELF binary or debug file, a perf archive\n"
-      "  tarball (perf.data.tar.bz2, .gz, .xz, .zst), a /proc/kallsyms copy, a vmlinux;\n"
+      "  tarball (perf.data.tar.bz2, .gz, .xz, .zst), a /proc/kallsyms copy, a vmlinux,\n"
+      "  a kernel module, or a folder of them (a build-id cache such as ~/.debug,\n"
+      "  /usr/lib/debug, any folder of binaries; matched by build-id, else file name);\n"
       "  --jitdump jit-PID.dump, --instr-map BINARY_OR_YAML\n"
       "decoder options (any command, repeatable): --option KEY=VALUE; gperftools:\n"
       "  pc_minus_one, drop_duplicate_leaf, strip_signal_frames (=1 turns on pprof's\n"
@@ -186,11 +189,52 @@ std::vector<Input> ExpandInputs(const std::vector<std::string>& inputs, Host& ho
   return out;
 }
 
+SideFolder WalkSideFolder(const std::string& given, Host& host) {
+  SideFolder out;
+  std::string root = given;
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  size_t entries = 0;
+  // Depth first, names sorted: the same order on every host.
+  struct Dir { std::string path; int depth; };
+  std::vector<Dir> todo{{root, 0}};
+  while (!todo.empty() && !out.capped) {
+    Dir d = todo.back();
+    todo.pop_back();
+    std::vector<std::string> names = host.List(d.path);
+    std::sort(names.begin(), names.end());
+    std::vector<Dir> sub;
+    for (const std::string& n : names) {
+      if (n == "." || n == "..") continue;
+      if (++entries > SideFolderLimits::kMaxEntries) { out.capped = true; break; }
+      const std::string path = d.path + "/" + n;
+      if (host.IsDirectory(path)) {
+        if (d.depth + 1 > SideFolderLimits::kMaxDepth) { out.capped = true; continue; }
+        sub.push_back({path, d.depth + 1});
+        continue;
+      }
+      std::string error;
+      std::unique_ptr<ByteSource> s = host.Open(path, &error);
+      if (!s) continue;
+      uint8_t head[4096];
+      const uint64_t size = s->size();
+      const size_t n_head = size ? s->Read(0, head, size < sizeof head ? static_cast<size_t>(size) : sizeof head) : 0;
+      if (!WorthOfferingFromFolder(head, n_head)) continue;
+      if (out.files.size() >= SideFolderLimits::kMaxFiles) { out.capped = true; break; }
+      out.files.push_back({path, std::move(s)});
+    }
+    // Visited in name order: the last pushed is taken first.
+    for (auto it = sub.rbegin(); it != sub.rend(); ++it) todo.push_back(*it);
+  }
+  out.folder = root;
+  return out;
+}
+
 namespace {
 
 // One recording opened and decoded (its sources stay open: a session reads lazily).
 struct Opened {
   std::vector<std::unique_ptr<ByteSource>> sources, side;
+  std::vector<SideFolder> folders;
   std::unique_ptr<Session> session;
   bool ok = false;
 };
@@ -216,11 +260,22 @@ bool Open(const std::vector<std::string>& given, const Request& req, Host& host,
   };
   for (const Input& in : inputs)
     if (!open(in.path, o.sources)) return false;
-  for (const std::string& p : req.side)
+  std::vector<std::string> side_files;
+  for (const std::string& p : req.side) {
+    if (host.IsDirectory(p)) {
+      o.folders.push_back(WalkSideFolder(p, host));
+      continue;
+    }
     if (!open(p, o.side)) return false;
+    side_files.push_back(p);
+  }
   o.session = std::make_unique<Session>(*o.sources[0], inputs[0].name);
   for (size_t i = 1; i < o.sources.size(); ++i) o.session->AddDataFile(*o.sources[i], inputs[i].name);
-  for (size_t i = 0; i < o.side.size(); ++i) o.session->AddSideFile(*o.side[i], req.side[i]);
+  for (size_t i = 0; i < o.side.size(); ++i) o.session->AddSideFile(*o.side[i], side_files[i]);
+  for (SideFolder& f : o.folders) {
+    for (SideFolder::File& file : f.files) o.session->AddSideFolderFile(*file.source, file.path, f.folder);
+    o.session->NoteSideFolder(f.folder, f.capped, f.files.size());
+  }
   o.session->SetFileAccess(&host);
   for (const auto& [k, v] : req.options) o.session->SetOption(k, v);
   if (req.max_memory_mib) o.session->SetMaxMemoryMiB(req.max_memory_mib);

@@ -62,6 +62,21 @@ struct Input {
 };
 std::vector<Input> ExpandInputs(const std::vector<std::string>& inputs, Host& host);
 
+// A --symbols DIR walked (core/api/side_folder.h): its ELF, kallsyms and
+// tarball files, a folder's files before its sub-folders, each level in name
+// order, within SideFolderLimits; `capped`
+// when a limit stopped the walk. `folder` is DIR without trailing '/'.
+struct SideFolder {
+  struct File {
+    std::string path;  // "DIR/relative/path"
+    std::unique_ptr<ByteSource> source;
+  };
+  std::string folder;
+  std::vector<File> files;
+  bool capped = false;
+};
+SideFolder WalkSideFolder(const std::string& dir, Host& host);
+
 // Runs a command line: its output to `out`, messages to `err` (both flushed).
 // Returns the exit status: 0 decoded, 1 nothing decodable or a file that
 // cannot be opened (`info` still prints its JSON), 2 usage error.

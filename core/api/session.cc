@@ -12,6 +12,7 @@
 #include "core/format/perf/perf_decoder.h"
 #include "core/api/json_writer.h"
 #include "core/api/side_file_roles.h"
+#include "core/api/side_folder.h"
 #include "core/api/text_writers.h"
 
 #include "core/api/analysis_options_json.h"
@@ -41,6 +42,24 @@ void Session::AddSideFile(ByteSource& src, std::string name) {
   f.window = side_windows_.back().get();
   f.kind = SniffSideFile(*f.window);
   side_.push_back(std::move(f));
+}
+
+void Session::AddSideFolderFile(ByteSource& src, std::string name, std::string folder) {
+  // A small window: a folder may hold many files, each is only sniffed here.
+  side_windows_.push_back(std::make_unique<Window>(src, 4096));
+  SideFile f;
+  f.name = std::move(name);
+  f.folder = std::move(folder);
+  f.window = side_windows_.back().get();
+  f.kind = SniffSideFile(*f.window);
+  side_.push_back(std::move(f));
+}
+
+void Session::NoteSideFolder(const std::string& folder, bool capped, size_t offered) {
+  if (capped) found_notes_.push_back({DiagCode::kSideFileUnused, Severity::kWarning, 0, 0, SideFolderLimitNote(folder)});
+  if (offered == 0)
+    found_notes_.push_back({DiagCode::kSideFileUnused, Severity::kWarning, 0, 0,
+                            "side folder " + folder + " holds no ELF file, kallsyms or tarball; not used"});
 }
 
 bool Session::WriteScript(OutputSink& out) {
@@ -114,7 +133,8 @@ void Session::FindDebugFiles() {
   debug_searched_ = true;
   const size_t given = side_.size();
   for (size_t i = 0; i < given; ++i) {
-    if (side_[i].kind != "elf") continue;
+    // A folder's files: the folder is where their debug files are (a build-id cache, /usr/lib/debug).
+    if (side_[i].kind != "elf" || !side_[i].folder.empty()) continue;
     symbols::DebugFileFound f = symbols::FindDebugFile(side_[i].name, side_[i].window->source(), *files_);
     for (const std::string& r : f.rejected)
       found_notes_.push_back({DiagCode::kSideFileMismatch, Severity::kWarning, 0, 0, r});
@@ -344,7 +364,16 @@ void Session::SetOption(std::string key, std::string value) {
 
 std::string Session::SideFilesJson() const {
   std::vector<SideFileRole> roles;
-  for (const SideFile& f : side_) roles.push_back({f.name, f.kind, SideFileRoleOf(f.name, f.kind, res_.format, res_.diags.items())});
+  for (const SideFile& f : side_) {
+    if (!f.folder.empty()) {
+      // One entry per folder: "symbols" unless it was reported as unused.
+      bool listed = false;
+      for (const SideFileRole& r : roles) listed = listed || (r.kind == "folder" && r.name == f.folder);
+      if (!listed) roles.push_back({f.folder, "folder", SideFileRoleOf(f.folder, "folder", res_.format, res_.diags.items())});
+      continue;
+    }
+    roles.push_back({f.name, f.kind, SideFileRoleOf(f.name, f.kind, res_.format, res_.diags.items())});
+  }
   return SideFileRolesJson(roles);
 }
 

@@ -26,6 +26,15 @@ class Session {
   // Adds a side file (program binary, jit dump, XRay instrumentation map),
   // classified by content and offered to the decoder after decoding.
   void AddSideFile(ByteSource& src, std::string name);
+  // A file of a side folder (SideFile::folder: a --symbols DIR, a dropped
+  // folder), named "FOLDER/relative/path": offered for symbols only, read
+  // lazily (headers first, the bytes of the files that match a mapping).
+  // Folders are walked by the shells within the limits of side_folder.h.
+  void AddSideFolderFile(ByteSource& src, std::string name, std::string folder);
+  // What the shell's walk of a side folder found: `capped` when a limit of
+  // side_folder.h stopped it, `offered` files added with AddSideFolderFile.
+  // Either says so as a warning of every decode (side_file_unused).
+  void NoteSideFolder(const std::string& folder, bool capped, size_t offered);
   // The shell's read access to the host's files (the CLIs; the page has
   // none). With it, the first Decode looks for each ELF side file's separate
   // debug file where perf looks (core/symbols/debug_file_search.h) and adds

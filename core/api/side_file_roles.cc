@@ -11,6 +11,7 @@ bool ReportedUnused(const std::string& name, const std::vector<Diagnostic>& diag
   for (const Diagnostic& d : diags) {
     if (d.code != DiagCode::kSideFileUnused) continue;
     const std::string& m = d.message;
+    if (m.find("not used") == std::string::npos) continue;  // a note (a folder's walk stopped at a limit)
     for (size_t at = m.find(name); at != std::string::npos; at = m.find(name, at + 1)) {
       const bool starts = at > 0 && m[at - 1] == ' ';
       const size_t end = at + name.size();
@@ -28,7 +29,7 @@ std::string SideFileRoleOf(const std::string& name, const std::string& kind, con
   if (kind == "jitdump") role = "jitdump";
   else if (kind == "yaml") role = "instr-map";
   else if (kind == "elf") role = format == "xray" ? "instr-map" : "symbols";
-  else if (kind == "archive" || kind == "kallsyms") role = "symbols";
+  else if (kind == "archive" || kind == "kallsyms" || kind == "folder") role = "symbols";
   if (role != "unused" && ReportedUnused(name, diags)) role = "unused";
   return role;
 }

@@ -1,7 +1,8 @@
 // What each file of a session was to the decoder, for the embedding API's
 // answer (docs/EMBEDDING.md): "profile" (the main file and perf --threads
 // data.N files), "symbols" (an ELF binary of a perf or gperftools profile, a
-// perf archive tarball, kallsyms), "jitdump", "instr-map" (the XRay
+// perf archive tarball, kallsyms; kind "folder": one entry per side folder),
+// "jitdump", "instr-map" (the XRay
 // instrumentation map: the instrumented binary or `llvm-xray extract` YAML),
 // "unused" (a kind the decoder cannot use, or one it reported as unused:
 // DiagCode::kSideFileUnused naming the file).

@@ -81,6 +81,17 @@ struct SideFile {
   std::string name;
   std::string kind;  // sniffed by content: "elf", "jitdump", "yaml", "unknown"
   Window* window = nullptr;
+  // The folder it came from (a --symbols DIR, a dropped folder: a build-id
+  // cache, /usr/lib/debug, any folder of binaries), as given; "" for a file
+  // given alone. `name` is then "FOLDER/relative/path".
+  std::string folder;
+  // Its path inside `folder` ("" for a file given alone).
+  std::string RelativePath() const {
+    if (folder.empty() || name.size() <= folder.size() || name.compare(0, folder.size(), folder) != 0) return {};
+    size_t at = folder.size();
+    while (at < name.size() && name[at] == '/') ++at;
+    return name.substr(at);
+  }
 };
 
 // A JIT code load or move of a jitdump (its timeline), in the runtime's clock.

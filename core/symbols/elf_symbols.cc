@@ -111,6 +111,24 @@ size_t SynthesizePlt(const ElfImage& rt, SymbolTable& out, bool demangle) {
 
 }  // namespace
 
+bool FindSymtabValue(const ElfImage& im, const std::string& name, uint64_t* value) {
+  const elf::ElfFile& f = *im.file;
+  for (const auto& tab : f.sections) {
+    if (tab.name != ".symtab" || tab.type != kShtSymtab || !InFile(im, tab) || tab.link >= f.sections.size()) continue;
+    const elf::Section& strs = f.sections[tab.link];
+    const uint64_t count = tab.size / (f.is64 ? 24 : 16);
+    for (uint64_t i = 0; i < count; ++i) {
+      RawSym s;
+      if (!ReadSym(im, tab, i, &s)) break;
+      if (s.name != 0 && s.shndx != kShnUndef && StrAt(im, strs, s.name) == name) {
+        *value = s.value;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool HasSymtab(const elf::ElfFile& f) {
   for (const auto& s : f.sections)
     if (s.name == ".symtab" && s.type == kShtSymtab) return true;

@@ -36,6 +36,11 @@ enum class ElfRole : uint8_t { kUser, kKernel, kModule };
 // Returns the number of symbols loaded (PLT entries included).
 size_t LoadElfSymbols(const ElfImage& syms, const ElfImage& runtime, ElfRole role, SymbolTable& out);
 
+// The value of the first defined .symtab symbol named `name` (perf's
+// ref_reloc_sym "_text"/"_stext" of a vmlinux, read before aliases are
+// merged); false when there is none.
+bool FindSymtabValue(const ElfImage& im, const std::string& name, uint64_t* value);
+
 // True when the file has a SHT_SYMTAB section (perf's symsrc__has_symtab).
 bool HasSymtab(const elf::ElfFile& f);
 

@@ -9,6 +9,7 @@
 
 #include "core/io/path_name.h"
 #include "core/symbols/build_id.h"
+#include "core/format/elf/elf_layout.h"
 #include "core/format/elf/elf_reader.h"
 #include "core/symbols/elf_symbols.h"
 #include "core/symbols/kallsyms.h"
@@ -61,6 +62,17 @@ std::string PathBuildId(const std::string& path) {
   return {};
 }
 
+// perf's compressed kernel modules (kmod_path__parse: ".ko.gz", ".ko.xz", ".ko.zst"): "ext4.ko.xz" -> "ext4.ko".
+std::string CompressedModuleName(const std::string& path) {
+  for (const char* ext : {".ko.xz", ".ko.gz", ".ko.zst"}) {
+    const size_t n = std::strlen(ext);
+    if (path.size() > n && path.compare(path.size() - n, n, ext) == 0) return path.substr(0, path.size() - n + 3);
+  }
+  return {};
+}
+
+constexpr uint64_t kMaxModuleBytes = uint64_t{256} << 20;  // a decompressed module at most
+
 // The file a build-id cache entry stands for: "<path>/<buildid>/elf" -> "<path>".
 std::string CachedPath(const std::string& path) {
   size_t a = path.find_last_of('/');
@@ -85,6 +97,14 @@ struct SymbolStore::Input {
   std::string build_id;       // the ELF note's, else the one the path names
   bool debug_only = false;    // a separate debug file (no loadable .text bytes)
   bool used = false;
+  // A lazily read ELF (AddFileLazily): its headers were read, its bytes are
+  // read by Materialize only when it matches a DSO.
+  ByteSource* src = nullptr;
+  bool compressed = false;    // a compressed module (ext4.ko.xz): decompressed by Materialize
+  bool elf_ok = false;        // the headers were readable
+  uint16_t elf_type = 0;      // ET_EXEC 2, ET_DYN 3, ET_REL 1
+  bool symtab = false;        // a .symtab section
+
   const std::string& Label() const { return origin.empty() ? path : origin; }
 };
 
@@ -142,6 +162,117 @@ void SymbolStore::AddFile(const std::string& path, ByteSource& src, const std::s
   AddBytes(path, std::move(bytes), origin);
 }
 
+void SymbolStore::AddFileLazily(const std::string& path, ByteSource& src, const std::string& origin) {
+  uint64_t n = src.size();
+  uint8_t head[16] = {0};
+  size_t hn = src.Read(0, head, n < 16 ? static_cast<size_t>(n) : 16);
+  bool elf = hn >= 4 && head[0] == 0x7f && std::memcmp(head + 1, "ELF", 3) == 0;
+  const std::string module = CompressedModuleName(path);
+  if (!elf && !module.empty() && archive::DetectCompression(head, hn) != archive::Compression::kNone) {
+    // A compressed kernel module: matched by its name ([ext4]), read when it matches.
+    auto in = std::make_unique<Input>();
+    in->path = StripSlash(path);
+    in->logical = StripSlash(module);
+    in->origin = origin;
+    in->kind = InputKind::kElf;
+    in->src = &src;
+    in->compressed = true;
+    in->elf_ok = true;  // until Materialize says otherwise
+    in->elf_type = 1;
+    in->symtab = true;
+    inputs_.push_back(std::move(in));
+    return;
+  }
+  if (!elf) {
+    // Tarballs and kallsyms are read now; anything else is kept as unused, unread.
+    bool tar = archive::DetectCompression(head, hn) != archive::Compression::kNone;
+    uint8_t block[4096];
+    size_t bn = n ? src.Read(0, block, n < sizeof block ? static_cast<size_t>(n) : sizeof block) : 0;
+    tar = tar || (bn >= 512 && archive::IsTarHeader(block));
+    if (tar || LooksLikeKallsyms(block, bn)) { AddFile(path, src, origin); return; }
+    auto in = std::make_unique<Input>();
+    in->path = StripSlash(path);
+    in->logical = in->path;
+    in->origin = origin;
+    inputs_.push_back(std::move(in));
+    return;
+  }
+  elf::ElfLayout l = elf::ReadElfLayout(src);
+  auto in = std::make_unique<Input>();
+  in->path = StripSlash(path);
+  in->logical = CachedPath(in->path);
+  in->origin = origin;
+  in->kind = InputKind::kElf;
+  in->src = &src;
+  in->elf_ok = l.ok && n <= kMaxInputBytes;
+  in->elf_type = l.type;
+  in->build_id = l.build_id.empty() ? PathBuildId(in->path) : l.build_id;
+  const elf::SectionHeader* text = l.FindSection(".text");
+  in->debug_only = text && text->type == elf::kShtNobits;
+  const elf::SectionHeader* st = l.FindSection(".symtab");
+  in->symtab = st && st->type == 2;
+  if (!l.ok)
+    problems_.push_back({in->Label(), 0, true, in->path + ": damaged ELF file (" +
+                                                  (l.problems.empty() ? std::string("header") : l.problems[0]) + ")"});
+  else if (n > kMaxInputBytes)
+    problems_.push_back({in->Label(), 0, true,
+                         in->path + ": " + std::to_string(n) + " bytes is more than a side file may have; not read"});
+  inputs_.push_back(std::move(in));
+}
+
+bool SymbolStore::Materialize(Input& in) {
+  if (!in.src) return in.elf_ok;
+  ByteSource& src = *in.src;
+  in.src = nullptr;
+  if (in.compressed) {
+    if (!Decompress(in, src)) {
+      in.elf_ok = false;
+      return false;
+    }
+  } else {
+    in.bytes.resize(static_cast<size_t>(src.size()));
+    size_t got = in.bytes.empty() ? 0 : src.Read(0, in.bytes.data(), in.bytes.size());
+    in.bytes.resize(got);
+  }
+  in.elf = elf::ReadElfBytes(in.bytes.data(), in.bytes.size());
+  in.elf.funcs.clear();  // the store reads symbols itself, by perf's rules
+  in.elf.funcs.shrink_to_fit();
+  if (!in.elf.ok) {
+    in.elf_ok = false;
+    problems_.push_back({in.Label(), 0, true, in.path + ": damaged ELF file (" +
+                                                  (in.elf.problems.empty() ? std::string("header") : in.elf.problems[0]) + ")"});
+  }
+  if (in.compressed) {
+    in.build_id = in.elf.build_id;
+    in.elf_type = in.elf.type;
+    in.symtab = HasSymtab(in.elf);
+  }
+  return in.elf_ok;
+}
+
+bool SymbolStore::Decompress(Input& in, ByteSource& src) {
+  uint8_t head[16] = {0};
+  size_t hn = src.Read(0, head, src.size() < 16 ? static_cast<size_t>(src.size()) : 16);
+  Window w(src, 1u << 20);
+  std::unique_ptr<archive::ByteStream> s = archive::OpenStream(w, archive::DetectCompression(head, hn));
+  uint8_t buf[1 << 16];
+  for (size_t n; (n = s->Read(buf, sizeof buf)) > 0;) {
+    if (in.bytes.size() + n > kMaxModuleBytes) {
+      problems_.push_back({in.Label(), 0, true, in.path + ": more than " + std::to_string(kMaxModuleBytes >> 20) +
+                                                    " MiB decompressed; not used"});
+      in.bytes.clear();
+      return false;
+    }
+    in.bytes.insert(in.bytes.end(), buf, buf + n);
+  }
+  if (!s->error().empty()) {
+    problems_.push_back({in.Label(), s->error_offset(), true, in.path + ": " + s->error() + "; not used"});
+    in.bytes.clear();
+    return false;
+  }
+  return true;
+}
+
 void SymbolStore::AddLink(const std::string& path, const std::string& target, const std::string& origin) {
   auto in = std::make_unique<Input>();
   in->path = StripSlash(path);
@@ -195,6 +326,9 @@ void SymbolStore::AddBytes(const std::string& path, std::vector<uint8_t> bytes, 
     in->build_id = in->elf.build_id.empty() ? PathBuildId(in->path) : in->elf.build_id;
     const elf::Section* text = in->elf.FindSection(".text");
     in->debug_only = text && text->type == 8;
+    in->elf_ok = in->elf.ok;
+    in->elf_type = in->elf.type;
+    in->symtab = HasSymtab(in->elf);
     if (!in->elf.ok)
       problems_.push_back({in->Label(), 0, true, in->path + ": damaged ELF file (" +
                                                     (in->elf.problems.empty() ? std::string("header") : in->elf.problems[0]) + ")"});
@@ -302,13 +436,25 @@ void SymbolStore::Load(DsoEntry& d) {
   }
 }
 
+bool SymbolStore::Usable(Input& in, const DsoEntry& d) {
+  const bool knew_id = !in.build_id.empty();
+  if (!Materialize(in)) return false;
+  // A compressed module's build-id is known once read: another one is refused.
+  if (!knew_id && !in.build_id.empty() && !d.build_id.empty() && !SameBuildId(in.build_id, d.build_id)) {
+    problems_.push_back({in.Label(), 0, true, in.path + " has build-id " + in.build_id + " but " + d.path +
+                                                  " was recorded with " + d.build_id + ": not used"});
+    return false;
+  }
+  return in.symtab || !in.debug_only;
+}
+
 std::vector<SymbolStore::Input*> SymbolStore::Candidates(DsoEntry& d) {
   std::vector<Input*> out;
   const std::string want = StripSlash(d.path);
   const std::string base = BaseName(want);
   for (auto& up : inputs_) {
     Input& in = *up;
-    if (in.kind != InputKind::kElf || !in.elf.ok) continue;
+    if (in.kind != InputKind::kElf || !in.elf_ok) continue;
     bool by_id = !d.build_id.empty() && SameBuildId(in.build_id, d.build_id);
     const std::string& lp = in.logical;
     bool by_path = !want.empty() && (lp == want || (lp.size() > want.size() &&
@@ -334,8 +480,11 @@ void SymbolStore::LoadUser(DsoEntry& d) {
   std::vector<Input*> c = Candidates(d);
   Input* syms = nullptr;
   Input* runtime = nullptr;
+  // Only the files chosen are read (a folder may hold the same binary twice: link and file).
   for (Input* in : c) {
-    if (!syms && HasSymtab(in->elf)) syms = in;
+    if (syms && runtime) break;
+    if (!Usable(*in, d)) continue;
+    if (!syms && in->symtab) syms = in;
     if (!runtime && !in->debug_only) runtime = in;
   }
 #if PROFSCOPE_HAVE_ZLIB
@@ -343,7 +492,9 @@ void SymbolStore::LoadUser(DsoEntry& d) {
   if (runtime && !runtime->elf.debuglink.empty() && (!syms || syms == runtime)) {
     for (auto& up : inputs_) {
       Input& in = *up;
-      if (in.kind != InputKind::kElf || BaseName(in.path) != runtime->elf.debuglink || !HasSymtab(in.elf)) continue;
+      if (in.kind != InputKind::kElf || BaseName(in.path) != runtime->elf.debuglink || !in.symtab || !Materialize(in) ||
+          !HasSymtab(in.elf))
+        continue;
       uLong crc = crc32(0L, Z_NULL, 0);
       const uint8_t* p = in.bytes.data();
       size_t left = in.bytes.size();
@@ -366,7 +517,7 @@ void SymbolStore::LoadUser(DsoEntry& d) {
   ElfImage r{runtime->bytes.data(), runtime->bytes.size(), &runtime->elf};
   LoadElfSymbols(s, r, d.kind == DsoKind::kModule ? ElfRole::kModule : ElfRole::kUser, d.syms);
   syms->used = runtime->used = true;
-  for (Input* in : c) in->used = true;
+  for (Input* in : c) in->used = true;  // the others are copies (same build-id or name): not "unused"
   d.source = syms->path;
   d.source_bytes = &syms->bytes;
 }
@@ -375,8 +526,12 @@ void SymbolStore::LoadKernel(DsoEntry& d) {
   // 1. A vmlinux with the kernel's build-id (perf's dso__load_vmlinux).
   for (auto& up : inputs_) {
     Input& in = *up;
-    if (in.kind != InputKind::kElf || !in.elf.ok || in.elf.type != 2 || !HasSymtab(in.elf)) continue;
-    if (d.build_id.empty() || !SameBuildId(in.build_id, d.build_id)) {
+    if (in.kind != InputKind::kElf || !in.elf_ok || in.elf_type != 2 || !in.symtab) continue;
+    const bool named_vmlinux = BaseName(in.path).rfind("vmlinux", 0) == 0;
+    // No kernel build-id recorded: perf uses the vmlinux it is given (--vmlinux)
+    // without a check (symsrc__init checks only when the DSO has a build-id).
+    const bool unchecked = d.build_id.empty() && named_vmlinux;
+    if (!unchecked && (d.build_id.empty() || !SameBuildId(in.build_id, d.build_id))) {
       if (!d.build_id.empty() && BaseName(in.path).rfind("vmlinux", 0) == 0) {
         problems_.push_back({in.Label(), 0, true, in.path + " has build-id " + in.build_id + ", the recorded kernel " +
                                                       d.build_id + ": not used"});
@@ -384,14 +539,18 @@ void SymbolStore::LoadKernel(DsoEntry& d) {
       }
       continue;
     }
+    if (!Materialize(in) || !HasSymtab(in.elf)) continue;
+    if (unchecked)
+      problems_.push_back({in.Label(), 0, false, in.path + ": the recording has no kernel build-id; used as the kernel "
+                                                     "without a check that it is the same kernel (as perf --vmlinux does)"});
     ElfImage im{in.bytes.data(), in.bytes.size(), &in.elf};
     SymbolTable t;
     LoadElfSymbols(im, im, ElfRole::kKernel, t);
-    // Relocate by the reference symbol (KASLR): map->reloc in perf.
+    // Relocate by the reference symbol (KASLR): map->reloc in perf, the
+    // recorded address of "_text" minus its value in the vmlinux (looked up in
+    // .symtab itself: an alias such as _stext may have won at its address).
     uint64_t unrel = 0;
-    bool have = false;
-    for (const auto& s : t.all())
-      if (s.name == kernel_ref_name_) { unrel = s.start; have = true; break; }
+    const bool have = !kernel_ref_name_.empty() && FindSymtabValue(im, kernel_ref_name_, &unrel);
     uint64_t delta = have && kernel_ref_addr_ ? kernel_ref_addr_ - unrel : 0;
     for (auto& s : t.mutable_all()) { s.start += delta; s.end += delta; }
     d.syms = std::move(t);
@@ -485,7 +644,7 @@ void SymbolStore::Finish() {
     // Build-id links of a used cache entry count as used with it.
     if (!any)
       problems_.push_back({l, 0, true, named ? l + " matches no DSO of this recording by build-id or file name; not used"
-                                              : l + " holds no ELF file or kallsyms; not used"});
+                                              : l + " holds no ELF file or kallsyms; not used", true});
   }
 }
 

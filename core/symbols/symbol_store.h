@@ -46,6 +46,7 @@ struct StoreProblem {
   uint64_t offset = 0;  // where, for damage
   bool warning = true;
   std::string message;
+  bool unused = false;  // the input matched nothing at all (Finish)
 };
 
 class SymbolStore {
@@ -58,6 +59,14 @@ class SymbolStore {
   // bytes are read now (ELF and kallsyms files kept, tarballs expanded,
   // anything else reported as unused).
   void AddFile(const std::string& path, ByteSource& src, const std::string& origin = {});
+  // The same, but an ELF file's headers only are read now (its build-id,
+  // sections); its bytes are read when it matches a DSO, so a folder of many
+  // binaries costs little. A compressed kernel module (NAME.ko.xz, .ko.gz,
+  // .ko.zst, as perf reads them) is matched by its name ([NAME]) and
+  // decompressed when it matches. Files that are neither ELF, kallsyms nor a tarball
+  // are not read (reported with their folder when nothing of it is used).
+  // `src` must stay valid as long as the store.
+  void AddFileLazily(const std::string& path, ByteSource& src, const std::string& origin = {});
   // A symbolic link of a folder (the CLI's directory walk): `path` -> `target`.
   void AddLink(const std::string& path, const std::string& target, const std::string& origin = {});
   // Tar limits for tarballs added later.
@@ -108,6 +117,9 @@ class SymbolStore {
  private:
   void AddBytes(const std::string& path, std::vector<uint8_t> bytes, const std::string& origin);
   void AddTar(const std::string& path, ByteSource& src, const std::string& origin);
+  bool Materialize(Input& in);  // reads a lazily added ELF's bytes; false when it is damaged
+  bool Decompress(Input& in, ByteSource& src);  // a compressed module's bytes
+  bool Usable(Input& in, const DsoEntry& d);    // read, and not of another build-id
   void Load(DsoEntry& d);
   void LoadKernel(DsoEntry& d);
   void LoadUser(DsoEntry& d);

@@ -37,10 +37,21 @@ std::string DebugPackage(const std::string& path) {
 
 std::string Advice(const MissingInputs& in, symbols::DsoKind kind, const std::string& path, const std::string& build_id) {
   const std::string archive = "run `perf archive` on the recording machine and drop perf.data.tar.bz2";
+  const std::string vmlinux = build_id.empty() ? std::string("its vmlinux") : "its vmlinux (build-id " + Short(build_id) + ")";
   if (kind == symbols::DsoKind::kKernel) {
-    if (!in.archive_given && !in.kallsyms_given) return archive + " (it holds the kernel's kallsyms)";
-    return "drop the recording machine's /proc/kallsyms" +
-           (build_id.empty() ? std::string() : " or its vmlinux (build-id " + Short(build_id) + ")");
+    if (!in.archive_given && !in.kallsyms_given)
+      return archive + " (it holds the kernel's kallsyms), or drop the recording machine's /proc/kallsyms or " + vmlinux;
+    return "drop the recording machine's /proc/kallsyms or " + vmlinux;
+  }
+  if (kind == symbols::DsoKind::kModule) {
+    // perf names module frames from the module's file or from kallsyms (vmlinux has no module symbols).
+    const std::string name = symbols::ModuleName(path);
+    std::string file = path.empty() || path[0] == '[' ? name.substr(1, name.size() - 2) + ".ko" : BaseName(path);
+    std::string advice = "drop " + file;
+    if (!build_id.empty()) advice += " (build-id " + Short(build_id) + ")";
+    advice += " from the recording machine's /lib/modules/$(uname -r), or its /proc/kallsyms";
+    if (!in.archive_given && !in.kallsyms_given) advice += " (or " + archive + ": it holds kallsyms)";
+    return advice;
   }
   if (const GivenElf* g = GivenFor(in, path, build_id)) {
     if (g->refs.has_symtab) return {};  // its symbols cover no such address: nothing to drop

@@ -1,5 +1,7 @@
 #include "core/format/perf/perf_record_parser.h"
 
+#include "core/symbols/symbol_store.h"
+
 #include "core/format/perf/perf_format.h"
 #include "core/format/perf/simpleperf/simpleperf_format.h"
 #include "core/format/perf/simpleperf/simpleperf_record_fields.h"
@@ -74,6 +76,26 @@ void PerfRecordParser::Record(int32_t row, ByteReader rec) {
   }
 }
 
+std::string PerfRecordParser::FeatureBuildId(const std::string& filename, bool kernel_space) const {
+  const auto& ids = session_.features.build_ids;
+  for (const auto& b : ids)
+    if (b.filename == filename) return b.build_id_hex;
+  if (!kernel_space) return {};
+  // The kernel map "[kernel.kallsyms]_text" is perf's DSO "[kernel.kallsyms]"
+  // (machine__process_kernel_mmap_event), whose BUILD_ID entry has that name;
+  // a module's entry may name its file where the MMAP names "[ext4]", or the reverse.
+  const symbols::DsoKind kind = symbols::KindOfPath(filename, true);
+  for (const auto& b : ids) {
+    if ((b.misc & 7) != 1 && b.pid != -1) continue;  // only the kernel's entries (PERF_RECORD_MISC_KERNEL)
+    if (kind == symbols::DsoKind::kKernel && symbols::KindOfPath(b.filename, true) == symbols::DsoKind::kKernel)
+      return b.build_id_hex;
+    if (kind == symbols::DsoKind::kModule && symbols::KindOfPath(b.filename, true) == symbols::DsoKind::kModule &&
+        symbols::ModuleName(b.filename) == symbols::ModuleName(filename))
+      return b.build_id_hex;
+  }
+  return {};
+}
+
 void PerfRecordParser::Mmap(ByteReader rec, FieldReader& r, uint32_t type, uint16_t misc, int32_t row,
                             const RecordWhen& when) {
   MmapRecord m;
@@ -84,10 +106,7 @@ void PerfRecordParser::Mmap(ByteReader rec, FieldReader& r, uint32_t type, uint1
     Profile& p = out_.profile;
     const int32_t path = p.strings.Intern(m.filename);
     std::string build_id = m.build_id;
-    if (build_id.empty()) {
-      for (const auto& b : session_.features.build_ids)
-        if (b.filename == m.filename) { build_id = b.build_id_hex; break; }
-    }
+    if (build_id.empty()) build_id = FeatureBuildId(m.filename, m.pid == -1);
     const int32_t mrow = spaces_.Add(p, m.pid, m.start, m.len, m.pgoff, path,
                                      build_id.empty() ? kNone : p.strings.Intern(build_id), when.time, row);
     unwind_.Mapped(m.pid, mrow);

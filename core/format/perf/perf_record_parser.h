@@ -51,6 +51,9 @@ class PerfRecordParser : public RecordSink {
   void Sample(ByteReader rec, int32_t row);
   void Overrun(ByteReader rec, const char* what);
   void Mmap(ByteReader rec, FieldReader& r, uint32_t type, uint16_t misc, int32_t row, const RecordWhen& when);
+  // The BUILD_ID feature's build-id of a mapped file ("" when none): by name; the kernel map and
+  // modules also by perf's DSO name ("[kernel.kallsyms]", "[ext4]").
+  std::string FeatureBuildId(const std::string& filename, bool kernel_space) const;
   void Comm(ByteReader rec, FieldReader& r, uint16_t misc, int32_t row, const RecordWhen& when);
   void Task(ByteReader rec, FieldReader& r, uint32_t type, int32_t row, const RecordWhen& when);
   void HeaderAttr(ByteReader rec, FieldReader& r, int32_t row);

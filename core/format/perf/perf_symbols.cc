@@ -45,10 +45,21 @@ void NameFramesFromElf(std::vector<SideFile>& files, std::vector<bool>& used, St
   bool any = false;
   for (size_t i = 0; i < files.size(); ++i) {
     SideFile& f = files[i];
-    if ((f.kind != "elf" && f.kind != "archive" && f.kind != "kallsyms") || !f.window) continue;
+    if (!f.window) continue;
+    const bool symbols = f.kind == "elf" || f.kind == "archive" || f.kind == "kallsyms";
+    if (!f.folder.empty()) {
+      // A folder's files keep their paths (build-id cache layouts); the
+      // folder is the input reported. Jit dumps in it stay jit dumps.
+      if (f.kind == "jitdump" || f.kind == "yaml") continue;
+      used[i] = true;
+      any = true;
+      store.AddFileLazily(f.RelativePath(), f.window->source(), f.folder);
+      continue;
+    }
+    if (!symbols) continue;
     used[i] = true;
     any = true;
-    store.AddFile(BaseName(f.name), f.window->source(), f.name);
+    store.AddFileLazily(BaseName(f.name), f.window->source(), f.name);
   }
   if (!any) return;
   dso = BindMappings(p, store);
@@ -69,9 +80,15 @@ void NameFramesFromElf(std::vector<SideFile>& files, std::vector<bool>& used, St
     ++named_by_source[store.SourceOf(d)];
   }
   store.Finish();
-  for (const auto& pr : store.problems())
+  for (const auto& pr : store.problems()) {
+    if (pr.unused) {
+      // "side file NAME ...": how side_file_roles.h finds the files reported unused.
+      out.diags.Add(DiagCode::kSideFileUnused, Severity::kWarning, 0, 0, "side file " + pr.message);
+      continue;
+    }
     out.diags.Add(DiagCode::kSideFileMismatch, pr.warning ? Severity::kWarning : Severity::kInfo, pr.offset, 0,
                   pr.message.rfind(pr.input, 0) == 0 ? pr.message : pr.input + ": " + pr.message);
+  }
   for (const auto& [src, n] : named_by_source)
     out.facts.push_back({"symbols from " + BaseName(src), std::to_string(n) + " frames named"});
 }

@@ -4,7 +4,7 @@
 // worker makes from them (worker/diff-model.js). Opening another file starts a new worker,
 // which forgets B: the state belongs to the worker it was made in.
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { planFiles } from '../lib/multi-file.js';
+import { namedSideFile, planFiles } from '../lib/multi-file.js';
 import { planCompare } from '../lib/compare-files.js';
 
 /**
@@ -34,7 +34,7 @@ export function useCompare(doc, client, files, showTab) {
       setState({ worker, other: null, status: 'decoding', error: '' });
       setModel(null);
       try {
-        const info = await client.openCompare(file, file.name, sideFiles.map((f) => ({ file: f, name: f.name })));
+        const info = await client.openCompare(file, file.name, sideFiles.map(namedSideFile));
         setState({ worker, other: info, status: 'ready', error: '' });
         showTab();
       } catch (err) {

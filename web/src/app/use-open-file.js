@@ -3,7 +3,7 @@
 // straight from the File); the decoded document follows from the worker.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ByteSource } from '../lib/byte-source.js';
-import { planFiles } from '../lib/multi-file.js';
+import { namedSideFile, planFiles } from '../lib/multi-file.js';
 import { EMBED, URL_PARAM } from './page-params.js';
 
 export const SAMPLE_URL = 'samples/calltree.perf.data';
@@ -13,7 +13,8 @@ export const SAMPLE_BINARY_URL = 'samples/calltree';
 
 /**
  * chosen: the person dropped or chose the files (not the bundled sample, a ?url= or an embedding host's file)
- * @typedef {{label?: string, openName?: string, dataFiles?: File[], sideFiles?: File[], options?: Record<string, string>, chosen?: boolean}} Extras
+ * @typedef {{label?: string, openName?: string, dataFiles?: File[], sideFiles?: File[], options?: Record<string, string>, chosen?: boolean,
+ *   sideFolders?: {folder: string, capped: boolean, offered: number}[]}} Extras
  * @typedef {'idle'|'loading'|'decoding'|'ready'|'error'|'cancelled'} Status
  */
 
@@ -52,7 +53,8 @@ export function useOpenFile(client, onOpened) {
       try {
         const msg = await client.open(file, name, {
           dataFiles: (extras.dataFiles || []).map((f) => ({ file: f, name: f.name })),
-          sideFiles: (extras.sideFiles || []).map((f) => ({ file: f, name: f.name })),
+          sideFiles: (extras.sideFiles || []).map(namedSideFile),
+          sideFolders: extras.sideFolders || [],
           options: extras.options || {},
           onProgress: (done, total) => {
             if (seq === openSeq.current) setProgress({ done, total });
@@ -85,12 +87,17 @@ export function useOpenFile(client, onOpened) {
 
   /** Several files (a dropped folder, a multi-selection): the profile, its data.N files, side files. */
   const openFiles = useCallback(
-    (/** @type {File[]} */ files) => {
+    (/** @type {File[] & {sideFolders?: any[]}} */ files) => {
       const plan = planFiles(Array.from(files));
       if (!plan.main) return;
-      const extra = plan.dataFiles.length + plan.sideFiles.length;
-      const label = extra ? `${plan.main.name} (+${extra} file${extra === 1 ? '' : 's'})` : plan.main.name;
-      openFile(plan.main, plan.main.name, { label, dataFiles: plan.dataFiles, sideFiles: plan.sideFiles, chosen: true });
+      const sideFolders = files.sideFolders || [];
+      const loose = plan.sideFiles.filter((f) => !(/** @type {any} */ (f).profscopeFolder)).length;
+      const extra = plan.dataFiles.length + loose;
+      const parts = [];
+      if (extra) parts.push(`+${extra} file${extra === 1 ? '' : 's'}`);
+      if (sideFolders.length) parts.push(`+${sideFolders.length} folder${sideFolders.length === 1 ? '' : 's'}`);
+      const label = parts.length ? `${plan.main.name} (${parts.join(', ')})` : plan.main.name;
+      openFile(plan.main, plan.main.name, { label, dataFiles: plan.dataFiles, sideFiles: plan.sideFiles, sideFolders, chosen: true });
     },
     [openFile],
   );
@@ -180,10 +187,15 @@ export function useOpenFile(client, onOpened) {
 export function fileRoles(name, extras, sideRoles) {
   const roles = [{ name, role: 'profile' }];
   for (const f of extras.dataFiles || []) roles.push({ name: f.name, role: 'profile' });
-  const side = extras.sideFiles || [];
-  for (let i = 0; i < side.length; i++) roles.push({ name: side[i].name, role: sideRoles?.[i]?.role || 'unused' });
+  // the core's list: one entry per side file given alone, one per side folder
+  if (sideRoles) {
+    for (const r of sideRoles) roles.push({ name: r.name, role: r.role || 'unused' });
+    return roles;
+  }
+  for (const f of extras.sideFiles || []) roles.push({ name: f.name, role: 'unused' });
   return roles;
 }
+
 
 /** @param {string} u */
 function nameFromUrl(u) {

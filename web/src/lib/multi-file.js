@@ -13,7 +13,10 @@ export const PROFILE = /(^data$)|(\.data$)|(^perf)|(\.(perf|prof|pprof|pb|pb\.gz
  * @returns {{main: F|null, dataFiles: F[], sideFiles: F[]}}
  */
 export function planFiles(files) {
-  const list = files.filter(Boolean);
+  const all = files.filter(Boolean);
+  // a side folder's files (droppedFiles) are symbols, never the profile
+  const list = all.filter((f) => !(/** @type {any} */ (f).profscopeFolder));
+  const folderFiles = all.filter((f) => /** @type {any} */ (f).profscopeFolder);
   if (!list.length) return { main: null, dataFiles: [], sideFiles: [] };
   const dataN = (f) => {
     const m = /^data\.(\d+)$/.exec(f.name);
@@ -23,29 +26,120 @@ export function planFiles(files) {
   if (!main) main = list.find((f) => dataN(f) < 0 && !SIDE.test(f.name) && PROFILE.test(f.name)) || null;
   if (!main) main = list.find((f) => dataN(f) < 0 && !SIDE.test(f.name)) || list[0];
   const dataFiles = main.name === 'data' ? list.filter((f) => dataN(f) >= 0).sort((a, b) => dataN(a) - dataN(b)) : [];
-  const sideFiles = list.filter((f) => f !== main && !dataFiles.includes(f));
+  const sideFiles = [...list.filter((f) => f !== main && !dataFiles.includes(f)), ...folderFiles];
   return { main, dataFiles, sideFiles };
 }
 
-/** Files of a drop, folders walked (webkitGetAsEntry), with base names. */
+// The limits of a side folder's walk: core/api/side_folder.h SideFolderLimits (the CLI's --symbols DIR).
+export const FOLDER_LIMITS = { depth: 16, entries: 20000, files: 512 };
+
+/**
+ * Whether a side folder's file is worth offering for symbols, from its first bytes (up to 4096),
+ * as core/api/side_folder.cc WorthOfferingFromFolder: ELF, a compressed file or tarball, kallsyms.
+ * @param {Uint8Array} b
+ */
+export function worthOffering(b) {
+  const at = (/** @type {number[]} */ m, off = 0) => m.every((v, i) => b[off + i] === v);
+  if (at([0x7f, 0x45, 0x4c, 0x46])) return true; // ELF
+  if (at([0x1f, 0x8b]) || at([0x42, 0x5a, 0x68]) || at([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) || at([0x28, 0xb5, 0x2f, 0xfd])) return true;
+  if (b.length >= 512 && at([0x75, 0x73, 0x74, 0x61, 0x72], 257)) return true; // ustar
+  // kallsyms: "HEX TYPE NAME" lines
+  const text = new TextDecoder('latin1').decode(b.subarray(0, Math.min(b.length, 256)));
+  return /^[0-9a-f]{8,16} [A-Za-z] \S/.test(text);
+}
+
+/**
+ * Files of a drop, folders walked (webkitGetAsEntry), with base names. With loose files beside
+ * them (the profile), dropped folders are side folders of symbols (a build-id cache, a
+ * usr/lib/debug tree, any folder of binaries): their files worth offering (worthOffering, by their
+ * first bytes; nothing else is read) keep their path (`profscopePath` "folder/rel/path",
+ * `profscopeFolder`), within FOLDER_LIMITS; the returned array's `sideFolders` says per folder
+ * how many files were offered and whether a limit stopped the walk. Folders dropped alone are
+ * the recording's folder (its files flattened, as before), except those after the first one
+ * holding a profile.
+ * @returns {Promise<File[] & {sideFolders?: {folder: string, capped: boolean, offered: number}[]}>}
+ */
 export async function droppedFiles(dataTransfer) {
   const items = Array.from(dataTransfer?.items || []);
   const entries = items.map((it) => (it.kind === 'file' && it.webkitGetAsEntry ? it.webkitGetAsEntry() : null));
   if (!entries.some((e) => e && e.isDirectory)) return Array.from(dataTransfer?.files || []);
-  const out = [];
-  const walk = async (entry, depth) => {
-    if (!entry) return;
-    if (entry.isFile) {
-      out.push(await new Promise((res, rej) => entry.file(res, rej)));
-    } else if (entry.isDirectory && depth < 3) {
-      const reader = entry.createReader();
+  const fileOf = (/** @type {any} */ entry) => new Promise((res, rej) => entry.file(res, rej));
+  /** Entries of a folder, depth first in name order, bounded. */
+  const walk = async (/** @type {any} */ root) => {
+    const files = [];
+    let seen = 0;
+    let capped = false;
+    const visit = async (/** @type {any} */ dir, /** @type {number} */ depth) => {
+      const reader = dir.createReader();
+      const batch = [];
       for (;;) {
-        const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
-        if (!batch.length) break;
-        for (const e of batch) await walk(e, depth + 1);
+        const got = await new Promise((res, rej) => reader.readEntries(res, rej));
+        if (!got.length) break;
+        batch.push(...got);
       }
-    }
+      batch.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const sub = [];
+      for (const e of batch) {
+        if (capped) return;
+        if (++seen > FOLDER_LIMITS.entries) {
+          capped = true;
+          return;
+        }
+        if (e.isDirectory) {
+          if (depth + 1 > FOLDER_LIMITS.depth) capped = true;
+          else sub.push(e);
+        } else if (e.isFile) files.push(e);
+      }
+      for (const d of sub) await visit(d, depth + 1);
+    };
+    await visit(root, 0);
+    return { files, capped };
   };
-  for (const e of entries) await walk(e, 0);
+  const loose = [];
+  const folders = [];
+  for (const e of entries) {
+    if (!e) continue;
+    if (e.isFile) loose.push(await fileOf(e));
+    else if (e.isDirectory) folders.push({ entry: e, ...(await walk(e)) });
+  }
+  /** @type {any} */
+  const out = [...loose];
+  out.sideFolders = [];
+  let recording = loose.length ? -1 : folders.findIndex((f) => f.files.some((e) => e.name === 'data' || (!SIDE.test(e.name) && PROFILE.test(e.name))));
+  if (!loose.length && recording < 0) recording = 0;
+  for (let i = 0; i < folders.length; i++) {
+    const f = folders[i];
+    if (i === recording) {
+      for (const e of f.files) out.push(await fileOf(e));
+      continue;
+    }
+    const folder = f.entry.name;
+    let offered = 0;
+    let capped = f.capped;
+    for (const e of f.files) {
+      const file = await fileOf(e);
+      const head = new Uint8Array(await file.slice(0, 4096).arrayBuffer());
+      if (!worthOffering(head)) continue;
+      if (offered >= FOLDER_LIMITS.files) {
+        capped = true;
+        break;
+      }
+      offered++;
+      file.profscopeFolder = folder;
+      file.profscopePath = String(e.fullPath || `/${folder}/${e.name}`).replace(/^\/+/, '');
+      out.push(file);
+    }
+    out.sideFolders.push({ folder, capped, offered });
+  }
   return out;
+}
+
+/**
+ * A side file as the worker takes it: a side folder's file (multi-file.js droppedFiles) with its
+ * path and folder, any other by its name.
+ * @param {File} f
+ */
+export function namedSideFile(f) {
+  const a = /** @type {any} */ (f);
+  return a.profscopeFolder ? { file: f, name: String(a.profscopePath), folder: String(a.profscopeFolder) } : { file: f, name: f.name };
 }

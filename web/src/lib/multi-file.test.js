@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planFiles } from './multi-file.js';
+import { namedSideFile, planFiles, worthOffering } from './multi-file.js';
 
 const F = (...names) => names.map((name) => ({ name }));
 const names = (p) => ({ main: p.main?.name ?? null, dataFiles: p.dataFiles.map((f) => f.name), sideFiles: p.sideFiles.map((f) => f.name) });
@@ -26,5 +26,37 @@ describe('planFiles', () => {
   it('one file, or none', () => {
     expect(names(planFiles(F('x.bin')))).toEqual({ main: 'x.bin', dataFiles: [], sideFiles: [] });
     expect(planFiles([]).main).toBeNull();
+  });
+  it("a side folder's files are side files, never the profile, and keep their paths", () => {
+    const folder = [
+      { name: 'perf.data', profscopeFolder: 'cache', profscopePath: 'cache/x/perf.data' },
+      { name: 'elf', profscopeFolder: 'cache', profscopePath: 'cache/opt/prog/e49c/elf' },
+    ];
+    const p = planFiles([...folder, { name: 'perf.data' }]);
+    expect(names(p)).toEqual({ main: 'perf.data', dataFiles: [], sideFiles: ['perf.data', 'elf'] });
+    expect(p.main).not.toBe(folder[0]);
+    expect(p.sideFiles.map((f) => namedSideFile(/** @type {any} */ (f)))).toEqual([
+      { file: folder[0], name: 'cache/x/perf.data', folder: 'cache' },
+      { file: folder[1], name: 'cache/opt/prog/e49c/elf', folder: 'cache' },
+    ]);
+    expect(namedSideFile(/** @type {any} */ ({ name: 'libc.so.6' }))).toEqual({ file: { name: 'libc.so.6' }, name: 'libc.so.6' });
+  });
+});
+
+describe('worthOffering (a side folder file, by its first bytes)', () => {
+  const b = (...v) => new Uint8Array(v);
+  it('ELF, compressed files and tarballs, kallsyms text', () => {
+    expect(worthOffering(b(0x7f, 0x45, 0x4c, 0x46, 2, 1))).toBe(true);
+    expect(worthOffering(b(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0))).toBe(true); // ext4.ko.xz
+    expect(worthOffering(b(0x28, 0xb5, 0x2f, 0xfd))).toBe(true);
+    const tar = new Uint8Array(512);
+    tar.set([0x75, 0x73, 0x74, 0x61, 0x72], 257);
+    expect(worthOffering(tar)).toBe(true);
+    expect(worthOffering(new TextEncoder().encode('ffffffff81000000 T _text\nffffffff81000010 T start\n'))).toBe(true);
+  });
+  it('not a perf.data, a text file or an empty file', () => {
+    expect(worthOffering(new TextEncoder().encode('PERFILE2'))).toBe(false);
+    expect(worthOffering(new TextEncoder().encode('hello world\n'))).toBe(false);
+    expect(worthOffering(new Uint8Array(0))).toBe(false);
   });
 });

@@ -4,9 +4,10 @@
 // worker's message with the same id.
 
 /**
- * @typedef {{file: Blob, name: string}} NamedFile
+ * @typedef {{file: Blob, name: string, folder?: string}} NamedFile
+ * @typedef {{folder: string, capped: boolean, offered: number}} SideFolder
  * @typedef {{onProgress?: (done: number, total: number) => void, dataFiles?: NamedFile[], sideFiles?: NamedFile[],
- *   options?: Record<string, string>}} OpenOptions
+ *   sideFolders?: SideFolder[], options?: Record<string, string>}} OpenOptions
  * @typedef {import('./file-analysis.js').PageOptions} PageOptions
  */
 export class DecoderClient {
@@ -62,7 +63,7 @@ export class DecoderClient {
     const worker = /** @type {Worker} */ (this.worker);
     return new Promise((resolve, reject) => {
       this.opening = { resolve, reject, onProgress: opts.onProgress };
-      worker.postMessage({ type: 'open', file, name, dataFiles: opts.dataFiles || [], sideFiles: opts.sideFiles || [], options: opts.options || {} });
+      worker.postMessage({ type: 'open', file, name, dataFiles: opts.dataFiles || [], sideFiles: opts.sideFiles || [], sideFolders: opts.sideFolders || [], options: opts.options || {} });
     });
   }
 

@@ -5,7 +5,7 @@
 // (file-analysis.js) and answers the page. Every typed array it posts is transferred.
 //
 // Page -> worker                                       worker -> page
-//   {type:'open', file, name, dataFiles, sideFiles, options}
+//   {type:'open', file, name, dataFiles, sideFiles, sideFolders, options}
 //                                                      {type:'progress', done, total}  (throttled)
 //                                                      {type:'decoded', ...}  (see open() below)
 //   {type:'fields', id, row}                           {type:'fields', id, row, label, fields}
@@ -36,7 +36,7 @@ import { diffModel } from './diff-model.js';
 
 /** @typedef {import('../../../wasm/profscope').ProfscopeModule} ProfscopeModule */
 /** @typedef {import('../../../wasm/profscope').Session} Session */
-/** @typedef {{file: Blob, name: string}} NamedFile */
+/** @typedef {{file: Blob, name: string, folder?: string}} NamedFile */
 
 /** @type {Promise<ProfscopeModule> | null} */
 let modulePromise = null;
@@ -133,10 +133,23 @@ function readerOf(blob) {
 }
 
 /**
- * Decodes a file (with its data and side files) and posts everything the page shows.
- * @param {{file: Blob & {name?: string}, name: string, dataFiles?: NamedFile[], sideFiles?: NamedFile[], options?: Record<string, string>}} msg
+ * Side files before decode(): a side folder's files (NamedFile.folder) with their paths, others alone.
+ * @param {any} s
+ * @param {NamedFile[]} sideFiles
  */
-async function open({ file: main, name, dataFiles = [], sideFiles = [], options = {} }) {
+function addSideFiles(s, sideFiles) {
+  for (const d of sideFiles) {
+    if (d.folder) s.addSideFolderFile(readerOf(d.file), d.file.size, String(d.name), String(d.folder));
+    else s.addSideFile(readerOf(d.file), d.file.size, String(d.name));
+  }
+}
+
+/**
+ * Decodes a file (with its data and side files) and posts everything the page shows.
+ * @param {{file: Blob & {name?: string}, name: string, dataFiles?: NamedFile[], sideFiles?: NamedFile[],
+ *   sideFolders?: {folder: string, capped: boolean, offered: number}[], options?: Record<string, string>}} msg
+ */
+async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFolders = [], options = {} }) {
   const m = await getModule();
   closeSession();
   const size = main.size;
@@ -144,7 +157,8 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], options 
   session = s;
   // perf --threads data.N files (in order), side files (ELF, jitdump, XRay map) and decoder options, before decode()
   for (const d of dataFiles) s.addDataFile(readerOf(d.file), d.file.size, String(d.name));
-  for (const d of sideFiles) s.addSideFile(readerOf(d.file), d.file.size, String(d.name));
+  addSideFiles(s, sideFiles);
+  for (const f of sideFolders) s.noteSideFolder(String(f.folder), !!f.capped, Number(f.offered) || 0);
   for (const [k, v] of Object.entries(options || {})) s.setOption(String(k), String(v));
   let lastPost = 0;
   const progress = (/** @type {number} */ done, /** @type {number} */ total) => {
@@ -228,7 +242,7 @@ async function openCompare({ id, file: blob, name, sideFiles = [] }) {
   closeOther();
   const s = new m.Session(readerOf(blob), blob.size, name || blob.name || 'file');
   other = { session: s, name: String(name || blob.name || 'file') };
-  for (const d of sideFiles) s.addSideFile(readerOf(d.file), d.file.size, String(d.name));
+  addSideFiles(s, sideFiles);
   const ok = s.decode(() => {});
   const summary = parseJson(s.summaryJson(), /** @type {any} */ ({}));
   const diagnostics = parseJson(s.diagnosticsJson(), /** @type {any[]} */ ([]));
