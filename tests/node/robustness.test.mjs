@@ -21,7 +21,8 @@ function listFiles(dir) {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) out.push(...listFiles(p));
-    else if (!SKIP.test(p)) {
+    // regular files only: a build-id cache's .build-id links (perf_symdirs) point at files tested anyway
+    else if (e.isFile() && !SKIP.test(p)) {
       const size = fs.statSync(p).size;
       if (size > 0 && size <= 1 << 20) out.push(p);
     }
