@@ -7,7 +7,9 @@
 namespace profscope::perf {
 
 PerfRecordParser::PerfRecordParser(PerfSession& session, DecodeResult& out)
-    : session_(session), out_(out), threads_(out.profile), stacks_(out.profile), unwind_(out.profile, out.diags) {}
+    : session_(session), out_(out), threads_(out.profile), stacks_(out.profile), unwind_(out.profile, out.diags) {
+  unwind_.SetTimeConv(&session_.time_conv);
+}
 
 RecordWhen PerfRecordParser::When(ByteReader rec, uint32_t type) const {
   RecordWhen w;
