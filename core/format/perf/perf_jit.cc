@@ -12,19 +12,6 @@ namespace {
 
 
 
-// "jit-1234.dump" -> 1234; -1 when the name is not of that form.
-int64_t JitDumpPid(const std::string& base) {
-  if (base.size() < 10 || base.compare(0, 4, "jit-") != 0 || base.compare(base.size() - 5, 5, ".dump") != 0) return -1;
-  std::string digits = base.substr(4, base.size() - 9);
-  if (digits.empty() || digits.size() > 10) return -1;
-  int64_t v = 0;
-  for (char c : digits) {
-    if (c < '0' || c > '9') return -1;
-    v = v * 10 + (c - '0');
-  }
-  return v;
-}
-
 constexpr int32_t kClockMonotonic = 1;
 
 // The dump's code loads and moves as markers on the perf timeline (times
@@ -37,6 +24,18 @@ void AddJitMarkers(const jitdump::Dump& d, Profile& p) {
 }
 
 }  // namespace
+
+int64_t JitDumpFilePid(const std::string& base) {
+  if (base.size() < 10 || base.compare(0, 4, "jit-") != 0 || base.compare(base.size() - 5, 5, ".dump") != 0) return -1;
+  std::string digits = base.substr(4, base.size() - 9);
+  if (digits.empty() || digits.size() > 10) return -1;
+  int64_t v = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return -1;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
 
 uint64_t TscToPerfTime(uint64_t cyc, const TimeConv& tc) {
   const uint64_t mult = static_cast<uint32_t>(tc.time_mult);
@@ -173,11 +172,11 @@ void UseJitDumps(std::vector<SideFile>& files, const JitJoinInput& in, StackBuil
     std::string how;
     for (size_t m = 0; m < p.mappings.size() && pid == kNone; ++m) {
       std::string mb = BaseName(p.strings.Get(p.mappings.path[m]));
-      if (mb == base && JitDumpPid(mb) >= 0) { pid = p.mappings.pid[m]; how = "its MMAP in perf.data"; }
+      if (mb == base && JitDumpFilePid(mb) >= 0) { pid = p.mappings.pid[m]; how = "its MMAP in perf.data"; }
     }
     for (size_t m = 0; m < p.mappings.size() && pid == kNone; ++m) {
       std::string mb = BaseName(p.strings.Get(p.mappings.path[m]));
-      if (JitDumpPid(mb) == static_cast<int64_t>(d.header.pid)) { pid = p.mappings.pid[m]; how = "the MMAP of " + mb; }
+      if (JitDumpFilePid(mb) == static_cast<int64_t>(d.header.pid)) { pid = p.mappings.pid[m]; how = "the MMAP of " + mb; }
     }
     if (pid == kNone) {
       for (size_t t = 0; t < p.threads.size(); ++t)

@@ -87,6 +87,10 @@ struct TimeConv {
 // u16; the extended fields only when the record has them).
 uint64_t TscToPerfTime(uint64_t cyc, const TimeConv& tc);
 
+// "jit-1234.dump" -> 1234 (the name perf's jitdump.c gives a dump); -1 when
+// the file name is not of that form.
+int64_t JitDumpFilePid(const std::string& base);
+
 // What the perf decoder knows that the join needs.
 struct JitJoinInput {
   // Per attr: its flags word has use_clockid (bit 25) and its clockid.

@@ -8,19 +8,6 @@ namespace profscope::perf {
 
 namespace {
 
-// "jit-1234.dump" -> 1234, else -1.
-int64_t DumpFilePid(const std::string& base) {
-  if (base.size() < 10 || base.compare(0, 4, "jit-") != 0 || base.compare(base.size() - 5, 5, ".dump") != 0) return -1;
-  const std::string digits = base.substr(4, base.size() - 9);
-  if (digits.empty() || digits.size() > 10) return -1;
-  int64_t v = 0;
-  for (char c : digits) {
-    if (c < '0' || c > '9') return -1;
-    v = v * 10 + (c - '0');
-  }
-  return v;
-}
-
 bool Digits(const std::string& s, size_t from, size_t to, uint64_t* out) {
   if (to <= from || to - from > 19) return false;
   uint64_t v = 0;
@@ -78,7 +65,7 @@ void JitUnwind::Add(const std::vector<SideFile>& files) {
 void JitUnwind::Mapped(int32_t pid, const std::string& path) {
   if (dumps_.empty()) return;
   const std::string base = BaseName(path);
-  const int64_t file_pid = DumpFilePid(base);
+  const int64_t file_pid = JitDumpFilePid(base);
   if (file_pid < 0) return;
   for (auto& d : dumps_) {
     if (base != d->base && file_pid != static_cast<int64_t>(d->dump.header.pid)) continue;
