@@ -49,14 +49,8 @@ std::vector<std::string> DwarfCases() {
 // frames and read their inlined functions from them).
 std::vector<std::string> DebugFiles() {
   std::vector<std::string> out;
-  for (const char* p : kSystemBinaries) {
-    if (!fs::exists(p)) continue;
-    auto bytes = ReadFile(p);
-    auto e = profscope::elf::ReadElfBytes(bytes.data(), bytes.size());
-    if (e.build_id.size() <= 2) continue;
-    fs::path dbg = fs::path("/usr/lib/debug/.build-id") / e.build_id.substr(0, 2) / (e.build_id.substr(2) + ".debug");
-    if (fs::exists(dbg)) out.push_back(dbg.string());
-  }
+  for (const auto& dbg : profscope::corpus::DebugFilesOf({std::begin(kSystemBinaries), std::end(kSystemBinaries)}))
+    out.push_back(dbg.string());
   return out;
 }
 
