@@ -5,13 +5,21 @@
 // node's own frames instead of starting stacks of their own. perf inject's
 // output without the dump asks for the dump.
 import { test, expect } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, perfFoldedStacks, shot, waitDecoded, watchErrors } from './helpers.js';
 
 const DIR = path.join(REPO, 'tests', 'data', 'jitdump', 'perf_inject_jit_dwarf');
 const DUMP = path.join(DIR, 'jit-12629.dump');
-const SYSTEM = ['/usr/bin/node', '/lib/x86_64-linux-gnu/libc.so.6', '/lib64/ld-linux-x86-64.so.2'];
+const LIBS = ['/lib/x86_64-linux-gnu/libc.so.6', '/lib64/ld-linux-x86-64.so.2'];
+// perf named libc's frames from libc6-dbg's debug files (/usr/lib/debug/.build-id/xx/rest.debug).
+const DEBUG = LIBS.map((f) => {
+  if (!fs.existsSync(f)) return '';
+  const id = /Build ID: ([0-9a-f]+)/.exec(execFileSync('readelf', ['-n', f], { encoding: 'utf8' }))?.[1];
+  return id ? path.join('/usr/lib/debug/.build-id', id.slice(0, 2), `${id.slice(2)}.debug`) : '';
+});
+const SYSTEM = ['/usr/bin/node', ...LIBS, ...DEBUG];
 
 // The call tree's rows, top-down, with their levels.
 async function treeRows(page) {
@@ -24,17 +32,17 @@ async function treeRows(page) {
 }
 
 test('perf.data + jit dump + node: JS frames unwound under node\'s, as perf inject --jit shows them', async ({ page }) => {
-  test.skip(!SYSTEM.every((f) => fs.existsSync(f)), "needs Debian 12's node and libc6, which perf unwound through");
+  test.skip(!SYSTEM.every((f) => f && fs.existsSync(f)), "needs Debian 12's node, libc6 and libc6-dbg, which perf unwound through");
   const errs = watchErrors(page);
   await page.goto('./');
   await waitDecoded(page, 'calltree.perf.data');
   await page.getByTestId('file-input').setInputFiles([path.join(DIR, 'perf.data'), DUMP, ...SYSTEM]);
-  await waitDecoded(page, 'perf.data (+4 files');
-  // perf's stacks: 35 of 39 start at _start (the others where perf stopped, at [unknown]);
-  // none starts in JS code.
+  await waitDecoded(page, 'perf.data (+6 files');
+  // perf's stacks: 29 of 39 start at _start, 3 at clone3 (node's threads), the others where
+  // perf stopped ([unknown], _init); none starts in JS code.
   const perf = perfFoldedStacks(DIR, 'jit_folded_sym.txt');
   const perfRoots = new Set(perf.map((s) => s.frames[0]));
-  expect(perfRoots).toEqual(new Set(['_start', '[unknown]']));
+  expect(perfRoots).toEqual(new Set(['_start', 'clone3', '_init', '[unknown]']));
   const rows = await treeRows(page);
   const roots = rows.filter((r) => r.level === 1).map((r) => r.text);
   expect(roots.some((t) => t.includes('_start'))).toBe(true);
