@@ -99,6 +99,10 @@ for (const [name, c] of Object.entries(r)) {
     console.log(`| ${p.name}${p.exit ? " (exit " + p.exit + ")" : ""} | ${p.wall_s} | ${p.cpu_s} | ${p.peak_rss_MB} | ${(p.peak_rss_MB / mb).toFixed(1)}x |`);
   const st = c.procs.find((p) => p.name === "profscope stacks (native)");
   const lx = c.procs.find((p) => p.name.startsWith("llvm-xray stack"));
-  if (st && lx) console.log(`\nnative stacks vs ${lx.name} (CPU): ${(lx.cpu_s / st.cpu_s).toFixed(1)}x faster (goal >= 5x: ${lx.cpu_s / st.cpu_s >= 5 ? "met" : "MISSED"}); peak ${(st.peak_rss_MB / mb).toFixed(1)}x the log (goal <= 1x: ${st.peak_rss_MB <= mb ? "met" : "MISSED"})`);
+  if (!st || !lx) continue;
+  if (name.startsWith("deep"))  // the goal here: the output streams (memory bounded, not growing with the text)
+    console.log(`\nnative stacks: peak ${st.peak_rss_MB} MB for ${(c.stacks_bytes / 1048576).toFixed(1)} MB of output (streamed: ${st.peak_rss_MB < c.stacks_bytes / 1048576 ? "met" : "MISSED"}); vs ${lx.name} (CPU): ${(lx.cpu_s / st.cpu_s).toFixed(1)}x faster`);
+  else
+    console.log(`\nnative stacks vs ${lx.name} (CPU): ${(lx.cpu_s / st.cpu_s).toFixed(1)}x faster (goal >= 5x: ${lx.cpu_s / st.cpu_s >= 5 ? "met" : "MISSED"}); peak ${(st.peak_rss_MB / mb).toFixed(1)}x the log (goal <= 1x: ${st.peak_rss_MB <= mb ? "met" : "MISSED"})`);
 }
 ' "$ROOT/build/bench/xray.json"
