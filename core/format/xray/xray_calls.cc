@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <new>
 #include <unordered_map>
 
 #include "core/format/xray/xray_format.h"
@@ -43,19 +44,22 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   // One interval per entry, a sample per entry that exits: room for them at once.
   size_t entries = 0;
   for (CallAction a : calls.action) entries += IsEntry(a) ? 1 : 0;
-  p.samples.time.reserve(p.samples.time.size() + entries);
-  p.samples.thread.reserve(p.samples.thread.size() + entries);
-  p.samples.cpu.reserve(p.samples.cpu.size() + entries);
-  p.samples.event.reserve(p.samples.event.size() + entries);
-  p.samples.weight.reserve(p.samples.weight.size() + entries);
-  p.samples.stack.reserve(p.samples.stack.size() + entries);
-  p.samples.record.reserve(p.samples.record.size() + entries);
-  p.intervals.thread.reserve(p.intervals.thread.size() + entries);
-  p.intervals.func.reserve(p.intervals.func.size() + entries);
-  p.intervals.start.reserve(p.intervals.start.size() + entries);
-  p.intervals.end.reserve(p.intervals.end.size() + entries);
-  p.intervals.depth.reserve(p.intervals.depth.size() + entries);
-  p.intervals.record.reserve(p.intervals.record.size() + entries);
+  try {  // (as in ReadXRayLog: without the room, the tables grow as they fill)
+    p.samples.time.reserve(p.samples.time.size() + entries);
+    p.samples.thread.reserve(p.samples.thread.size() + entries);
+    p.samples.cpu.reserve(p.samples.cpu.size() + entries);
+    p.samples.event.reserve(p.samples.event.size() + entries);
+    p.samples.weight.reserve(p.samples.weight.size() + entries);
+    p.samples.stack.reserve(p.samples.stack.size() + entries);
+    p.samples.record.reserve(p.samples.record.size() + entries);
+    p.intervals.thread.reserve(p.intervals.thread.size() + entries);
+    p.intervals.func.reserve(p.intervals.func.size() + entries);
+    p.intervals.start.reserve(p.intervals.start.size() + entries);
+    p.intervals.end.reserve(p.intervals.end.size() + entries);
+    p.intervals.depth.reserve(p.intervals.depth.size() + entries);
+    p.intervals.record.reserve(p.intervals.record.size() + entries);
+  } catch (const std::bad_alloc&) {
+  }
   size_t run = 0;  // the run of the last record looked at (records of a run mostly follow each other)
   auto run_of = [&](size_t i) -> const CallLog::Run& {
     if (i < calls.runs[run].first || i >= calls.RunEnd(run)) run = calls.RunOf(i);

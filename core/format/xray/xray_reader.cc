@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <unordered_map>
 
 #include "core/format/xray/xray_format.h"
@@ -425,11 +426,16 @@ bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out) {
   // most what the budget lets the decode keep, so the columns do not double (and copy) as they grow.
   uint64_t fit = (n - kFileHeaderSize) / (log->type == kFdrLog ? kFunctionRecordSize : kBasicRecordSize);
   size_t rows = static_cast<size_t>(std::min<uint64_t>(fit, out.budget.limit() / (27 + 17 + kCallBytesPerRecord)) + 1);
-  RecordTable& t = out.records;
-  t.offset.reserve(rows); t.size.reserve(rows); t.type.reserve(rows); t.kind.reserve(rows);
-  t.category.reserve(rows); t.parent.reserve(rows); t.file.reserve(rows);
-  CallLog& c = log->calls;
-  c.tsc.reserve(rows); c.func.reserve(rows); c.row.reserve(rows); c.action.reserve(rows);
+  // Room the heap cannot give (a lifted budget in a 4 GB WASM heap) is not needed: the columns then grow as
+  // they fill, up to what fits.
+  try {
+    RecordTable& t = out.records;
+    t.offset.reserve(rows); t.size.reserve(rows); t.type.reserve(rows); t.kind.reserve(rows);
+    t.category.reserve(rows); t.parent.reserve(rows); t.file.reserve(rows);
+    CallLog& c = log->calls;
+    c.tsc.reserve(rows); c.func.reserve(rows); c.row.reserve(rows); c.action.reserve(rows);
+  } catch (const std::bad_alloc&) {
+  }
   if (log->type == kFdrLog) ReadFdr(w, n, log, out);
   else ReadBasic(w, n, log, out);
   return true;
