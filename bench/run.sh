@@ -94,6 +94,11 @@ for (const k of ["all", "range_half", "one_thread", "merge_function", "inverted"
 # same files. Sizes: BENCH_XRAY_MB (64), BENCH_JIT_MB (32), BENCH_GPERF_MB (32).
 bash "$ROOT/bench/formats/run.sh"
 
+# XRay at scale (bench/xray/run.sh): real FDR logs recorded with clang-14's XRay runtime
+# (~200 MB of calls, BENCH_XRAY_CALLS; a BENCH_XRAY_DEEP-deep recursion), profscope native and
+# WASM CLI against `llvm-xray stack`, wall, CPU and peak memory against the log's size.
+bash "$ROOT/bench/xray/run.sh"
+
 # DWARF unwinding (bench/unwind/run.sh): samples unwound per second, native and WASM, on the
 # --call-graph dwarf cases of tests/data/perf and on a bigger recording made once with perf
 # record, against `perf script` on the same files.

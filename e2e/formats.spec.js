@@ -91,6 +91,30 @@ test('an XRay log never shows perf names, even before its labels arrive', async 
   expect(kinds.join('\n')).toContain('NewBuffer');
 });
 
+test('record search on an XRay log: labels by kind and type, a regex, an offset', async ({ page }) => {
+  // the worker keeps one label per (kind, type) for an XRay log, not a string per record
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles(T('xray', 'fdr_calltree', 'xray.log'));
+  await waitDecoded(page, 'xray.log');
+  const search = page.getByLabel('Search records');
+  // `profscope records`: 118 rows, 56 function enter and 56 function exit records
+  await search.fill('function exit');
+  await expect(page.getByTestId('record-count')).toHaveText(/^56 of 118 rows$/);
+  const tree = page.getByRole('tree', { name: 'Record tree' });
+  await expect(tree.getByRole('treeitem').first()).toContainText('function exit');
+  await search.fill('/^function (enter|exit)$/');
+  await expect(page.getByTestId('record-count')).toHaveText(/^112 of 118 rows$/);
+  await search.fill('NEWBUFFER');
+  await expect(page.getByTestId('record-count')).toHaveText(/^1 of 118 rows$/);
+  await expect(tree.getByRole('treeitem').first()).toContainText('NewBuffer');
+  await search.fill('0x0');
+  await expect(page.getByTestId('record-count')).toHaveText(/^1 of 118 rows$/);
+  await expect(tree.getByRole('treeitem').first()).toContainText('file header');
+  errs.check();
+});
+
 test('XRay log + its instrumented binary: functions named from xray_instr_map', async ({ page }) => {
   const errs = watchErrors(page);
   await page.goto('./');

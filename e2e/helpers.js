@@ -15,9 +15,9 @@ export function dataFile(...parts) {
 
 /** Summary value by its data-field (format, mode, records, samples, ...). */
 /** A case's folded stacks from perf (folded_sym.txt: "a;b;c COUNT"), root first, heaviest first. */
-export function perfFoldedStacks(dir) {
+export function perfFoldedStacks(dir, file = 'folded_sym.txt') {
   return fs
-    .readFileSync(path.join(dir, 'folded_sym.txt'), 'utf8')
+    .readFileSync(path.join(dir, file), 'utf8')
     .trim()
     .split('\n')
     .map((l) => {

@@ -45,7 +45,8 @@ seed_dirs() {
   case "$1" in
     perf_fuzz) echo perf perf_dir simpleperf ;;
     unwind_fuzz) ;;  # fuzz/seeds/unwind_fuzz only (CFI + stacks, see make_unwind_seeds.py)
-    archive_fuzz|symbols_fuzz|dwarf_fuzz) echo perf ;;  # (dwarf_fuzz: the programs' ELF files, and fuzz/seeds/dwarf_fuzz)
+    archive_fuzz|symbols_fuzz|dwarf_fuzz) echo perf ;;
+    jit_unwind_fuzz) echo jitdump ;;  # the dumps (their UNWINDING_INFO records)  # (dwarf_fuzz: the programs' ELF files, and fuzz/seeds/dwarf_fuzz)
     *) echo "${1%_fuzz}" ;;
   esac
 }

@@ -16,19 +16,22 @@ std::vector<AccountRow> XRayAccount(const CallLog& log) {
   std::unordered_map<uint32_t, std::vector<std::pair<int32_t, uint64_t>>> stacks;
   uint64_t first = 0;
   bool have_first = false;
-  for (size_t idx : log.loader_order) {
-    const CallEvent& e = log.events[idx];
-    if (!have_first) { first = e.tsc; have_first = true; }
-    if (e.tsc < first) continue;
-    auto& s = stacks[e.tid];
-    if (IsEntry(e.action)) {
-      s.emplace_back(e.func, e.tsc);
-      continue;
+  for (uint32_t run : log.loader_runs) {
+    auto& s = stacks[log.runs[run].tid];
+    for (size_t i = log.runs[run].first, end = log.RunEnd(run); i < end; ++i) {
+      const uint64_t tsc = log.tsc[i];
+      const int32_t func = log.func[i];
+      if (!have_first) { first = tsc; have_first = true; }
+      if (tsc < first) continue;
+      if (IsEntry(log.action[i])) {
+        s.emplace_back(func, tsc);
+        continue;
+      }
+      if (s.empty() || s.back().first != func) continue;
+      uint64_t a = s.back().second;
+      lat[func].push_back(std::max(a, tsc) - std::min(a, tsc));
+      s.pop_back();
     }
-    if (s.empty() || s.back().first != e.func) continue;
-    uint64_t a = s.back().second;
-    lat[e.func].push_back(std::max(a, e.tsc) - std::min(a, e.tsc));
-    s.pop_back();
   }
   std::vector<AccountRow> rows;
   for (auto& [id, t] : lat) {

@@ -34,17 +34,19 @@ void WriteRecordsText(const DecodeResult& res, const Decoder& decoder, OutputSin
 
 void WriteEventsText(const CallLog& calls, OutputSink& out) {
   std::string line;
-  for (const auto& e : calls.events) {
-    line = Dec(e.tid) + "\t" + Dec(e.tsc) + "\t" + CallActionName(e.action) + "\t" + std::to_string(e.func);
-    if (!e.args.empty()) {
-      line += '\t';
-      for (size_t i = 0; i < e.args.size(); ++i) {
-        if (i) line += ',';
-        line += Dec(e.args[i]);
+  size_t arg = 0;
+  for (size_t r = 0; r < calls.runs.size(); ++r) {
+    const std::string tid = Dec(calls.runs[r].tid) + "\t";
+    for (size_t i = calls.runs[r].first, end = calls.RunEnd(r); i < end; ++i) {
+      line = tid + Dec(calls.tsc[i]) + "\t" + CallActionName(calls.action[i]) + "\t" + std::to_string(calls.func[i]);
+      while (arg < calls.args.size() && calls.args[arg].first < i) ++arg;
+      for (size_t a = arg; a < calls.args.size() && calls.args[a].first == i; ++a) {
+        line += a == arg ? '\t' : ',';
+        line += Dec(calls.args[a].second);
       }
+      line += '\n';
+      out.Write(line);
     }
-    line += '\n';
-    out.Write(line);
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/api/output_sink.h"
 #include "core/format/decoder.h"
+#include "core/model/call_log.h"
 
 namespace profscope {
 

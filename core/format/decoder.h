@@ -9,7 +9,6 @@
 
 #include "core/diag/diagnostics.h"
 #include "core/io/byte_source.h"
-#include "core/model/call_log.h"
 #include "core/model/fields.h"
 #include "core/model/info_value.h"
 #include "core/model/memory_budget.h"
@@ -17,6 +16,8 @@
 #include "core/model/record_table.h"
 
 namespace profscope {
+
+struct CallLog;  // core/model/call_log.h
 
 using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
 

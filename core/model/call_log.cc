@@ -1,5 +1,7 @@
 #include "core/model/call_log.h"
 
+#include <algorithm>
+
 namespace profscope {
 
 const char* CallActionName(CallAction a) {
@@ -10,6 +12,22 @@ const char* CallActionName(CallAction a) {
     case CallAction::kEnterArg: return "enter-arg";
   }
   return "unknown";
+}
+
+size_t CallLog::Add(uint32_t tid, uint32_t pid, int32_t block, CallAction a, int32_t fn, uint64_t t, int32_t record_row) {
+  const size_t i = tsc.size();
+  if (runs.empty() || runs.back().tid != tid || runs.back().pid != pid || runs.back().block != block)
+    runs.push_back(Run{static_cast<uint32_t>(i), tid, pid, block});
+  tsc.push_back(t);
+  func.push_back(fn);
+  row.push_back(record_row);
+  action.push_back(a);
+  return i;
+}
+
+size_t CallLog::RunOf(size_t i) const {
+  auto it = std::upper_bound(runs.begin(), runs.end(), i, [](size_t x, const Run& r) { return x < r.first; });
+  return static_cast<size_t>(it - runs.begin()) - 1;
 }
 
 const std::string& CallLog::Name(int32_t func) const {

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "core/model/call_log.h"
+
 namespace profscope {
 
 bool MemoryBudget::Reached(uint64_t used, uint64_t offset, Diagnostics& diags) {
@@ -24,6 +26,9 @@ uint64_t MemoryBudget::Bytes(const Profile& p) {
          32ull * p.intervals.start.size() + 8ull * p.frame_sources.frame.size() + 28ull * p.markers.time.size();
 }
 
-uint64_t MemoryBudget::Bytes(const CallLog& c) { return 48ull * c.events.size() + 8ull * c.loader_order.size(); }
+// A call log: 17 bytes a record (its columns), 16 a run or argument, 4 a loader-order entry.
+uint64_t MemoryBudget::Bytes(const CallLog& c) {
+  return 17ull * c.size() + 16ull * (c.runs.size() + c.args.size()) + 4ull * c.loader_runs.size();
+}
 
 }  // namespace profscope

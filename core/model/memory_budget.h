@@ -8,11 +8,12 @@
 #include <cstdint>
 
 #include "core/diag/diagnostics.h"
-#include "core/model/call_log.h"
 #include "core/model/profile.h"
 #include "core/model/record_table.h"
 
 namespace profscope {
+
+struct CallLog;  // core/model/call_log.h
 
 class MemoryBudget {
  public:

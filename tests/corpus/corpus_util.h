@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "core/format/elf/elf_reader.h"
+
 namespace profscope::corpus {
 
 inline std::vector<uint8_t> ReadFile(const std::filesystem::path& p) {
@@ -66,6 +68,23 @@ inline std::vector<std::string> PerfCases(const std::vector<std::string>& needs 
     if (ok) out.push_back(e.path().filename().string());
   }
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The separate debug files of `binaries` that this machine has, at
+// /usr/lib/debug/.build-id/xx/rest.debug by their build-ids (libc6-dbg's for
+// Debian 12's libc.so.6 and ld.so, where perf found their symbols).
+inline std::vector<std::filesystem::path> DebugFilesOf(const std::vector<std::filesystem::path>& binaries) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& p : binaries) {
+    if (!std::filesystem::exists(p)) continue;
+    auto bytes = ReadFile(p);
+    auto e = profscope::elf::ReadElfBytes(bytes.data(), bytes.size());
+    if (e.build_id.size() <= 2) continue;
+    std::filesystem::path dbg =
+        std::filesystem::path("/usr/lib/debug/.build-id") / e.build_id.substr(0, 2) / (e.build_id.substr(2) + ".debug");
+    if (std::filesystem::exists(dbg)) out.push_back(dbg);
+  }
   return out;
 }
 

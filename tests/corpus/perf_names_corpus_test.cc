@@ -31,12 +31,7 @@ std::vector<fs::path> SystemSymbolFiles() {
   for (const char* p : {"/lib/x86_64-linux-gnu/libc.so.6", "/lib64/ld-linux-x86-64.so.2"}) {
     if (!fs::exists(p)) continue;
     out.push_back(p);
-    auto bytes = ReadFile(p);
-    auto e = profscope::elf::ReadElfBytes(bytes.data(), bytes.size());
-    if (e.build_id.size() > 2) {
-      fs::path dbg = fs::path("/usr/lib/debug/.build-id") / e.build_id.substr(0, 2) / (e.build_id.substr(2) + ".debug");
-      if (fs::exists(dbg)) out.push_back(dbg);
-    }
+    for (const auto& dbg : profscope::corpus::DebugFilesOf({p})) out.push_back(dbg);
   }
   return out;
 }

@@ -49,14 +49,8 @@ std::vector<std::string> DwarfCases() {
 // frames and read their inlined functions from them).
 std::vector<std::string> DebugFiles() {
   std::vector<std::string> out;
-  for (const char* p : kSystemBinaries) {
-    if (!fs::exists(p)) continue;
-    auto bytes = ReadFile(p);
-    auto e = profscope::elf::ReadElfBytes(bytes.data(), bytes.size());
-    if (e.build_id.size() <= 2) continue;
-    fs::path dbg = fs::path("/usr/lib/debug/.build-id") / e.build_id.substr(0, 2) / (e.build_id.substr(2) + ".debug");
-    if (fs::exists(dbg)) out.push_back(dbg.string());
-  }
+  for (const auto& dbg : profscope::corpus::DebugFilesOf({std::begin(kSystemBinaries), std::end(kSystemBinaries)}))
+    out.push_back(dbg.string());
   return out;
 }
 
@@ -253,5 +247,113 @@ TEST(PerfUnwindDiagnostics, ShortStackCopiesSayWhichSizeFixesThem) {
   EXPECT_EQ(m[0].rfind("drop ", 0), 0u);
   EXPECT_NE(m[0].find("(build-id "), std::string::npos) << m[0];
 }
+
+}  // namespace
+
+namespace {
+
+// node --perf-prof --perf-prof-unwinding-info recorded with --call-graph dwarf
+// (tests/data/jitdump/perf_inject_jit_dwarf): perf unwound through the JIT
+// frames only after perf inject --jit, from the jitted-*.so files it wrote
+// from the dump's UNWINDING_INFO records. profscope unwinds from the dump
+// itself, given with either the recorded perf.data or perf inject's output.
+const fs::path JitDir() { return fs::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "jitdump" / "perf_inject_jit_dwarf"; }
+
+std::unique_ptr<Decoded> DecodeJit(const std::string& input, bool with_dump) {
+  auto d = std::make_unique<Decoded>();
+  d->session = std::make_unique<Session>(d->Source((JitDir() / input).string()), input);
+  std::vector<std::string> files = {"/usr/bin/node"};
+  for (const char* s : kSystemBinaries)
+    if (fs::exists(s)) files.push_back(s);
+  for (const auto& dbg : DebugFiles()) files.push_back(dbg);
+  if (with_dump) files.push_back((JitDir() / "jit-12629.dump").string());
+  for (const auto& f : files) d->session->AddSideFile(d->Source(f), f);
+  d->session->Decode();
+  return d;
+}
+
+std::vector<std::string> Frames(const std::string& stack) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  for (size_t semi; (semi = stack.find(';', at)) != std::string::npos; at = semi + 1) out.push_back(stack.substr(at, semi - at));
+  out.push_back(stack.substr(at));
+  return out;
+}
+
+// perf named the kernel frames from the recording machine's kallsyms, which
+// the case does not carry (profscope: [kernel.kallsyms]_text+0x...). Each of
+// our stacks that ends in kernel frames takes them from perf's stack with the
+// same user frames and as many frames; then the whole texts are compared.
+std::map<std::string, uint64_t> KernelNamesFromPerf(const std::map<std::string, uint64_t>& ours,
+                                                    const std::map<std::string, uint64_t>& perf) {
+  std::map<std::string, uint64_t> out;
+  for (const auto& [k, v] : ours) {
+    std::vector<std::string> f = Frames(k);
+    size_t user = f.size();
+    while (user > 0 && f[user - 1].rfind("[kernel.kallsyms]", 0) == 0) --user;
+    std::string key = k;
+    if (user < f.size()) {
+      for (const auto& [pk, pv] : perf) {
+        std::vector<std::string> g = Frames(pk);
+        if (g.size() == f.size() && std::equal(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(user), g.begin())) {
+          key = pk;
+          break;
+        }
+      }
+    }
+    out[key] += v;
+  }
+  return out;
+}
+
+class PerfUnwindJit : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PerfUnwindJit, AddressStacksThroughJitCodeEqualPerfInjectJit) {
+  ASSERT_TRUE(fs::exists("/usr/bin/node")) << "this machine lacks /usr/bin/node, which perf unwound through";
+  auto d = DecodeJit(GetParam(), true);
+  auto want = Folded(ReadText(JitDir() / "jit_folded_addrs.txt"));
+  auto got = Folded(d->session->StacksText(true, ""));
+  std::printf("[ %s ] %llu of %llu distinct stacks equal perf's\n", GetParam().c_str(),
+              static_cast<unsigned long long>(SameLines(want, got)), static_cast<unsigned long long>(want.size()));
+  EXPECT_TRUE(want == got) << Differences(want, got);
+}
+
+// The names: V8's (CODE_LOAD names, "JS:*fib /path/jswork.js:3:13",
+// "Builtin:JSEntry"), node's and libc's, as perf inject --jit + perf script.
+TEST_P(PerfUnwindJit, NamedStacksThroughJitCodeEqualPerfInjectJit) {
+  auto d = DecodeJit(GetParam(), true);
+  auto want = Folded(ReadText(JitDir() / "jit_folded_sym.txt"));
+  auto got = KernelNamesFromPerf(Folded(d->session->StacksText(false, "")), want);
+  EXPECT_TRUE(want == got) << Differences(want, got);
+  // JS frames under the interpreter's, below node's own: the stack perf shows.
+  const std::string text = d->session->StacksText(false, "");
+  EXPECT_NE(text.find(";Builtin:JSEntry;Builtin:JSEntryTrampoline;Builtin:InterpreterEntryTrampoline;"), std::string::npos);
+  EXPECT_NE(text.find("Builtin:InterpreterEntryTrampoline;JS:*fib /opt/demo/run/perf_inject_jit_dwarf/jswork.js:3:13;"
+                      "JS:*fib /opt/demo/run/perf_inject_jit_dwarf/jswork.js:3:13"),
+            std::string::npos);
+  for (const auto& [k, v] : Folded(text)) EXPECT_NE(k.rfind("JS:", 0), 0u) << "a JS frame left as a stack's root: " << k;
+}
+
+TEST(PerfUnwindJitDiagnostics, WithoutTheDumpItIsAskedFor) {
+  // perf inject's output alone: its jitted-*.so files are gone; the dump they came from is what to drop.
+  auto d = DecodeJit("perf.jit.data", false);
+  auto m = DiagsOf(*d->session, "unwind_missing_binary");
+  ASSERT_EQ(m.size(), 1u) << (m.empty() ? "" : m[0]);
+  EXPECT_EQ(m[0].rfind("drop jit-12629.dump to unwind ", 0), 0u) << m[0];
+  EXPECT_NE(m[0].find("in JIT code of process 12629 (/opt/demo/run/perf_inject_jit_dwarf/jitted-12629-*.so, the files "
+                      "perf inject --jit made from that jit dump"),
+            std::string::npos)
+      << m[0];
+  const std::string info = d->session->InfoJson();
+  EXPECT_NE(info.find("\"path\":\"/opt/demo/run/perf_inject_jit_dwarf/jitted-12629-*.so\""), std::string::npos);
+  EXPECT_NE(info.find("\"drop\":\"drop jit-12629.dump, the jit dump perf inject --jit made these files from\""),
+            std::string::npos);
+  // With it: nothing is asked for.
+  auto with = DecodeJit("perf.jit.data", true);
+  EXPECT_TRUE(DiagsOf(*with->session, "unwind_missing_binary").empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(RecordedAndInjected, PerfUnwindJit, ::testing::Values("perf.data", "perf.jit.data"),
+                         [](const auto& info) { return info.param == "perf.data" ? "Recorded" : "Injected"; });
 
 }  // namespace

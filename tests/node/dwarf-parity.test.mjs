@@ -91,4 +91,35 @@ describe.runIf(haveNative)('dwarf unwinding: native CLI and WASM print the same 
     const script = (await runCli(['script', c.input, ...c.binaries.flatMap((b) => ['--symbols', b])])).stdout.toString();
     expect(script).toMatch(/ 1bccb _dl_start_final\+0x[0-9a-f]+ \(inlined\)\n/);
   }, 120_000);
+
+  // node --perf-prof --perf-prof-unwinding-info: unwound through the JIT code
+  // with the dump's UNWINDING_INFO tables, as perf inject --jit + perf script.
+  describe('JIT frames (tests/data/jitdump/perf_inject_jit_dwarf)', () => {
+    const dir = path.join(ROOT, 'tests', 'data', 'jitdump', 'perf_inject_jit_dwarf');
+    const dump = path.join(dir, 'jit-12629.dump');
+    const sym = ['/usr/bin/node', ...SYSTEM, ...DEBUG].flatMap((b) => ['--symbols', b]);
+    it.each([
+      ['perf.data', ['stacks', '--addresses']],
+      ['perf.data', ['stacks']],
+      ['perf.data', ['info']],
+      ['perf.jit.data', ['stacks']],
+      ['perf.jit.data', ['script']],
+    ])('%s %j is byte-identical to the native CLI', async (file, [command, ...rest]) => {
+      const args = [command, path.join(dir, file), ...rest, '--jitdump', dump, ...sym];
+      const native = spawnSync(NATIVE, args, { maxBuffer: 1 << 30, timeout: 120_000 });
+      expect(native.status, String(native.stderr)).toBe(0);
+      const wasm = await runCli(args);
+      expect(wasm.status).toBe(native.status);
+      expect(wasm.stdout.equals(native.stdout), 'stdout differs').toBe(true);
+    }, 120_000);
+
+    it('names the JS frames under the interpreter\'s, as perf does', async () => {
+      const text = (await runCli(['stacks', path.join(dir, 'perf.data'), '--jitdump', dump, ...sym])).stdout.toString();
+      // perf: "...;v8::internal::(anonymous namespace)::Invoke;Builtin:JSEntry;Builtin:JSEntryTrampoline;...;JS:*fib /opt/demo/run/perf_inject_jit_dwarf/jswork.js:3:13;..."
+      expect(text).toContain(';v8::internal::(anonymous namespace)::Invoke;Builtin:JSEntry;Builtin:JSEntryTrampoline;Builtin:InterpreterEntryTrampoline;');
+      expect(text).toContain(';Builtin:InterpreterEntryTrampoline;JS:*fib /opt/demo/run/perf_inject_jit_dwarf/jswork.js:3:13;JS:*fib ');
+      const roots = text.split('\n').filter((l) => l.startsWith('JS:'));
+      expect(roots).toEqual([]);
+    }, 120_000);
+  });
 });

@@ -16,6 +16,7 @@
 
 #include "core/api/session.h"
 #include "core/format/xray/xray_decoder.h"
+#include "core/model/memory_budget.h"
 
 using profscope::MemorySource;
 using profscope::Session;
@@ -531,3 +532,54 @@ TEST(XRay, HeaderInBothByteOrdersForEveryVersion) {
 }
 
 }  // namespace
+
+namespace {
+
+// One FDR version-5 buffer per thread, each with `calls` enter/exit pairs of function 1 (16 bytes a call).
+std::vector<uint8_t> ManyCalls(int threads, int calls) {
+  std::vector<FdrBuf> bufs;
+  for (int t = 0; t < threads; ++t) {
+    FdrBuf b{static_cast<uint32_t>(10 + t), 100, 0, 1000, {}, 0};
+    for (int c = 0; c < calls; ++c) {
+      b.fns.push_back({0, 1, 2});
+      b.fns.push_back({1, 1, 3});
+    }
+    bufs.push_back(std::move(b));
+  }
+  return FdrLog(5, false, bufs);
+}
+
+}  // namespace
+
+TEST(XRay, MemoryBudgetStopsTheDecodeAndKeepsWhatWasDecoded) {
+  // 2 x 60 000 calls (1.9 MB); a 1 MiB budget stops the reading part way, and the calls built after
+  // it (samples, intervals) stay under the budget too.
+  auto d = std::make_unique<Decoded>();
+  d->bytes = ManyCalls(2, 60000);
+  d->src = std::make_unique<MemorySource>(d->bytes.data(), d->bytes.size());
+  d->s = std::make_unique<Session>(*d->src, "xray.log");
+  d->s->SetMaxMemoryMiB(1);
+  ASSERT_TRUE(d->s->Decode());
+  const profscope::DecodeResult& r = d->s->result();
+  const profscope::Diagnostic* budget = nullptr;
+  for (const auto& g : r.diags.items())
+    if (g.code == profscope::DiagCode::kMemoryBudget) budget = &g;
+  ASSERT_NE(budget, nullptr) << d->s->DiagnosticsJson();
+  EXPECT_EQ(budget->severity, profscope::Severity::kError);
+  EXPECT_GT(budget->offset, 32u);
+  EXPECT_LT(budget->offset, d->bytes.size());
+  EXPECT_NE(budget->message.find("byte offset " + std::to_string(budget->offset)), std::string::npos) << budget->message;
+  EXPECT_NE(budget->message.find("memory budget of 1 MB"), std::string::npos) << budget->message;
+  // What was read before the offset is decoded: thread 10's calls (its buffer comes first), paired.
+  EXPECT_GT(r.profile.samples.size(), 1000u);
+  EXPECT_LT(r.profile.samples.size(), 60000u);
+  EXPECT_GE(r.profile.intervals.size(), r.profile.samples.size());      // a last entry may be open
+  EXPECT_LE(r.profile.intervals.size(), r.profile.samples.size() + 1);
+  EXPECT_EQ(d->s->StacksText(false, ""), "thread_10;#1 " + std::to_string(r.profile.samples.size()) + "\n");
+  uint64_t kept = profscope::MemoryBudget::Bytes(r.records) + profscope::MemoryBudget::Bytes(r.profile);
+  EXPECT_LE(kept, uint64_t{1} << 20);
+  // Without the budget the whole log decodes, with no diagnostic.
+  auto all = Decode(ManyCalls(2, 60000));
+  EXPECT_EQ(all->s->result().profile.samples.size(), 120000u);
+  EXPECT_EQ(all->s->DiagnosticsJson(), "[]");
+}

@@ -90,6 +90,155 @@ void ThreadRootStacks(const DecodeResult& res, bool addresses, int32_t want, Out
   WriteFolded(folded, out);
 }
 
+// Every distinct stack rendered whole into a sorted map, then written: memory
+// grows with the whole output (a 20 000-deep recursion's 600 MB). Used only
+// where WriteSortedTrie cannot give the same bytes.
+void WriteRendered(const Profile& p, bool addresses, const std::vector<uint64_t>& per_stack, OutputSink& out) {
+  std::map<std::string, uint64_t> folded;
+  std::vector<int32_t> chain;
+  for (size_t s = 0; s < per_stack.size(); ++s) {
+    if (!per_stack[s]) continue;
+    chain.clear();
+    for (int32_t k = static_cast<int32_t>(s); k != kNone; k = p.stacks.prefix[static_cast<size_t>(k)]) chain.push_back(k);
+    std::string line;
+    for (size_t j = chain.size(); j-- > 0;) {
+      int32_t frame = p.stacks.frame[static_cast<size_t>(chain[j])];
+      if (!line.empty()) line += ';';
+      if (addresses) line += Hex(p.frames.address[static_cast<size_t>(frame)]);
+      else line += p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[static_cast<size_t>(frame)])]);
+    }
+    folded[line] += per_stack[s];
+  }
+  WriteFolded(folded, out);
+}
+
+// The same lines in the same (byte-wise sorted) order, written as they are
+// made: a depth-first walk of the stack tree whose siblings are merged by name
+// and visited in the order their lines sort in. A line "P;name" sorts before
+// every "P;name;..." line, and "P;name;..." lines sort as the key "name;"
+// among their siblings' keys ("name" for the line ending there), so each
+// level's keys, sorted, give the output order. Memory: the tree's live
+// nodes and the current line, not the output. False (nothing written) when
+// that order would differ from the rendered map's: a name that is empty or
+// holds ';', or a stack node before its prefix.
+bool WriteSortedTrie(const Profile& p, bool addresses, const std::vector<uint64_t>& per_stack, OutputSink& out) {
+  const size_t n = per_stack.size();
+  const std::vector<int32_t>& prefix = p.stacks.prefix;
+  // live: the node or a node below it has a value; below: a node below it has one.
+  std::vector<uint8_t> live(n, 0), below(n, 0);
+  for (size_t s = n; s-- > 0;) {
+    if (per_stack[s]) live[s] = 1;
+    if (!live[s]) continue;
+    int32_t up = prefix[s];
+    if (up == kNone) continue;
+    if (up < 0 || static_cast<size_t>(up) >= s) return false;
+    live[static_cast<size_t>(up)] = 1;
+    below[static_cast<size_t>(up)] = 1;
+  }
+  auto name_of = [&](size_t s, std::string& hex) -> std::string_view {
+    int32_t frame = p.stacks.frame[s];
+    if (addresses) {
+      hex = Hex(p.frames.address[static_cast<size_t>(frame)]);
+      return hex;
+    }
+    return p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[static_cast<size_t>(frame)])]);
+  };
+  // Names that would sort or join differently as whole lines: use the rendered map.
+  {
+    std::string hex;
+    for (size_t s = 0; s < n; ++s) {
+      if (!live[s]) continue;
+      std::string_view nm = name_of(s, hex);
+      if (nm.empty() || nm.find(';') != std::string_view::npos) return false;
+    }
+  }
+  // Children of each live node (CSR); roots under index n.
+  std::vector<uint32_t> first(n + 2, 0);
+  for (size_t s = 0; s < n; ++s)
+    if (live[s]) ++first[(prefix[s] == kNone ? n : static_cast<size_t>(prefix[s])) + 1];
+  for (size_t i = 1; i < first.size(); ++i) first[i] += first[i - 1];
+  std::vector<int32_t> kids(first.back());
+  {
+    std::vector<uint32_t> at(first.begin(), first.end() - 1);
+    for (size_t s = 0; s < n; ++s)
+      if (live[s]) kids[at[prefix[s] == kNone ? n : static_cast<size_t>(prefix[s])]++] = static_cast<int32_t>(s);
+  }
+  std::vector<uint8_t>().swap(live);
+  // One level of the walk: the merged siblings' keys, sorted, and the stack
+  // nodes each merged sibling stands for.
+  struct Item {
+    std::string key;    // name, or name + ';' for the lines below it
+    size_t name_len;
+    bool below;         // the lines below (else the line ending here)
+    uint64_t value;
+    uint32_t from, to;  // nodes[from, to): the stack nodes merged into this name
+  };
+  struct Level {
+    std::vector<int32_t> nodes;
+    std::vector<Item> items;
+    size_t next = 0;
+    size_t line_len = 0;
+  };
+  std::vector<Level> levels;
+  auto open = [&](const int32_t* parents, size_t count, size_t line_len) {
+    Level lv;
+    lv.line_len = line_len;
+    std::string hex;
+    std::vector<std::pair<std::string, int32_t>> named;
+    for (size_t i = 0; i < count; ++i) {
+      size_t up = parents[i] < 0 ? n : static_cast<size_t>(parents[i]);
+      for (uint32_t k = first[up]; k < first[up + 1]; ++k) {
+        int32_t c = kids[k];
+        named.emplace_back(std::string(name_of(static_cast<size_t>(c), hex)), c);
+      }
+    }
+    std::sort(named.begin(), named.end());
+    lv.nodes.reserve(named.size());
+    for (size_t i = 0; i < named.size();) {
+      size_t j = i;
+      uint64_t value = 0;
+      bool any = false, more = false;
+      uint32_t from = static_cast<uint32_t>(lv.nodes.size());
+      for (; j < named.size() && named[j].first == named[i].first; ++j) {
+        size_t c = static_cast<size_t>(named[j].second);
+        value += per_stack[c];
+        any = any || per_stack[c] != 0;
+        more = more || below[c];
+        lv.nodes.push_back(named[j].second);
+      }
+      uint32_t to = static_cast<uint32_t>(lv.nodes.size());
+      if (any) lv.items.push_back(Item{named[i].first, named[i].first.size(), false, value, from, to});
+      if (more) lv.items.push_back(Item{named[i].first + ';', named[i].first.size(), true, 0, from, to});
+      i = j;
+    }
+    std::sort(lv.items.begin(), lv.items.end(), [](const Item& a, const Item& b) { return a.key < b.key; });
+    levels.push_back(std::move(lv));
+  };
+  const int32_t root = kNone;
+  open(&root, 1, 0);
+  std::string line;
+  while (!levels.empty()) {
+    Level& lv = levels.back();
+    if (lv.next == lv.items.size()) {
+      levels.pop_back();
+      continue;
+    }
+    const Item& it = lv.items[lv.next++];
+    line.resize(lv.line_len);
+    if (!line.empty()) line += ';';
+    line.append(it.key, 0, it.name_len);
+    if (!it.below) {
+      out.Write(line);
+      out.Write(" " + Dec(it.value) + "\n");
+      continue;
+    }
+    // `lv` may move when the next level is pushed: copy what open() reads.
+    std::vector<int32_t> group(lv.nodes.begin() + it.from, lv.nodes.begin() + it.to);
+    open(group.data(), group.size(), line.size());
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string FoldedStacks(const DecodeResult& res, bool addresses, const std::string& event, bool weighted) {
@@ -120,22 +269,7 @@ void WriteFoldedStacks(const DecodeResult& res, bool addresses, const std::strin
     uint64_t& sum = per_stack[static_cast<size_t>(s)];
     sum = UINT64_MAX - sum < v ? UINT64_MAX : sum + v;  // saturated
   }
-  std::map<std::string, uint64_t> folded;
-  std::vector<int32_t> chain;
-  for (size_t s = 0; s < per_stack.size(); ++s) {
-    if (!per_stack[s]) continue;
-    chain.clear();
-    for (int32_t k = static_cast<int32_t>(s); k != kNone; k = p.stacks.prefix[static_cast<size_t>(k)]) chain.push_back(k);
-    std::string line;
-    for (size_t j = chain.size(); j-- > 0;) {
-      int32_t frame = p.stacks.frame[static_cast<size_t>(chain[j])];
-      if (!line.empty()) line += ';';
-      if (addresses) line += Hex(p.frames.address[static_cast<size_t>(frame)]);
-      else line += p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[static_cast<size_t>(frame)])]);
-    }
-    folded[line] += per_stack[s];
-  }
-  WriteFolded(folded, out);
+  if (!WriteSortedTrie(p, addresses, per_stack, out)) WriteRendered(p, addresses, per_stack, out);
 }
 
 }  // namespace profscope::exporter

@@ -208,7 +208,7 @@ void ParseRecord(ByteReader rec, int32_t row, Dump* dump, FieldList* fields, Dia
     case kCodeUnwindingInfo: {
       uint64_t uds = u64f("unwind_data_size", false);
       uint64_t hdr = u64f("eh_frame_hdr_size", false);
-      u64f("mapped_size", false);
+      uint64_t mapped = u64f("mapped_size", false);
       if (!r.ok()) { overrun("too short for its sizes"); break; }
       uint64_t have = r.remaining();
       if (uds > have || hdr > uds) {
@@ -219,6 +219,7 @@ void ParseRecord(ByteReader rec, int32_t row, Dump* dump, FieldList* fields, Dia
       }
       // perf's genelf: the eh_frame comes first, the eh_frame_hdr is the tail.
       uint64_t frame = uds - hdr;
+      if (dump) dump->unwinding.push_back({ts, rec_off, r.abs_pos(), frame, hdr, mapped});
       sink.Add("eh_frame", r.abs_pos(), frame, Dec(frame) + " bytes");
       r.Skip(static_cast<size_t>(frame));
       sink.Add("eh_frame_hdr", r.abs_pos(), hdr, Dec(hdr) + " bytes");

@@ -83,6 +83,17 @@ struct DebugInfo {
   uint64_t offset = 0;
 };
 
+// A JIT_CODE_UNWINDING_INFO record: where its .eh_frame and .eh_frame_hdr
+// bytes are in the file. perf hands it to the next CODE_LOAD (jitdump.c).
+struct UnwindingInfo {
+  uint64_t time = 0;
+  uint64_t offset = 0;           // file offset of the record
+  uint64_t eh_frame_offset = 0;  // file offset of the .eh_frame bytes
+  uint64_t eh_frame_size = 0;
+  uint64_t hdr_size = 0;         // the .eh_frame_hdr follows the .eh_frame
+  uint64_t mapped_size = 0;
+};
+
 // Everything a full walk of one dump yields.
 struct Dump {
   Header header;
@@ -90,6 +101,7 @@ struct Dump {
   std::vector<CodeLoad> loads;
   std::vector<CodeMove> moves;
   std::vector<DebugInfo> debug;
+  std::vector<UnwindingInfo> unwinding;
   uint64_t counts[kKnownRecordIds] = {};
   uint64_t unknown = 0;        // records with ids >= kKnownRecordIds
   uint64_t records = 0;        // all records walked

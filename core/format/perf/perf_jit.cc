@@ -1,5 +1,6 @@
 #include "core/format/perf/perf_jit.h"
 
+#include "core/io/path_name.h"
 #include "core/model/thread_tracker.h"
 
 #include <algorithm>
@@ -10,23 +11,6 @@ namespace profscope::perf {
 namespace {
 
 
-std::string BaseName(const std::string& path) {
-  size_t k = path.find_last_of("/\\");
-  return k == std::string::npos ? path : path.substr(k + 1);
-}
-
-// "jit-1234.dump" -> 1234; -1 when the name is not of that form.
-int64_t JitDumpPid(const std::string& base) {
-  if (base.size() < 10 || base.compare(0, 4, "jit-") != 0 || base.compare(base.size() - 5, 5, ".dump") != 0) return -1;
-  std::string digits = base.substr(4, base.size() - 9);
-  if (digits.empty() || digits.size() > 10) return -1;
-  int64_t v = 0;
-  for (char c : digits) {
-    if (c < '0' || c > '9') return -1;
-    v = v * 10 + (c - '0');
-  }
-  return v;
-}
 
 constexpr int32_t kClockMonotonic = 1;
 
@@ -40,6 +24,18 @@ void AddJitMarkers(const jitdump::Dump& d, Profile& p) {
 }
 
 }  // namespace
+
+int64_t JitDumpFilePid(const std::string& base) {
+  if (base.size() < 10 || base.compare(0, 4, "jit-") != 0 || base.compare(base.size() - 5, 5, ".dump") != 0) return -1;
+  std::string digits = base.substr(4, base.size() - 9);
+  if (digits.empty() || digits.size() > 10) return -1;
+  int64_t v = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return -1;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
 
 uint64_t TscToPerfTime(uint64_t cyc, const TimeConv& tc) {
   const uint64_t mult = static_cast<uint32_t>(tc.time_mult);
@@ -61,11 +57,16 @@ void JitIndex::Build(const jitdump::Dump& d) {
   for (size_t i = 0; i < d.loads.size(); ++i) evs.push_back({d.loads[i].offset, 0, i});
   for (size_t i = 0; i < d.moves.size(); ++i) evs.push_back({d.moves[i].offset, 1, i});
   for (size_t i = 0; i < d.debug.size(); ++i) evs.push_back({d.debug[i].offset, 2, i});
+  for (size_t i = 0; i < d.unwinding.size(); ++i) evs.push_back({d.unwinding[i].offset, 3, i});
+  loads_.clear();
   std::sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.offset < b.offset; });
   std::unordered_map<uint64_t, size_t> current;  // code_index -> funcs_ entry in effect
-  int32_t pending_debug = -1;
+  int32_t pending_debug = -1, pending_unwind = -1;
   for (const Ev& e : evs) {
-    if (e.kind == 2) {
+    if (e.kind == 3) {
+      // perf's jit_repipe_code_load uses unwinding data only with an eh_frame_hdr.
+      pending_unwind = d.unwinding[e.i].hdr_size ? static_cast<int32_t>(e.i) : -1;
+    } else if (e.kind == 2) {
       debug_.push_back(d.debug[e.i].entries);
       std::sort(debug_.back().begin(), debug_.back().end(),
                 [](const jitdump::DebugEntry& a, const jitdump::DebugEntry& b) { return a.addr < b.addr; });
@@ -80,6 +81,9 @@ void JitIndex::Build(const jitdump::Dump& d) {
       f.code_index = l.code_index;
       f.debug = pending_debug;
       pending_debug = -1;
+      f.unwind = pending_unwind;
+      pending_unwind = -1;
+      loads_[l.code_index] = f;
       current[l.code_index] = funcs_.size();
       funcs_.push_back(std::move(f));
     } else {
@@ -117,6 +121,11 @@ const JitFunc* JitIndex::Find(uint64_t addr, uint64_t time) const {
     if (!best || it->time > best->time) best = &*it;
   }
   return best;
+}
+
+const JitFunc* JitIndex::Load(uint64_t code_index) const {
+  auto it = loads_.find(code_index);
+  return it == loads_.end() ? nullptr : &it->second;
 }
 
 std::string JitIndex::SourceLine(const JitFunc& f, uint64_t addr) const {
@@ -163,11 +172,11 @@ void UseJitDumps(std::vector<SideFile>& files, const JitJoinInput& in, StackBuil
     std::string how;
     for (size_t m = 0; m < p.mappings.size() && pid == kNone; ++m) {
       std::string mb = BaseName(p.strings.Get(p.mappings.path[m]));
-      if (mb == base && JitDumpPid(mb) >= 0) { pid = p.mappings.pid[m]; how = "its MMAP in perf.data"; }
+      if (mb == base && JitDumpFilePid(mb) >= 0) { pid = p.mappings.pid[m]; how = "its MMAP in perf.data"; }
     }
     for (size_t m = 0; m < p.mappings.size() && pid == kNone; ++m) {
       std::string mb = BaseName(p.strings.Get(p.mappings.path[m]));
-      if (JitDumpPid(mb) == static_cast<int64_t>(d.header.pid)) { pid = p.mappings.pid[m]; how = "the MMAP of " + mb; }
+      if (JitDumpFilePid(mb) == static_cast<int64_t>(d.header.pid)) { pid = p.mappings.pid[m]; how = "the MMAP of " + mb; }
     }
     if (pid == kNone) {
       for (size_t t = 0; t < p.threads.size(); ++t)

@@ -38,7 +38,15 @@ struct JitFunc {
   uint64_t until = UINT64_MAX;   // a CODE_MOVE of the same code_index ends it
   uint64_t code_index = 0;
   int32_t debug = -1;            // index into JitIndex debug entries, or -1
+  int32_t unwind = -1;           // index into the dump's unwinding records, or -1
 };
+
+// Where perf inject --jit puts a code load's bytes in its jitted-PID-N.so
+// (genelf.c): the code at GEN_ELF_TEXT_OFFSET (also the MMAP2's pgoff), the
+// .eh_frame of its UNWINDING_INFO at the next 8-aligned address after the
+// code, the .eh_frame_hdr right after that. JIT frames unwind in this layout.
+inline constexpr uint64_t kJitTextOffset = 0x80;
+inline uint64_t JitEhFrameAddress(uint64_t code_size) { return (kJitTextOffset + code_size + 7) & ~uint64_t{7}; }
 
 // Address -> function over time, for one dump.
 class JitIndex {
@@ -48,12 +56,15 @@ class JitIndex {
   const JitFunc* Find(uint64_t addr, uint64_t time) const;
   // "file:line" of addr inside f from its DEBUG_INFO (last entry at or before addr), or "".
   std::string SourceLine(const JitFunc& f, uint64_t addr) const;
+  // The load of code_index (its first placement), or nullptr.
+  const JitFunc* Load(uint64_t code_index) const;
   size_t size() const { return funcs_.size(); }
   uint64_t first_time() const { return first_time_; }
 
  private:
   std::vector<JitFunc> funcs_;            // sorted by start address
   std::vector<std::vector<jitdump::DebugEntry>> debug_;
+  std::unordered_map<uint64_t, JitFunc> loads_;  // code_index -> its (latest) CODE_LOAD
   uint64_t max_len_ = 0;
   uint64_t first_time_ = UINT64_MAX;
 };
@@ -75,6 +86,10 @@ struct TimeConv {
 // jitdump.c's convert_timestamp() takes them (time_mult as u32, time_shift as
 // u16; the extended fields only when the record has them).
 uint64_t TscToPerfTime(uint64_t cyc, const TimeConv& tc);
+
+// "jit-1234.dump" -> 1234 (the name perf's jitdump.c gives a dump); -1 when
+// the file name is not of that form.
+int64_t JitDumpFilePid(const std::string& base);
 
 // What the perf decoder knows that the join needs.
 struct JitJoinInput {

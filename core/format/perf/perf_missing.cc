@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/format/perf/perf_jit_unwind.h"
 #include "core/io/path_name.h"
 #include "core/symbols/build_id.h"
 #include "core/symbols/symbol_store.h"
@@ -77,10 +78,16 @@ MissingReport FindMissing(const Profile& p, const MissingInputs& in) {
   std::map<std::pair<std::string, std::string>, size_t> index;
   std::vector<symbols::DsoKind> kinds;
   std::vector<uint64_t> last_sample;
+  std::vector<int64_t> jit_pid;  // perf inject --jit's jitted-PID-*.so: the pid of their jit dump
   auto entry = [&](int32_t path_id, int32_t bid_id, bool kernel_space) -> size_t {
-    const std::string& path = p.strings.Get(path_id);
-    const std::string bid = bid_id == kNone ? std::string() : p.strings.Get(bid_id);
+    std::string path = p.strings.Get(path_id);
+    std::string bid = bid_id == kNone ? std::string() : p.strings.Get(bid_id);
     symbols::DsoKind kind = symbols::KindOfPath(path, kernel_space);
+    const int64_t jp = JitUnwind::InjectedPid(path, nullptr);
+    if (jp >= 0) {  // one entry for all the code of one jit dump
+      path = JitUnwind::InjectedGroup(path);
+      bid.clear();
+    }
     std::string dso = kind == symbols::DsoKind::kKernel ? "[kernel.kallsyms]"
                       : kind == symbols::DsoKind::kModule ? symbols::ModuleName(path) : path;
     auto [it, fresh] = index.emplace(std::make_pair(dso, kind == symbols::DsoKind::kKernel ? std::string() : bid), r.mappings.size());
@@ -91,6 +98,7 @@ MissingReport FindMissing(const Profile& p, const MissingInputs& in) {
       mm.dso = dso;
       r.mappings.push_back(std::move(mm));
       kinds.push_back(kind);
+      jit_pid.push_back(jp);
       last_sample.push_back(UINT64_MAX);
     } else if (r.mappings[it->second].build_id.empty()) {
       r.mappings[it->second].build_id = bid;
@@ -126,7 +134,9 @@ MissingReport FindMissing(const Profile& p, const MissingInputs& in) {
   }
   for (const auto& u : in.unwind) r.mappings[entry(u.path, u.build_id, false)].unwind_cut += u.samples;
   for (size_t k = 0; k < r.mappings.size(); ++k)
-    r.mappings[k].drop = Advice(in, kinds[k], r.mappings[k].path, r.mappings[k].build_id);
+    r.mappings[k].drop = jit_pid[k] >= 0 ? "drop jit-" + Dec(static_cast<uint64_t>(jit_pid[k])) +
+                                               ".dump, the jit dump perf inject --jit made these files from"
+                                         : Advice(in, kinds[k], r.mappings[k].path, r.mappings[k].build_id);
   // Nothing to drop (a binary with symbols that cover none of these addresses): not listed.
   r.mappings.erase(std::remove_if(r.mappings.begin(), r.mappings.end(),
                                   [](const MissingMapping& x) { return x.drop.empty() || (x.samples == 0 && x.unwind_cut == 0); }),

@@ -9,7 +9,9 @@
 namespace profscope::perf {
 
 PerfRecordParser::PerfRecordParser(PerfSession& session, DecodeResult& out)
-    : session_(session), out_(out), threads_(out.profile), stacks_(out.profile), unwind_(out.profile, out.diags) {}
+    : session_(session), out_(out), threads_(out.profile), stacks_(out.profile), unwind_(out.profile, out.diags) {
+  unwind_.SetTimeConv(&session_.time_conv);
+}
 
 RecordWhen PerfRecordParser::When(ByteReader rec, uint32_t type) const {
   RecordWhen w;
@@ -258,14 +260,21 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
   const int32_t stack =
       stacks_.Stack(s, a->attr, rec.PeekU16(4), pid, tid, time, th, spaces_, session_.features.simpleperf, user);
   SampleTable& t = out_.profile.samples;
-  t.time.push_back(time);
-  t.thread.push_back(th);
-  t.cpu.push_back((st & kSampleCpu) ? static_cast<int32_t>(s.cpu) : kNone);
-  t.event.push_back(session_.AttrIndex(a));  // = the event row FinishEvents gives the attr
-  t.weight.push_back((st & kSamplePeriod) ? static_cast<double>(s.period) : 1.0);
-  t.stack.push_back(stack);
-  t.record.push_back(row);
-  sample_comm_.push_back(out_.profile.threads.name[static_cast<size_t>(th)]);
+  auto add = [&](const PerfSession::AttrInfo* attr, double weight) {
+    t.time.push_back(time);
+    t.thread.push_back(th);
+    t.cpu.push_back((st & kSampleCpu) ? static_cast<int32_t>(s.cpu) : kNone);
+    t.event.push_back(session_.AttrIndex(attr));  // = the event row FinishEvents gives the attr
+    t.weight.push_back(weight);
+    t.stack.push_back(stack);
+    t.record.push_back(row);
+    sample_comm_.push_back(out_.profile.threads.name[static_cast<size_t>(th)]);
+  };
+  if (st & kSampleRead) {
+    DeliverRead(rec, add);
+  } else {
+    add(a, (st & kSamplePeriod) ? static_cast<double>(s.period) : 1.0);
+  }
   if (time) {
     if (!have_time_ || time < out_.time_start) out_.time_start = time;
     if (!have_time_ || time > out_.time_end) out_.time_end = time;
@@ -273,7 +282,32 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
   }
 }
 
+// PERF_SAMPLE_READ (leader sampling, perf record -e '{a,b}:S'): perf 6.1's
+// evlist__deliver_sample hands the sample to every counter it read
+// (deliver_sample_group; one counter without PERF_FORMAT_GROUP), each as a
+// sample of that counter's event whose period is how much the counter moved
+// since its last read (per event id); a counter that did not move, or whose id
+// names no event, gives none.
+void PerfRecordParser::DeliverRead(ByteReader rec, const std::function<void(const PerfSession::AttrInfo*, double)>& add) {
+  for (const auto& [value, id] : sample_.read_values) {
+    const PerfSession::AttrInfo* member = session_.AttrForId(id);
+    if (!member) {
+      if (unknown_read_ids_++ == 0) first_unknown_read_ = rec.base();
+      continue;
+    }
+    uint64_t& last = read_last_[id];
+    const uint64_t period = value - last;
+    last = value;
+    if (period) add(member, static_cast<double>(period));
+  }
+}
+
 void PerfRecordParser::Finish() {
+  if (unknown_read_ids_)
+    out_.diags.Warning(DiagCode::kUnknownSampleId, first_unknown_read_, 0,
+                       Dec(unknown_read_ids_) + " counter values read with samples (PERF_SAMPLE_READ) carry an id that "
+                       "names no event (or no id: read_format without PERF_FORMAT_ID), the first in the SAMPLE at " +
+                           Hex(first_unknown_read_) + "; perf drops them too, so they give no sample");
   markers_.Finish(out_.profile, threads_);
   split_.Finish(out_);
   unwind_.Finish();

@@ -64,6 +64,7 @@ bool ParseSample(ByteReader payload, const PerfEventAttr& attr, SampleData* s, F
   s->sample_type = st;
   s->callchain.clear();
   s->lbr_from.clear();
+  s->read_values.clear();
   s->regs_user.clear();
   s->regs_user_abi = 0;
   s->regs_user_mask = attr.sample_regs_user;
@@ -104,16 +105,20 @@ bool ParseSample(ByteReader payload, const PerfEventAttr& attr, SampleData* s, F
       uint64_t per = 8 + ((rf & kReadId) ? 8 : 0) + ((rf & kReadLost) ? 8 : 0);
       if (!w.ok() || nr > r.remaining() / per) { w.Target(outer); return fail("READ"); }
       for (uint64_t i = 0; i < nr; ++i) {
-        rw.U64("value", nullptr);
-        if (rf & kReadId) rw.U64("id", nullptr);
+        uint64_t value = 0, id = 0;
+        rw.U64("value", &value);
+        if (rf & kReadId) rw.U64("id", &id);
         if (rf & kReadLost) rw.U64("lost", nullptr);
+        if (w.ok()) s->read_values.emplace_back(value, id);
       }
     } else {
-      rw.U64("value", nullptr);
+      uint64_t value = 0, id = 0;
+      rw.U64("value", &value);
       if (rf & kReadTotalTimeEnabled) rw.U64("time_enabled", nullptr);
       if (rf & kReadTotalTimeRunning) rw.U64("time_running", nullptr);
-      if (rf & kReadId) rw.U64("id", nullptr);
+      if (rf & kReadId) rw.U64("id", &id);
       if (rf & kReadLost) rw.U64("lost", nullptr);
+      if (w.ok()) s->read_values.emplace_back(value, id);
     }
     w.Target(outer);
     if (!w.ok()) return fail("READ");

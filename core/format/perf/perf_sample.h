@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/diag/diagnostics.h"
@@ -40,6 +41,9 @@ struct SampleData {
   // of them) and how many the kernel filled from sp up (dyn_size).
   uint64_t stack_user_offset = 0;
   uint64_t stack_user_dyn_size = 0;
+  // PERF_SAMPLE_READ: each counter's (value, id) -- the group's members with
+  // PERF_FORMAT_GROUP, else one; id 0 when the read_format has no PERF_FORMAT_ID.
+  std::vector<std::pair<uint64_t, uint64_t>> read_values;
   std::vector<uint64_t> callchain;  // as stored, including context markers
   uint64_t callchain_offset = 0;    // absolute offset of callchain[0]
 };

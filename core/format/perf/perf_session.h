@@ -45,6 +45,11 @@ class PerfSession {
   // The attr a record (header included) belongs to: the only one, else the
   // one its sample id names (perf's id_pos); nullptr when the id matches none.
   const AttrInfo* AttrForRecord(ByteReader rec, uint32_t type) const;
+  // The attr of an event id (a PERF_SAMPLE_READ value's), nullptr when none has it.
+  const AttrInfo* AttrForId(uint64_t id) const {
+    auto it = id_to_attr_.find(id);
+    return it == id_to_attr_.end() ? nullptr : &attrs_[static_cast<size_t>(it->second)];
+  }
   // The attr a SAMPLE names, as an index into attrs() (the sample table's event column until FinishEvents).
   int32_t AttrIndex(const AttrInfo* a) const { return static_cast<int32_t>(a - attrs_.data()); }
 

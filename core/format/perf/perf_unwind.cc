@@ -34,28 +34,58 @@ const char* kPs = "perf record --call-graph dwarf";
 }  // namespace
 
 // The process's mappings at the sample's moment, with their binaries.
+// JIT code is found through the given jit dumps: where no file is mapped (the
+// perf.data as recorded) or as perf inject --jit's jitted-PID-N.so mappings.
 class PerfUnwind::Lookup : public uw::ModuleLookup {
  public:
-  Lookup(PerfUnwind& u, const AddressSpaces& spaces, int32_t pid) : u_(u), spaces_(spaces), pid_(pid) {}
+  Lookup(PerfUnwind& u, const AddressSpaces& spaces, int32_t pid, uint64_t time, bool monotonic)
+      : u_(u), spaces_(spaces), pid_(pid), time_(time), monotonic_(monotonic) {}
   bool Find(uint64_t address, uw::ModuleHit* out) override {
     const int32_t row = spaces_.Lookup(pid_, address, false);
-    if (row == kNone) return false;
-    out->mapping = row;
+    out->mapping = row == kNone ? -1 : row;
     out->module = nullptr;
     out->bias = 0;
-    if (u_.p_.mappings.pid[static_cast<size_t>(row)] == kKernelPid) return true;
+    jit_ = false;
+    if (row != kNone && u_.p_.mappings.pid[static_cast<size_t>(row)] == kKernelPid) return true;
+    if (row == kNone || Anonymous(u_.p_.strings.Get(u_.p_.mappings.path[static_cast<size_t>(row)]))) {
+      JitUnwind::Hit h;
+      if (!u_.jit_.empty() && u_.jit_.Find(pid_, address, time_, monotonic_, &h)) {
+        out->module = h.module;
+        out->bias = h.bias;
+        jit_ = true;
+        jit_dump_ = h.dump;
+        if (h.module) ++jit_steps_;
+        return true;
+      }
+      return row != kNone;
+    }
     MapInfo& mi = u_.Resolve(row);
     if (mi.binary >= 0 && mi.bias_ok) {
       out->module = u_.binaries_[static_cast<size_t>(mi.binary)].module.get();
       out->bias = mi.bias;
+    } else if (mi.jit) {
+      out->module = mi.jit_module;
+      out->bias = mi.bias;
+      jit_ = true;
+      jit_dump_.clear();
+      if (mi.jit_module) ++jit_steps_;
     }
     return true;
   }
+  // The last Find was JIT code (its dump's name, "" for a jitted .so mapping).
+  bool jit() const { return jit_; }
+  const std::string& jit_dump() const { return jit_dump_; }
+  uint64_t jit_steps() const { return jit_steps_; }
 
  private:
   PerfUnwind& u_;
   const AddressSpaces& spaces_;
   int32_t pid_;
+  uint64_t time_;
+  bool monotonic_;
+  bool jit_ = false;
+  std::string jit_dump_;
+  uint64_t jit_steps_ = 0;
 };
 
 PerfUnwind::PerfUnwind(Profile& p, Diagnostics& diags)
@@ -63,6 +93,7 @@ PerfUnwind::PerfUnwind(Profile& p, Diagnostics& diags)
 PerfUnwind::~PerfUnwind() = default;
 
 void PerfUnwind::AddBinaries(const std::vector<SideFile>& files) {
+  jit_.Add(files);
   for (const auto& f : files) {
     if (f.kind != "elf" || !f.window) continue;
     Binary b;
@@ -107,11 +138,22 @@ PerfUnwind::MapInfo& PerfUnwind::Resolve(int32_t row) {
   }
   if (mi.binary >= 0)
     mi.bias_ok = binaries_[static_cast<size_t>(mi.binary)].module->Bias(mt.start[r], mt.pgoff[r], &mi.bias);
+  JitUnwind::Hit h;
+  if (mi.binary < 0 && !jit_.empty() && jit_.FindInjected(path, mt.start[r], mt.pgoff[r], &h)) {
+    mi.jit = true;
+    mi.jit_module = h.module;
+    mi.bias = h.bias;
+  }
   return mi;
 }
 
 void PerfUnwind::Mapped(int32_t pid, int32_t row) {
-  if (binaries_.empty() || pid == kKernelPid) return;
+  if (pid == kKernelPid || (binaries_.empty() && jit_.empty())) return;
+  jit_.Mapped(pid, p_.strings.Get(p_.mappings.path[static_cast<size_t>(row)]));
+  // A process whose JIT code has unwind tables unwinds (after perf inject
+  // --jit, perf reads them from the jitted .so files).
+  if (jit_.Unwinds(pid)) unwinds_[pid] = true;
+  if (binaries_.empty()) return;
   // perf's unwind__prepare_access: a process unwinds from the first mapping
   // whose file perf can read. A [vdso] without a recorded build-id (pipe
   // mode) perf reads from a copy of its own vdso (vdso.c); profscope has
@@ -140,7 +182,16 @@ std::vector<PerfUnwind::MissingBinary> PerfUnwind::MissingBinaries() const {
 
 void PerfUnwind::CountMissing(int32_t row, uint64_t offset) {
   const size_t r = static_cast<size_t>(row);
-  Missing& m = missing_[{p_.mappings.path[r], p_.mappings.build_id[r]}];
+  const std::string group = JitUnwind::InjectedGroup(p_.strings.Get(p_.mappings.path[r]));
+  // perf inject --jit's jitted-PID-N.so files come from one jit dump: one entry for them all.
+  Missing& m = group.empty() ? missing_[{p_.mappings.path[r], p_.mappings.build_id[r]}]
+                             : missing_[{p_.strings.Intern(group), kNone}];
+  if (m.samples++ == 0) m.offset = offset;
+}
+
+void PerfUnwind::CountJitNoInfo(const std::string& dump, uint64_t offset) {
+  ++counts_.jit_no_info;
+  Missing& m = jit_no_info_[dump];
   if (m.samples++ == 0) m.offset = offset;
 }
 
@@ -161,7 +212,8 @@ const std::vector<uint64_t>* PerfUnwind::UserFrames(const SampleData& s, const P
     stack.file_offset = s.stack_user_offset;
     stack.order = rec.order();
   }
-  Lookup lookup(*this, spaces, pid);
+  const bool monotonic = ((attr.flags >> 25) & 1) && attr.clockid == 1;  // use_clockid, CLOCK_MONOTONIC
+  Lookup lookup(*this, spaces, pid, (st & kSampleTime) ? s.time : 0, monotonic);
   auto u = unwinds_.find(pid);
   if (u == unwinds_.end() || !u->second) {
     // No binary of this process at all: perf takes no user frame. The
@@ -186,10 +238,15 @@ const std::vector<uint64_t>* PerfUnwind::UserFrames(const SampleData& s, const P
                     s.regs_user.size(), stack, lookup, &result_);
   for (const auto& f : result_.frames) frames_.push_back(f.address);
   counts_.frames += frames_.size();
+  counts_.jit_frames += lookup.jit_steps();
   switch (result_.stop) {
     case uw::StopReason::kOutermost: ++counts_.unwound; break;
     case uw::StopReason::kMissingBinary:
       ++counts_.missing_binary;
+      if (lookup.jit()) {  // JIT code whose dump has no unwinding info for it
+        CountJitNoInfo(lookup.jit_dump(), base);
+        break;
+      }
       if (result_.stop_mapping >= 0 &&
           !Anonymous(p_.strings.Get(p_.mappings.path[static_cast<size_t>(result_.stop_mapping)])))
         CountMissing(result_.stop_mapping, base);
@@ -215,15 +272,32 @@ void PerfUnwind::Finish() {
   for (const auto& [key, m] : ranked) {
     const std::string& path = p_.strings.Get(key.first);
     const std::string build_id = key.second == kNone ? std::string() : p_.strings.Get(key.second);
+    const int64_t jit_pid = JitUnwind::InjectedPid(path, nullptr);
+    if (jit_pid >= 0) {
+      // perf inject --jit's output without the jit dump it was made from.
+      const uint64_t pid = static_cast<uint64_t>(jit_pid);
+      diags_.Warning(DiagCode::kUnwindMissingBinary, m.offset, 0,
+                     "drop jit-" + Dec(pid) + ".dump to unwind " + Thousands(m.samples) +
+                         (m.samples == 1 ? " sample: its user stack stops" : " samples: their user stacks stop") +
+                         " in JIT code of process " + Dec(pid) + " (" + path +
+                         ", the files perf inject --jit made from that jit dump, which are not kept)");
+      continue;
+    }
     std::string msg = "drop " + BaseName(path);
     if (!build_id.empty()) msg += " (build-id " + build_id.substr(0, 12) + "\xe2\x80\xa6)";
     msg += " to unwind " + Thousands(m.samples) + (m.samples == 1 ? " sample" : " samples") + ": ";
     msg += (m.samples == 1 ? "its user stack stops at " : "their user stacks stop at ") + path;
     if (!build_id.empty()) msg += " (build-id " + build_id + ")";
-    msg += binaries_.empty() ? "; no binary was given, so no user stack was unwound (perf does the same)"
+    msg += binaries_.empty() && jit_.empty() ? "; no binary was given, so no user stack was unwound (perf does the same)"
                              : ", whose binary was not given";
     diags_.Warning(DiagCode::kUnwindMissingBinary, m.offset, 0, msg);
   }
+  for (const auto& [dump, m] : jit_no_info_)
+    diags_.Add(DiagCode::kUnwindStopped, Severity::kInfo, m.offset, 0,
+               Thousands(m.samples) + (m.samples == 1 ? " sample's user stack stops" : " samples' user stacks stop") +
+                   " in JIT code that " + (dump.empty() ? std::string("its jit dump") : dump) +
+                   " gives no unwinding info for (no JIT_CODE_UNWINDING_INFO before its CODE_LOAD; node writes them "
+                   "with --perf-prof-unwinding-info), as perf stops there after perf inject --jit");
   if (counts_.stack_too_small) {
     const uint64_t want = DwarfSizeFor(short_needed_);
     std::string fix = want == 0 ? "even " + std::string(kPs) + ",65528 (perf's largest copy) would not hold them"

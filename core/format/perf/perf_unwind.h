@@ -29,6 +29,7 @@
 #include "core/diag/diagnostics.h"
 #include "core/format/decoder.h"
 #include "core/format/perf/perf_attr.h"
+#include "core/format/perf/perf_jit_unwind.h"
 #include "core/format/perf/perf_sample.h"
 #include "core/io/byte_reader.h"
 #include "core/model/address_space.h"
@@ -43,8 +44,11 @@ class PerfUnwind {
   ~PerfUnwind();
 
   // The side files of kind "elf" become candidate binaries (read lazily
-  // through their windows' sources, which must outlive this object).
+  // through their windows' sources, which must outlive this object); those
+  // of kind "jitdump" give JIT code its unwind tables (perf_jit_unwind.h).
   void AddBinaries(const std::vector<SideFile>& files);
+  // The recording's TIME_CONV (ARCH_TIMESTAMP jit dumps), read when needed.
+  void SetTimeConv(const TimeConv* tc) { jit_.SetTimeConv(tc); }
   // The recording's HEADER_ARCH ("x86_64", "aarch64", ...); "" = x86_64.
   void SetArch(const std::string& arch);
 
@@ -69,6 +73,8 @@ class PerfUnwind {
     uint64_t missing_binary = 0;   // ... stopped in a mapping without a binary
     uint64_t stack_too_small = 0;  // ... stopped at the end of the stack copy
     uint64_t frames = 0;           // user frames made
+    uint64_t jit_frames = 0;       // ... of which in JIT code unwound with a jit dump's tables
+    uint64_t jit_no_info = 0;      // samples stopped in JIT code that has no unwinding info
   };
   const Counts& counts() const { return counts_; }
 
@@ -97,15 +103,19 @@ class PerfUnwind {
   struct MapInfo {
     bool resolved = false;
     int32_t binary = -1;  // index into binaries_, -1: none
+    bool jit = false;     // perf inject --jit's jitted-PID-N.so, served by a given jit dump
+    unwind::UnwindModule* jit_module = nullptr;  // its tables (null: the code has none)
     bool bias_ok = false;
     uint64_t bias = 0;
   };
   MapInfo& Resolve(int32_t row);
   void CountMissing(int32_t row, uint64_t offset);
+  void CountJitNoInfo(const std::string& dump, uint64_t offset);
 
   Profile& p_;
   Diagnostics& diags_;
   std::vector<Binary> binaries_;
+  JitUnwind jit_;
   std::vector<MapInfo> maps_;                    // by mapping row
   std::unordered_map<int32_t, bool> unwinds_;    // pid -> a mapping with a binary was mapped
   unwind::Arch machine_ = unwind::Arch::kX86_64;
@@ -121,6 +131,7 @@ class PerfUnwind {
   std::map<std::pair<int32_t, int32_t>, Missing> missing_;
   std::map<std::string, uint64_t> mismatch_reported_;
   uint64_t short_first_offset_ = 0, short_copy_size_ = 0, short_needed_ = 0;
+  std::map<std::string, Missing> jit_no_info_;    // jit dump -> samples stopped in its code without tables
   std::map<std::string, uint64_t> other_stops_;  // stop reason -> samples
   uint64_t other_first_offset_ = 0;
 };

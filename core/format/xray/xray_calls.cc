@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <new>
 #include <unordered_map>
 
 #include "core/format/xray/xray_format.h"
@@ -33,11 +34,37 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
     func_frame[id] = fr;
     return fr;
   };
-  // llvm-xray stack processes the records sorted by TSC (stable).
-  const std::vector<CallEvent>& events = log.events;
-  std::vector<size_t> order(events.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return events[a].tsc < events[b].tsc; });
+  // llvm-xray stack processes the records sorted by TSC (stable): 4 bytes a record while the calls are built.
+  const CallLog& calls = log.calls;
+  const std::vector<uint64_t>& tscs = calls.tsc;
+  std::vector<uint32_t> order(calls.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+  if (!std::is_sorted(tscs.begin(), tscs.end()))
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return tscs[a] < tscs[b]; });
+  // One interval per entry, a sample per entry that exits: room for them at once.
+  size_t entries = 0;
+  for (CallAction a : calls.action) entries += IsEntry(a) ? 1 : 0;
+  try {  // (as in ReadXRayLog: without the room, the tables grow as they fill)
+    p.samples.time.reserve(p.samples.time.size() + entries);
+    p.samples.thread.reserve(p.samples.thread.size() + entries);
+    p.samples.cpu.reserve(p.samples.cpu.size() + entries);
+    p.samples.event.reserve(p.samples.event.size() + entries);
+    p.samples.weight.reserve(p.samples.weight.size() + entries);
+    p.samples.stack.reserve(p.samples.stack.size() + entries);
+    p.samples.record.reserve(p.samples.record.size() + entries);
+    p.intervals.thread.reserve(p.intervals.thread.size() + entries);
+    p.intervals.func.reserve(p.intervals.func.size() + entries);
+    p.intervals.start.reserve(p.intervals.start.size() + entries);
+    p.intervals.end.reserve(p.intervals.end.size() + entries);
+    p.intervals.depth.reserve(p.intervals.depth.size() + entries);
+    p.intervals.record.reserve(p.intervals.record.size() + entries);
+  } catch (const std::bad_alloc&) {
+  }
+  size_t run = 0;  // the run of the last record looked at (records of a run mostly follow each other)
+  auto run_of = [&](size_t i) -> const CallLog::Run& {
+    if (i < calls.runs[run].first || i >= calls.RunEnd(run)) run = calls.RunOf(i);
+    return calls.runs[run];
+  };
   struct Open { int32_t stack; int32_t func; uint64_t tsc; int32_t row; };
   struct ThreadState { std::vector<Open> stack; bool last_exit = false; int32_t root = kNone; uint64_t last_tsc = 0; };
   std::unordered_map<uint32_t, ThreadState> states;
@@ -55,16 +82,24 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   };
   auto add_interval = [&](int32_t thread, const Open& o, uint64_t end, int32_t depth) {
     p.intervals.thread.push_back(thread);
-    p.intervals.func.push_back(p.frames.func[static_cast<size_t>(func_frame[o.func])]);
+    p.intervals.func.push_back(p.frames.func[static_cast<size_t>(func_frame.find(o.func)->second)]);
     p.intervals.start.push_back(o.tsc);
     p.intervals.end.push_back(end);
     p.intervals.depth.push_back(depth);
     p.intervals.record.push_back(o.row);
   };
-  for (size_t idx : order) {
-    const CallEvent& e = events[idx];
+  struct Event { uint32_t tid; uint32_t pid; int32_t func; uint64_t tsc; int32_t row; };
+  uint32_t last_tid = 0;
+  ThreadState* last_state = nullptr;
+  for (uint32_t idx : order) {
+    const CallLog::Run& r = run_of(idx);
+    const Event e{r.tid, r.pid, calls.func[idx], tscs[idx], calls.row[idx]};
     int32_t th = threads.Row(static_cast<int32_t>(e.tid), static_cast<int32_t>(e.pid), e.tsc);
-    ThreadState& st = states[e.tid];
+    if (!last_state || last_tid != e.tid) {
+      last_state = &states[e.tid];  // unordered_map: references stay valid
+      last_tid = e.tid;
+    }
+    ThreadState& st = *last_state;
     if (st.root == kNone) {
       int32_t fn = sb.Func(p.strings.Intern("thread_" + Dec(e.tid)), kNone);
       st.root = sb.Stack(kNone, sb.Frame(0, fn, kNone));
@@ -72,7 +107,7 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
     threads.Cover(th, e.tsc);
     st.last_tsc = std::max(st.last_tsc, e.tsc);
     uint64_t at = e.row >= 0 ? out.records.offset[static_cast<size_t>(e.row)] : 0;
-    if (IsEntry(e.action)) {
+    if (IsEntry(calls.action[idx])) {
       st.last_exit = false;
       int32_t prefix = st.stack.empty() ? st.root : st.stack.back().stack;
       st.stack.push_back(Open{sb.Stack(prefix, frame_of(e.func)), e.func, e.tsc, e.row});
@@ -135,22 +170,21 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
                                                      : "cpu";
     p.markers.Add(m.tsc, p.strings.Intern(kind), thread_of_tid(m.tid, m.pid, m.tsc), m.cpu, p.strings.Intern(m.label), m.row);
   }
-  if (!events.empty()) {
-    uint64_t lo = events[order.front()].tsc, hi = events[order.back()].tsc;
+  if (!order.empty()) {
+    uint64_t lo = tscs[order.front()], hi = tscs[order.back()];
     out.time_start = lo;
     out.time_end = hi;
   }
-  out.facts.emplace_back("function records", Dec(events.size()));
+  out.facts.emplace_back("function records", Dec(calls.size()));
   out.facts.emplace_back("time unit", log.freq ? "TSC ticks (" + Dec(log.freq) + " per second)" : "TSC ticks");
 }
 
-std::vector<size_t> LoaderOrder(const XRayLog& log) {
-  const std::vector<CallEvent>& events = log.events;
+std::vector<uint32_t> LoaderOrder(const XRayLog& log) {
+  const std::vector<CallLog::Run>& runs = log.calls.runs;
   const std::vector<XRayBlock>& blocks = log.blocks;
-  std::vector<size_t> order;
-  order.reserve(events.size());
+  std::vector<uint32_t> order;
   if (log.type != kFdrLog || blocks.empty()) {
-    for (size_t i = 0; i < events.size(); ++i) order.push_back(i);
+    for (size_t r = 0; r < runs.size(); ++r) order.push_back(static_cast<uint32_t>(r));
     return order;
   }
   // LLVM's loader keeps FDR blocks in a DenseMap<pair<uint64_t pid, int32_t
@@ -204,9 +238,9 @@ std::vector<size_t> LoaderOrder(const XRayLog& log) {
   auto before = [&](size_t a, size_t b) {
     return blocks[a].seconds < blocks[b].seconds && blocks[a].micros < blocks[b].micros;
   };
-  std::vector<std::vector<size_t>> block_events(blocks.size());
-  for (size_t i = 0; i < events.size(); ++i)
-    if (events[i].block >= 0) block_events[static_cast<size_t>(events[i].block)].push_back(i);
+  std::vector<std::vector<uint32_t>> block_runs(blocks.size());
+  for (size_t r = 0; r < runs.size(); ++r)
+    if (runs[r].block >= 0) block_runs[static_cast<size_t>(runs[r].block)].push_back(static_cast<uint32_t>(r));
   for (int32_t ki : table) {
     if (ki < 0) continue;
     std::vector<size_t> bl = key_blocks[keys[static_cast<size_t>(ki)]];
@@ -229,7 +263,7 @@ std::vector<size_t> LoaderOrder(const XRayLog& log) {
       bl[j] = v;
     }
     for (size_t b : bl)
-      for (size_t e : block_events[b]) order.push_back(e);
+      for (uint32_t r : block_runs[b]) order.push_back(r);
   }
   return order;
 }

@@ -16,10 +16,10 @@ namespace profscope::xray {
 // Fills threads, funcs/frames/stacks, samples, intervals, the "calls" event and markers.
 void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& out);
 
-// Event indexes in the order llvm-xray's loader yields them (basic: file
-// order; FDR: per (pid, tid) in its hash map's bucket order, each thread's
-// blocks by wall time): `llvm-xray account` drops every record older than
-// the first one it sees, so its statistics depend on this order.
-std::vector<size_t> LoaderOrder(const XRayLog& log);
+// The call log's runs in the order llvm-xray's loader yields their records
+// (basic: file order; FDR: per (pid, tid) in its hash map's bucket order,
+// each thread's blocks by wall time): `llvm-xray account` drops every record
+// older than the first one it sees, so its statistics depend on this order.
+std::vector<uint32_t> LoaderOrder(const XRayLog& log);
 
 }  // namespace profscope::xray

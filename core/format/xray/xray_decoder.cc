@@ -18,19 +18,20 @@ bool XRayDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progres
 
 void XRayDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) {
   int32_t max_id = 0;
-  for (const auto& e : log_.events) max_id = std::max(max_id, e.func);
+  for (int32_t f : log_.calls.func) max_id = std::max(max_id, f);
   names_.UseSideFiles(files, max_id, out);
 }
 
 void XRayDecoder::Finish(DecodeResult& out) {
   BuildCalls(log_, names_, out);
-  calls_.loader_order = LoaderOrder(log_);
-  calls_.events = std::move(log_.events);
-  log_.events.clear();
+  log_.calls.loader_runs = LoaderOrder(log_);
+  calls_ = std::move(log_.calls);
+  log_.calls = CallLog();
   calls_.ticks_per_second = log_.freq;
   calls_.names.clear();
-  for (const CallEvent& e : calls_.events)
-    if (!calls_.names.count(e.func)) calls_.names.emplace(e.func, names_.Name(e.func));
+  int32_t last = kNone;
+  for (int32_t f : calls_.func)
+    if (f != last && !calls_.names.count(f)) calls_.names.emplace(last = f, names_.Name(f));
 }
 
 bool XRayDecoder::IsListedRecord(const DecodeResult& res, int32_t row) const {

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <unordered_map>
 
 #include "core/format/xray/xray_format.h"
+#include "core/model/memory_budget.h"
 
 namespace profscope::xray {
 
@@ -66,9 +68,15 @@ RecordCategory MetadataCategory(uint8_t kind) {
   return kind == kCustomEventMarker || kind == kTypedEventMarker ? RecordCategory::kUserEvent : RecordCategory::kMetadata;
 }
 
-// What the log keeps besides the tables, per row as the budget counts (core/model/memory_budget.h).
+// What the log keeps besides the tables, per row as the budget counts
+// (core/model/memory_budget.h), and what Finish will build from each function
+// record (BuildCalls): half a call's sample and interval rows (36 + 32 bytes)
+// and 6 bytes of time order while it sorts, so a decode stopped by the budget
+// stays under it once its calls are built.
+constexpr uint64_t kCallBytesPerRecord = 40;
 uint64_t KeptBytes(const XRayLog& log) {
-  return 48ull * log.events.size() + 64ull * log.markers.size() + 24ull * log.blocks.size();
+  return MemoryBudget::Bytes(log.calls) + kCallBytesPerRecord * log.calls.size() + 64ull * log.markers.size() +
+         24ull * log.blocks.size();
 }
 
 void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
@@ -86,21 +94,19 @@ void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
     ByteReader r(rec, kBasicRecordSize, off, log->order);
     uint16_t rt = r.U16();
     if (rt == 0) {
-      CallEvent e;
-      e.cpu = r.U8();
+      r.U8();  // cpu
       uint8_t type = r.U8();
-      e.func = r.I32();
-      e.tsc = r.U64();
-      e.tid = r.U32();
-      e.pid = r.U32();
+      int32_t func = r.I32();
+      uint64_t tsc = r.U64();
+      uint32_t tid = r.U32();
+      uint32_t pid = r.U32();
       if (type > kEnterArg) {
         out.records.Add(off, kBasicRecordSize, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
         out.diags.Error(DiagCode::kUnknownRecordType, off, kBasicRecordSize,
                         "basic-mode record with unknown function action " + Dec(type) + "; skipped");
       } else {
-        e.action = static_cast<CallAction>(type);
-        e.row = out.records.Add(off, kBasicRecordSize, kTypeBasicBase + type, RecordKind::kRecord, -1, RecordCategory::kSample);
-        log->events.push_back(std::move(e));
+        int32_t row = out.records.Add(off, kBasicRecordSize, kTypeBasicBase + type, RecordKind::kRecord, -1, RecordCategory::kSample);
+        log->calls.Add(tid, pid, kNone, static_cast<CallAction>(type), func, tsc, row);
       }
     } else if (rt == 1) {
       r.Skip(2);
@@ -108,13 +114,14 @@ void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
       uint32_t tid = r.U32(), pid = r.U32();
       uint64_t arg = r.U64();
       out.records.Add(off, kBasicRecordSize, kTypeBasicArg, RecordKind::kRecord, -1, RecordCategory::kMetadata);
-      if (log->events.empty() || log->events.back().func != func || log->events.back().tid != tid ||
-          (log->version >= 3 && log->events.back().pid != pid)) {
+      const CallLog& c = log->calls;
+      if (c.size() == 0 || c.func.back() != func || c.runs.back().tid != tid ||
+          (log->version >= 3 && c.runs.back().pid != pid)) {
         out.diags.Error(DiagCode::kRecordFieldOverrun, off, kBasicRecordSize,
                         "argument payload for function " + std::to_string(func) + " thread " + Dec(tid) +
                             " does not follow a record of that function and thread (llvm-xray rejects the log here)");
       } else {
-        log->events.back().args.push_back(arg);
+        log->calls.args.emplace_back(static_cast<uint32_t>(c.size() - 1), arg);
       }
     } else {
       out.records.Add(off, kBasicRecordSize, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
@@ -248,9 +255,9 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
         }
         case kCallArgument: {
           uint64_t arg = r.U64();
-          if (fn_open && !log->events.empty()) {
-            log->events.back().args.push_back(arg);
-            log->events.back().action = CallAction::kEnterArg;
+          if (fn_open && log->calls.size() != 0) {
+            log->calls.args.emplace_back(static_cast<uint32_t>(log->calls.size() - 1), arg);
+            log->calls.action.back() = CallAction::kEnterArg;
           } else {
             out.diags.Warning(DiagCode::kRecordFieldOverrun, off, kMetadataSize,
                               "CallArgument record with no function record before it in this buffer");
@@ -350,16 +357,8 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
       int32_t row = out.records.Add(off, kFunctionRecordSize, kTypeFunctionBase + action, RecordKind::kRecord, -1, RecordCategory::kSample);
       if (!ignoring) {
         base_tsc += delta;
-        CallEvent e;
-        e.tid = tid;
-        e.pid = pid;
-        e.cpu = cpu;
-        e.action = static_cast<CallAction>(action);
-        e.func = func;
-        e.tsc = base_tsc;
-        e.row = row;
-        e.block = cur_block() - log->blocks.data();
-        log->events.push_back(std::move(e));
+        int32_t blk = static_cast<int32_t>(cur_block() - log->blocks.data());
+        log->calls.Add(tid, pid, blk, static_cast<CallAction>(action), func, base_tsc, row);
         fn_open = true;
         if (wall_pending < log->markers.size()) {
           log->markers[wall_pending].tsc = base_tsc;
@@ -423,6 +422,20 @@ bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out) {
   out.facts.emplace_back("nonstop tsc", (bits & 2) ? "true" : "false");
   out.facts.emplace_back("cycle frequency", Dec(log->freq));
   out.clock_hz = log->freq;
+  // Room for every record the bytes can hold (FDR: 8-byte function records; basic: 32-byte records), at
+  // most what the budget lets the decode keep, so the columns do not double (and copy) as they grow.
+  uint64_t fit = (n - kFileHeaderSize) / (log->type == kFdrLog ? kFunctionRecordSize : kBasicRecordSize);
+  size_t rows = static_cast<size_t>(std::min<uint64_t>(fit, out.budget.limit() / (27 + 17 + kCallBytesPerRecord)) + 1);
+  // Room the heap cannot give (a lifted budget in a 4 GB WASM heap) is not needed: the columns then grow as
+  // they fill, up to what fits.
+  try {
+    RecordTable& t = out.records;
+    t.offset.reserve(rows); t.size.reserve(rows); t.type.reserve(rows); t.kind.reserve(rows);
+    t.category.reserve(rows); t.parent.reserve(rows); t.file.reserve(rows);
+    CallLog& c = log->calls;
+    c.tsc.reserve(rows); c.func.reserve(rows); c.row.reserve(rows); c.action.reserve(rows);
+  } catch (const std::bad_alloc&) {
+  }
   if (log->type == kFdrLog) ReadFdr(w, n, log, out);
   else ReadBasic(w, n, log, out);
   return true;

@@ -14,6 +14,7 @@
 
 #include "core/format/decoder.h"
 #include "core/io/byte_reader.h"
+#include "core/model/call_log.h"
 
 namespace profscope::xray {
 
@@ -44,7 +45,7 @@ struct XRayLog {
   ByteOrder order = ByteOrder::kLittle;
   uint16_t version = 0, type = 0;
   uint64_t freq = 0;                 // cycle frequency (TSC ticks per second), 0 when unknown
-  std::vector<CallEvent> events;     // function records, file order
+  CallLog calls;                     // function records, file order (columns; core/model/call_log.h)
   std::vector<XRayMarker> markers;   // custom/typed events, wall time, cpu changes
   std::vector<XRayBlock> blocks;     // FDR
 };

@@ -46,7 +46,9 @@ let mod = null;
 let session = null;
 /**
  * The open file: its analysis and the columns only the worker needs.
- * @type {{analysis: FileAnalysis, sampleRecords: Int32Array, labels: string[] | null, name: string} | null}
+ * labels (made on the first record search): each row's label as an index into its distinct labels, so
+ * millions of rows (an XRay log's function records) cost 4 bytes each, not a string each.
+ * @type {{analysis: FileAnalysis, sampleRecords: Int32Array, labels: {ids: Uint32Array, names: string[]} | null, format: string, name: string} | null}
  */
 let file = null;
 /**
@@ -187,7 +189,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   if (base.scale !== 1) for (let i = 0; i < profile.sampleTimes.length; i++) profile.sampleTimes[i] *= base.scale;
 
   const analysis = new FileAnalysis(s, profile, strings, base.scale);
-  file = { analysis, sampleRecords: profile.sampleRecords, labels: null, name: String(name || main.name || 'file') };
+  file = { analysis, sampleRecords: profile.sampleRecords, labels: null, format: String(summary.format ?? ''), name: String(name || main.name || 'file') };
   const totals = eventTotals(profile.sampleEvents, profile.sampleCounts, events.length);
   const decoderOptions = parseJson(s.decoderOptionsJson(), /** @type {any} */ ({}));
   const typeNames = recordTypeNames(records, (r) => typeName(s, records.kinds[r], r));
@@ -312,11 +314,8 @@ function transferables(obj) {
  */
 function searchRecords(s, query) {
   const f = requireFile();
-  if (!f.labels) {
-    const n = s.recordCount();
-    f.labels = new Array(n);
-    for (let r = 0; r < n; r++) f.labels[r] = String(s.recordLabel(r));
-  }
+  if (!f.labels) f.labels = recordLabels(s, f.format);
+  const { ids, names } = f.labels;
   /** @type {(label: string) => boolean} */
   let test;
   const re = /^\/(.+)\/([a-z]*)$/.exec(query);
@@ -329,9 +328,45 @@ function searchRecords(s, query) {
   }
   const off = /^0x[0-9a-f]+$/i.test(query) ? Number(query) : -1;
   const offsets = off >= 0 ? s.recordOffsets() : null;
+  const hit = Uint8Array.from(names, (label) => (test(label) ? 1 : 0));
   const out = [];
-  for (let r = 0; r < f.labels.length; r++) if (test(f.labels[r]) || (offsets && offsets[r] === off)) out.push(r);
+  for (let r = 0; r < ids.length; r++) if (hit[ids[r]] || (offsets && offsets[r] === off)) out.push(r);
   return Int32Array.from(out);
+}
+
+/**
+ * Every row's label, as ids into the distinct labels. An XRay row's label depends only on its kind
+ * and type (XRayDecoder::RecordLabel), so an XRay log asks the module once per (kind, type), not
+ * once per record.
+ * @param {Session} s
+ * @param {string} format
+ */
+function recordLabels(s, format) {
+  const n = s.recordCount();
+  const ids = new Uint32Array(n);
+  /** @type {string[]} */
+  const names = [];
+  /** @type {Map<string, number>} */
+  const byName = new Map();
+  const idOf = (/** @type {string} */ label) => {
+    let id = byName.get(label);
+    if (id === undefined) byName.set(label, (id = names.push(label) - 1));
+    return id;
+  };
+  if (format === 'xray') {
+    const kinds = s.recordKinds(), types = s.recordTypes();
+    /** @type {Map<number, number>} */
+    const byType = new Map();
+    for (let r = 0; r < n; r++) {
+      const key = kinds[r] * 4294967296 + types[r];
+      let id = byType.get(key);
+      if (id === undefined) byType.set(key, (id = idOf(String(s.recordLabel(r)))));
+      ids[r] = id;
+    }
+  } else {
+    for (let r = 0; r < n; r++) ids[r] = idOf(String(s.recordLabel(r)));
+  }
+  return { ids, names };
 }
 
 function requireSession() {
