@@ -187,6 +187,9 @@ struct S {
 };
 
 // The read block for a read_format (GROUP: nr members).
+// The counters' ids name no attr of the tests' files (1007, 1008): their samples
+// are kept as recorded. Leader sampling, where they do, is tested on a real
+// recording (tests/corpus/perf_leader_corpus_test.cc).
 std::vector<uint64_t> ReadBlock(uint64_t rf, uint64_t nr = 2) {
   std::vector<uint64_t> v;
   if (rf & kReadGroup) {
@@ -195,14 +198,14 @@ std::vector<uint64_t> ReadBlock(uint64_t rf, uint64_t nr = 2) {
     if (rf & kReadTotalTimeRunning) v.push_back(900);
     for (uint64_t i = 0; i < nr; ++i) {
       v.push_back(50 + i);
-      if (rf & kReadId) v.push_back(7 + i);
+      if (rf & kReadId) v.push_back(1007 + i);
       if (rf & kReadLost) v.push_back(0);
     }
   } else {
     v.push_back(50);
     if (rf & kReadTotalTimeEnabled) v.push_back(1000);
     if (rf & kReadTotalTimeRunning) v.push_back(900);
-    if (rf & kReadId) v.push_back(7);
+    if (rf & kReadId) v.push_back(1007);
     if (rf & kReadLost) v.push_back(0);
   }
   return v;

@@ -270,11 +270,8 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
     t.record.push_back(row);
     sample_comm_.push_back(out_.profile.threads.name[static_cast<size_t>(th)]);
   };
-  if (st & kSampleRead) {
-    DeliverRead(rec, add);
-  } else {
+  if (!(st & kSampleRead) || !DeliverRead(rec, add))
     add(a, (st & kSamplePeriod) ? static_cast<double>(s.period) : 1.0);
-  }
   if (time) {
     if (!have_time_ || time < out_.time_start) out_.time_start = time;
     if (!have_time_ || time > out_.time_end) out_.time_end = time;
@@ -287,8 +284,16 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
 // (deliver_sample_group; one counter without PERF_FORMAT_GROUP), each as a
 // sample of that counter's event whose period is how much the counter moved
 // since its last read (per event id); a counter that did not move, or whose id
-// names no event, gives none.
-void PerfRecordParser::DeliverRead(ByteReader rec, const std::function<void(const PerfSession::AttrInfo*, double)>& add) {
+// names no event, gives none. Returns false, and the sample is kept as recorded,
+// when no value's id names an event: read_format without PERF_FORMAT_ID (perf
+// record always sets it with PERF_SAMPLE_READ; perf would drop every such
+// sample) or ids the file never declared. simpleperf's report keeps its
+// samples as they are.
+bool PerfRecordParser::DeliverRead(ByteReader rec, const std::function<void(const PerfSession::AttrInfo*, double)>& add) {
+  if (session_.features.simpleperf.present || RecordedBySimpleperf(session_.features)) return false;
+  bool any = false;
+  for (const auto& v : sample_.read_values) any = any || session_.AttrForId(v.second) != nullptr;
+  if (!any) return false;
   for (const auto& [value, id] : sample_.read_values) {
     const PerfSession::AttrInfo* member = session_.AttrForId(id);
     if (!member) {
@@ -300,6 +305,7 @@ void PerfRecordParser::DeliverRead(ByteReader rec, const std::function<void(cons
     last = value;
     if (period) add(member, static_cast<double>(period));
   }
+  return true;
 }
 
 void PerfRecordParser::Finish() {

@@ -60,7 +60,7 @@ class PerfRecordParser : public RecordSink {
   void Task(ByteReader rec, FieldReader& r, uint32_t type, int32_t row, const RecordWhen& when);
   void HeaderAttr(ByteReader rec, FieldReader& r, int32_t row);
   void TimeConv(ByteReader rec, FieldReader& r, int32_t row);
-  void DeliverRead(ByteReader rec, const std::function<void(const PerfSession::AttrInfo*, double)>& add);
+  bool DeliverRead(ByteReader rec, const std::function<void(const PerfSession::AttrInfo*, double)>& add);
   // Records that only become markers (LOST, THROTTLE, SWITCH, KSYMBOL, ...).
   void MarkerOnly(FieldReader& r, uint32_t type, uint16_t misc, int32_t row, const RecordWhen& when);
   void Other(ByteReader rec, uint32_t type);

@@ -9,7 +9,7 @@
 # binary there and Debian 12's libc6 (/lib/x86_64-linux-gnu/libc.so.6, /lib64/ld-linux-x86-64.so.2):
 # script_default.txt (perf script), folded_sym.EVENT.txt / folded_addrs.EVENT.txt (fold_event.py
 # through perf's Python scripting API, one event each), report_group.txt (perf report --group,
-# first lines), report_D.txt.gz, evlist.txt, header.txt. Run as root.
+# first lines), folded.log, report_D.txt.gz, evlist.txt, header.txt. Run as root.
 set -eu
 D=$(dirname "$(readlink -f "$0")")
 R=/opt/demo/run/leader_group_u
@@ -21,9 +21,11 @@ for e in cpu-clock task-clock; do
   FOLD_EVENT=$e perf script -i perf.data -s fold_event.py > folded_sym.$e.txt
   FOLD_EVENT=$e FOLD_ADDRS=1 perf script -i perf.data -s fold_event.py > folded_addrs.$e.txt
 done
+# folded.log in the form of the corpus's perf_fold.py (the events the folded_*.EVENT.txt files are of)
+echo "perf_fold: $(perf script -i perf.data -F event | wc -l) samples, events: cpu-clock, task-clock" > folded.log
 perf report -i perf.data --stdio --group | head -30 > report_group.txt
 perf report -D -i perf.data | gzip -9 > report_D.txt.gz
 perf evlist -v -i perf.data > evlist.txt
 perf report --header-only -I -i perf.data > header.txt
-cp perf.data record.stderr script_default.txt folded_sym.*.txt folded_addrs.*.txt report_group.txt \
+cp perf.data record.stderr script_default.txt folded_sym.*.txt folded_addrs.*.txt folded.log report_group.txt \
    report_D.txt.gz evlist.txt header.txt "$D/"
