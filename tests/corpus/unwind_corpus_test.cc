@@ -17,6 +17,8 @@
 // mapping.
 #include <gtest/gtest.h>
 
+#include "core/format/perf/perf_jit.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -196,7 +198,7 @@ TEST(UnwindCorpusJit, NodeWithV8UnwindingInfoEqualsPerfInjectJit) {
     auto it = codes.find(std::stoull(m[1].str()));
     if (it == codes.end()) return nullptr;
     const JitCode& c = it->second;
-    const uint64_t eh = (0x80 + c.size + 7) & ~uint64_t{7};
+    const uint64_t eh = profscope::perf::JitEhFrameAddress(c.size);
     return uw::UnwindModule::FromEhFrame(path, profscope::ByteOrder::kLittle, 8, c.eh_frame, eh, c.hdr,
                                          eh + c.eh_frame.size());
   };

@@ -270,8 +270,11 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
     t.record.push_back(row);
     sample_comm_.push_back(out_.profile.threads.name[static_cast<size_t>(th)]);
   };
-  if (!(st & kSampleRead) || !DeliverRead(rec, add))
+  if ((st & kSampleRead) && DeliverRead(rec)) {
+    for (const auto& [member, period] : read_samples_) add(member, period);
+  } else {
     add(a, (st & kSamplePeriod) ? static_cast<double>(s.period) : 1.0);
+  }
   if (time) {
     if (!have_time_ || time < out_.time_start) out_.time_start = time;
     if (!have_time_ || time > out_.time_end) out_.time_end = time;
@@ -289,7 +292,8 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
 // record always sets it with PERF_SAMPLE_READ; perf would drop every such
 // sample) or ids the file never declared. simpleperf's report keeps its
 // samples as they are.
-bool PerfRecordParser::DeliverRead(ByteReader rec, const std::function<void(const PerfSession::AttrInfo*, double)>& add) {
+bool PerfRecordParser::DeliverRead(ByteReader rec) {
+  read_samples_.clear();
   if (session_.features.simpleperf.present || RecordedBySimpleperf(session_.features)) return false;
   bool any = false;
   for (const auto& v : sample_.read_values) any = any || session_.AttrForId(v.second) != nullptr;
@@ -303,7 +307,7 @@ bool PerfRecordParser::DeliverRead(ByteReader rec, const std::function<void(cons
     uint64_t& last = read_last_[id];
     const uint64_t period = value - last;
     last = value;
-    if (period) add(member, static_cast<double>(period));
+    if (period) read_samples_.emplace_back(member, static_cast<double>(period));
   }
   return true;
 }

@@ -10,8 +10,9 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "core/format/decoder.h"
 #include "core/format/perf/perf_markers.h"
@@ -60,7 +61,8 @@ class PerfRecordParser : public RecordSink {
   void Task(ByteReader rec, FieldReader& r, uint32_t type, int32_t row, const RecordWhen& when);
   void HeaderAttr(ByteReader rec, FieldReader& r, int32_t row);
   void TimeConv(ByteReader rec, FieldReader& r, int32_t row);
-  bool DeliverRead(ByteReader rec, const std::function<void(const PerfSession::AttrInfo*, double)>& add);
+  // Fills read_samples_ (the samples a PERF_SAMPLE_READ sample becomes); false: keep it as recorded.
+  bool DeliverRead(ByteReader rec);
   // Records that only become markers (LOST, THROTTLE, SWITCH, KSYMBOL, ...).
   void MarkerOnly(FieldReader& r, uint32_t type, uint16_t misc, int32_t row, const RecordWhen& when);
   void Other(ByteReader rec, uint32_t type);
@@ -79,6 +81,7 @@ class PerfRecordParser : public RecordSink {
   std::vector<int32_t> sample_comm_;
   // PERF_SAMPLE_READ: each event id's last counter value; values whose id names no event.
   std::unordered_map<uint64_t, uint64_t> read_last_;
+  std::vector<std::pair<const PerfSession::AttrInfo*, double>> read_samples_;
   uint64_t unknown_read_ids_ = 0, first_unknown_read_ = 0;
   bool have_time_ = false;
 };

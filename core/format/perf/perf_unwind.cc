@@ -47,7 +47,8 @@ class PerfUnwind::Lookup : public uw::ModuleLookup {
     out->bias = 0;
     jit_ = false;
     if (row != kNone && u_.p_.mappings.pid[static_cast<size_t>(row)] == kKernelPid) return true;
-    if (row == kNone || Anonymous(u_.p_.strings.Get(u_.p_.mappings.path[static_cast<size_t>(row)]))) {
+    MapInfo* mi = row == kNone ? nullptr : &u_.Resolve(row);
+    if (!mi || mi->anonymous) {
       JitUnwind::Hit h;
       if (!u_.jit_.empty() && u_.jit_.Find(pid_, address, time_, monotonic_, &h)) {
         out->module = h.module;
@@ -59,16 +60,15 @@ class PerfUnwind::Lookup : public uw::ModuleLookup {
       }
       return row != kNone;
     }
-    MapInfo& mi = u_.Resolve(row);
-    if (mi.binary >= 0 && mi.bias_ok) {
-      out->module = u_.binaries_[static_cast<size_t>(mi.binary)].module.get();
-      out->bias = mi.bias;
-    } else if (mi.jit) {
-      out->module = mi.jit_module;
-      out->bias = mi.bias;
+    if (mi->binary >= 0 && mi->bias_ok) {
+      out->module = u_.binaries_[static_cast<size_t>(mi->binary)].module.get();
+      out->bias = mi->bias;
+    } else if (mi->jit) {
+      out->module = mi->jit_module;
+      out->bias = mi->bias;
       jit_ = true;
       jit_dump_.clear();
-      if (mi.jit_module) ++jit_steps_;
+      if (mi->jit_module) ++jit_steps_;
     }
     return true;
   }
@@ -127,7 +127,8 @@ PerfUnwind::MapInfo& PerfUnwind::Resolve(int32_t row) {
   const MappingTable& mt = p_.mappings;
   const std::string& path = p_.strings.Get(mt.path[r]);
   const std::string build_id = mt.build_id[r] == kNone ? std::string() : p_.strings.Get(mt.build_id[r]);
-  if (Anonymous(path)) return mi;
+  mi.anonymous = Anonymous(path);
+  if (mi.anonymous) return mi;
   const std::string base = BaseName(path);
   for (size_t i = 0; i < binaries_.size() && mi.binary < 0; ++i)
     if (symbols::SameBuildId(build_id, binaries_[i].module->build_id())) mi.binary = static_cast<int32_t>(i);

@@ -102,6 +102,7 @@ class PerfUnwind {
   };
   struct MapInfo {
     bool resolved = false;
+    bool anonymous = false;  // [stack], //anon, memfd...: no file (JIT code is looked up in the jit dumps)
     int32_t binary = -1;  // index into binaries_, -1: none
     bool jit = false;     // perf inject --jit's jitted-PID-N.so, served by a given jit dump
     unwind::UnwindModule* jit_module = nullptr;  // its tables (null: the code has none)
