@@ -28,11 +28,12 @@ function folderFiles(dir, rel = '') {
   return out;
 }
 
-// Drops perf.data and the folder `dir` (named `folder`) on the page.
-async function dropWithFolder(page, folder, dir) {
+// Drops perf.data and the folder `dir` (named `folder`) on the page; with `alone`, the folder
+// only (onto the profile already open).
+async function dropWithFolder(page, folder, dir, alone = false) {
   const data = [...fs.readFileSync(path.join(CASE, 'perf.data'))];
   await page.evaluate(
-    ({ data, folder, files }) => {
+    ({ data, folder, files, alone }) => {
       const fileEntry = (name, fullPath, file) => ({ isFile: true, isDirectory: false, name, fullPath, file: (ok) => ok(file) });
       const dirEntry = (name, fullPath) => {
         const children = new Map();
@@ -64,14 +65,14 @@ async function dropWithFolder(page, folder, dir) {
         { kind: 'file', webkitGetAsEntry: () => fileEntry('perf.data', '/perf.data', perf) },
         { kind: 'file', webkitGetAsEntry: () => root },
       ];
-      const dt = { types: ['Files'], items, files: [perf] };
+      const dt = alone ? { types: ['Files'], items: items.slice(1), files: [] } : { types: ['Files'], items, files: [perf] };
       for (const type of ['dragenter', 'drop']) {
         const e = new Event(type, { bubbles: true, cancelable: true });
         Object.defineProperty(e, 'dataTransfer', { value: dt });
         document.body.dispatchEvent(e);
       }
     },
-    { data, folder, files: folderFiles(dir) },
+    { data, folder, files: folderFiles(dir), alone },
   );
 }
 
@@ -139,5 +140,40 @@ test('several loose files: perf.data with the cache\'s elf file', async ({ page 
   expect(num(await summaryField(page, 'samples').textContent())).toBe(perfSamples);
   const text = (await functionRows(page)).join('\n');
   for (const name of ['leaf_a', 'leaf_b', 'run']) expect(text).toContain(name);
+  errs.check();
+});
+
+// perf.data opened alone: the "what is missing" panel names the program; its "Add folder…" button
+// (a real <input webkitdirectory>, given the cache folder) and a folder dropped on the open
+// profile both reopen it with the folder as a side folder of symbols.
+test('the missing panel\'s "Add folder…" takes the build-id cache folder; a folder dropped on the open profile too', async ({ page }) => {
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles([path.join(CASE, 'perf.data')]);
+  await expect(page.getByTestId('file-name')).toHaveText(/^perf\.data\s*·/);
+  await waitDecoded(page, 'perf.data');
+  const panel = page.getByTestId('missing-panel');
+  await expect(panel).toContainText('/opt/demo/run/symdir_fp/symdir');
+  expect((await functionRows(page)).join('\n')).not.toContain('leaf_a');
+  await expect(panel.getByRole('button', { name: 'Add folder…' })).toBeVisible();
+  await shot(page, '48-missing-add-folder');
+  await panel.getByTestId('missing-add-folder').setInputFiles(path.join(CASE, 'cache'));
+  await waitDecoded(page, 'perf.data (+1 folder)');
+  const leaves = perfLeaves('script_cache.txt');
+  let rows = await functionRows(page);
+  for (const name of ['leaf_a', 'leaf_b', 'run', '_start']) expect(rows.join('\n')).toContain(name);
+  expect(rows.find((r) => r.includes('leaf_a'))).toContain(String(leaves.get('leaf_a')));
+  await shot(page, '49-added-folder-functions');
+
+  // the same folder dropped alone onto the profile opened without it
+  await page.getByTestId('file-input').setInputFiles([path.join(CASE, 'perf.data')]);
+  await expect(page.getByTestId('file-name')).toHaveText(/^perf\.data\s*·/);
+  await waitDecoded(page, 'perf.data');
+  expect((await functionRows(page)).join('\n')).not.toContain('leaf_a');
+  await dropWithFolder(page, 'cache', path.join(CASE, 'cache'), true);
+  await waitDecoded(page, 'perf.data (+1 folder)');
+  rows = await functionRows(page);
+  for (const name of ['leaf_a', 'leaf_b', 'run']) expect(rows.join('\n')).toContain(name);
   errs.check();
 });

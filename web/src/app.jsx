@@ -71,12 +71,13 @@ export function App() {
   const cmp = useCompare(doc, client, files, showCompare);
   const exp = useExport(doc, client, setError);
   // files dropped onto an open profile that are all side files (binaries, debug files, a perf
-  // archive tarball) are added to it; anything else opens as usual
+  // archive tarball, side folders of symbols) are added to it; anything else opens as usual
   const onDropped = useCallback(
-    (/** @type {File[]} */ list) => (doc && list.length && list.every((f) => SIDE.test(f.name)) ? files.addSideFiles(doc, list) : cmp.openDropped(list)),
+    (/** @type {File[]} */ list) =>
+      doc && list.length && list.every((f) => SIDE.test(f.name) || /** @type {any} */ (f).profscopeFolder) ? files.addSideFiles(doc, list) : cmp.openDropped(list),
     [doc, files.addSideFiles, cmp.openDropped],
   );
-  const dragging = useDropZone(onDropped);
+  const dragging = useDropZone(onDropped, !!doc);
   // the "what is missing" panel, until dismissed for this decode
   const [missingDismissed, setMissingDismissed] = useState(/** @type {any} */ (null));
   const missing = doc?.missing;

@@ -4,9 +4,11 @@ import { droppedFiles } from '../lib/multi-file.js';
 
 /**
  * @param {(files: File[]) => void} openFiles
+ * @param {boolean} [profileOpen] a profile is open: a folder dropped alone without a profile in it
+ *   is a side folder of symbols for it (multi-file.js droppedFiles)
  * @returns {boolean} whether files are being dragged over the page
  */
-export function useDropZone(openFiles) {
+export function useDropZone(openFiles, profileOpen = false) {
   const [dragging, setDragging] = useState(false);
   useEffect(() => {
     let depth = 0;
@@ -31,7 +33,7 @@ export function useDropZone(openFiles) {
       e.preventDefault();
       depth = 0;
       setDragging(false);
-      droppedFiles(e.dataTransfer).then((files) => {
+      droppedFiles(e.dataTransfer, profileOpen).then((files) => {
         if (files.length) openFiles(files);
       });
     };
@@ -45,6 +47,6 @@ export function useDropZone(openFiles) {
       window.removeEventListener('dragleave', onLeave);
       window.removeEventListener('drop', onDrop);
     };
-  }, [openFiles]);
+  }, [openFiles, profileOpen]);
   return dragging;
 }

@@ -102,14 +102,22 @@ export function useOpenFile(client, onOpened) {
     [openFile],
   );
 
-  /** The open file again with more side files (a binary, a debug file, a perf archive tarball). */
+  /**
+   * The open file again with more side files (a binary, a debug file, a perf archive tarball) and
+   * side folders (their files carry `profscopeFolder`; `more.sideFolders` says what each offered).
+   */
   const addSideFiles = useCallback(
-    (/** @type {any} */ d, /** @type {File[]} */ more) => {
+    (/** @type {any} */ d, /** @type {File[] & {sideFolders?: any[]}} */ more) => {
       const side = [...(d.extras?.sideFiles || []), ...more];
-      const extra = (d.extras?.dataFiles || []).length + side.length;
+      const sideFolders = [...(d.extras?.sideFolders || []), ...(more.sideFolders || [])];
+      const loose = side.filter((f) => !(/** @type {any} */ (f).profscopeFolder)).length;
+      const extra = (d.extras?.dataFiles || []).length + loose;
       const name = d.extras?.openName || d.name;
-      const label = extra ? `${name} (+${extra} file${extra === 1 ? '' : 's'})` : name;
-      return openFile(d.file, name, { ...d.extras, label, sideFiles: side, chosen: true });
+      const parts = [];
+      if (extra) parts.push(`+${extra} file${extra === 1 ? '' : 's'}`);
+      if (sideFolders.length) parts.push(`+${sideFolders.length} folder${sideFolders.length === 1 ? '' : 's'}`);
+      const label = parts.length ? `${name} (${parts.join(', ')})` : name;
+      return openFile(d.file, name, { ...d.extras, label, sideFiles: side, sideFolders, chosen: true });
     },
     [openFile],
   );

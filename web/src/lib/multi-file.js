@@ -49,17 +49,45 @@ export function worthOffering(b) {
 }
 
 /**
+ * A side folder's files offered for symbols: those worth offering (worthOffering, by their first
+ * bytes; nothing else is read), in the order given, at most FOLDER_LIMITS.files; each keeps its
+ * path (`profscopePath` "folder/rel/path", `profscopeFolder`).
+ * @param {string} folder
+ * @param {{file: () => Promise<File>, path: string}[]} entries
+ * @param {boolean} capped whether the walk already stopped at a limit
+ * @returns {Promise<{files: File[], info: {folder: string, capped: boolean, offered: number}}>}
+ */
+async function offerFolder(folder, entries, capped) {
+  const files = [];
+  for (const e of entries) {
+    const file = await e.file();
+    const head = new Uint8Array(await file.slice(0, 4096).arrayBuffer());
+    if (!worthOffering(head)) continue;
+    if (files.length >= FOLDER_LIMITS.files) {
+      capped = true;
+      break;
+    }
+    const a = /** @type {any} */ (file);
+    a.profscopeFolder = folder;
+    a.profscopePath = e.path;
+    files.push(file);
+  }
+  return { files, info: { folder, capped, offered: files.length } };
+}
+
+/**
  * Files of a drop, folders walked (webkitGetAsEntry), with base names. With loose files beside
  * them (the profile), dropped folders are side folders of symbols (a build-id cache, a
- * usr/lib/debug tree, any folder of binaries): their files worth offering (worthOffering, by their
- * first bytes; nothing else is read) keep their path (`profscopePath` "folder/rel/path",
- * `profscopeFolder`), within FOLDER_LIMITS; the returned array's `sideFolders` says per folder
- * how many files were offered and whether a limit stopped the walk. Folders dropped alone are
- * the recording's folder (its files flattened, as before), except those after the first one
- * holding a profile.
+ * usr/lib/debug tree, any folder of binaries): offerFolder's files, within FOLDER_LIMITS; the
+ * returned array's `sideFolders` says per folder how many files were offered and whether a limit
+ * stopped the walk. Folders dropped alone are the recording's folder (its files flattened, as
+ * before), except those after the first one holding a profile; with `profileOpen` (a profile is
+ * open and more files are dropped on it), folders dropped alone that hold no profile are side
+ * folders too.
+ * @param {boolean} [profileOpen]
  * @returns {Promise<File[] & {sideFolders?: {folder: string, capped: boolean, offered: number}[]}>}
  */
-export async function droppedFiles(dataTransfer) {
+export async function droppedFiles(dataTransfer, profileOpen = false) {
   const items = Array.from(dataTransfer?.items || []);
   const entries = items.map((it) => (it.kind === 'file' && it.webkitGetAsEntry ? it.webkitGetAsEntry() : null));
   if (!entries.some((e) => e && e.isDirectory)) return Array.from(dataTransfer?.files || []);
@@ -106,7 +134,7 @@ export async function droppedFiles(dataTransfer) {
   const out = [...loose];
   out.sideFolders = [];
   let recording = loose.length ? -1 : folders.findIndex((f) => f.files.some((e) => e.name === 'data' || (!SIDE.test(e.name) && PROFILE.test(e.name))));
-  if (!loose.length && recording < 0) recording = 0;
+  if (!loose.length && recording < 0 && !profileOpen) recording = 0;
   for (let i = 0; i < folders.length; i++) {
     const f = folders[i];
     if (i === recording) {
@@ -114,22 +142,46 @@ export async function droppedFiles(dataTransfer) {
       continue;
     }
     const folder = f.entry.name;
-    let offered = 0;
-    let capped = f.capped;
-    for (const e of f.files) {
-      const file = await fileOf(e);
-      const head = new Uint8Array(await file.slice(0, 4096).arrayBuffer());
-      if (!worthOffering(head)) continue;
-      if (offered >= FOLDER_LIMITS.files) {
+    const list = f.files.map((/** @type {any} */ e) => ({ file: () => fileOf(e), path: String(e.fullPath || `/${folder}/${e.name}`).replace(/^\/+/, '') }));
+    const { files, info } = await offerFolder(folder, list, f.capped);
+    out.push(...files);
+    out.sideFolders.push(info);
+  }
+  return out;
+}
+
+/**
+ * A folder chosen with `<input type="file" webkitdirectory>` as a side folder of symbols: its
+ * files come flat, each with `webkitRelativePath` "folder/rel/path"; the same limits and choice
+ * as a dropped side folder (offerFolder), in path order.
+ * @param {File[]} chosen
+ * @returns {Promise<File[] & {sideFolders: {folder: string, capped: boolean, offered: number}[]}>}
+ */
+export async function chosenFolder(chosen) {
+  const rel = (/** @type {File} */ f) => String(/** @type {any} */ (f).webkitRelativePath || f.name);
+  const byFolder = new Map();
+  for (const f of [...chosen].sort((a, b) => (rel(a) < rel(b) ? -1 : rel(a) > rel(b) ? 1 : 0))) {
+    const folder = rel(f).split('/')[0];
+    if (!byFolder.has(folder)) byFolder.set(folder, []);
+    byFolder.get(folder).push(f);
+  }
+  /** @type {any} */
+  const out = [];
+  out.sideFolders = [];
+  for (const [folder, files] of byFolder) {
+    let capped = files.length > FOLDER_LIMITS.entries;
+    const list = [];
+    for (const f of files.slice(0, FOLDER_LIMITS.entries)) {
+      // segments below the folder: more than FOLDER_LIMITS.depth sub-folders deep is past the walk's limit
+      if (rel(f).split('/').length - 2 > FOLDER_LIMITS.depth) {
         capped = true;
-        break;
+        continue;
       }
-      offered++;
-      file.profscopeFolder = folder;
-      file.profscopePath = String(e.fullPath || `/${folder}/${e.name}`).replace(/^\/+/, '');
-      out.push(file);
+      list.push({ file: async () => f, path: rel(f) });
     }
-    out.sideFolders.push({ folder, capped, offered });
+    const got = await offerFolder(folder, list, capped);
+    out.push(...got.files);
+    out.sideFolders.push(got.info);
   }
   return out;
 }

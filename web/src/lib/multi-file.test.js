@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namedSideFile, planFiles, worthOffering } from './multi-file.js';
+import { chosenFolder, FOLDER_LIMITS, namedSideFile, planFiles, worthOffering } from './multi-file.js';
 
 const F = (...names) => names.map((name) => ({ name }));
 const names = (p) => ({ main: p.main?.name ?? null, dataFiles: p.dataFiles.map((f) => f.name), sideFiles: p.sideFiles.map((f) => f.name) });
@@ -58,5 +58,37 @@ describe('worthOffering (a side folder file, by its first bytes)', () => {
     expect(worthOffering(new TextEncoder().encode('PERFILE2'))).toBe(false);
     expect(worthOffering(new TextEncoder().encode('hello world\n'))).toBe(false);
     expect(worthOffering(new Uint8Array(0))).toBe(false);
+  });
+});
+
+describe('chosenFolder (<input webkitdirectory>: files flat, with webkitRelativePath)', () => {
+  const ELF = [0x7f, 0x45, 0x4c, 0x46, 2, 1, 1];
+  const chosen = (rel, bytes) => {
+    const f = new File([new Uint8Array(bytes)], rel.split('/').pop());
+    Object.defineProperty(f, 'webkitRelativePath', { value: rel });
+    return f;
+  };
+  it('offers the ELF files of the folder in path order, with their paths, and says what it offered', async () => {
+    const out = await chosenFolder([
+      chosen('cache/z/elf', ELF),
+      chosen('cache/.build-id/e4/9c20', ELF),
+      chosen('cache/notes.txt', [...new TextEncoder().encode('hello')]),
+    ]);
+    expect(out.map((f) => f.profscopePath)).toEqual(['cache/.build-id/e4/9c20', 'cache/z/elf']);
+    expect(out.every((f) => f.profscopeFolder === 'cache')).toBe(true);
+    expect(out.sideFolders).toEqual([{ folder: 'cache', capped: false, offered: 2 }]);
+    expect(namedSideFile(out[0])).toMatchObject({ name: 'cache/.build-id/e4/9c20', folder: 'cache' });
+    // planFiles keeps them as side files, never the profile
+    expect(planFiles([{ name: 'perf.data' }, ...out]).sideFiles.map((f) => f.name)).toEqual(['9c20', 'elf']);
+  });
+  it('the walk limits of a dropped folder: files past the depth limit and past the file limit are left, and it says so', async () => {
+    const deep = `d/${Array(FOLDER_LIMITS.depth + 1).fill('x').join('/')}/elf`;
+    let out = await chosenFolder([chosen(deep, ELF), chosen('d/elf', ELF)]);
+    expect(out.map((f) => f.profscopePath)).toEqual(['d/elf']);
+    expect(out.sideFolders).toEqual([{ folder: 'd', capped: true, offered: 1 }]);
+    const many = Array.from({ length: FOLDER_LIMITS.files + 3 }, (_, i) => chosen(`m/${String(i).padStart(4, '0')}.so`, ELF));
+    out = await chosenFolder(many);
+    expect(out.length).toBe(FOLDER_LIMITS.files);
+    expect(out.sideFolders).toEqual([{ folder: 'm', capped: true, offered: FOLDER_LIMITS.files }]);
   });
 });

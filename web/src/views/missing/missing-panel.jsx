@@ -2,9 +2,12 @@
 // names (or whose missing binary stopped --call-graph dwarf unwinding), most samples first, each
 // saying what to drop; the dwarf samples whose stack copy was too small, with the perf record
 // option that fixes it. Files added here (or dropped on the page) reopen the profile with them
-// as side files, and the list follows. The page cannot look in /usr/lib/debug itself: a stripped
-// binary's debug file is named so the person can drop it. (Session.missingJson, MissingReport)
+// as side files, and the list follows; "Add folder…" takes a whole folder of symbols (a build-id
+// cache such as ~/.debug, a usr/lib/debug tree, a folder of binaries) as a dropped folder is
+// taken. The page cannot look in /usr/lib/debug itself: a stripped binary's debug file is named
+// so the person can drop it or its folder. (Session.missingJson, MissingReport)
 import { useRef } from 'preact/hooks';
+import { chosenFolder } from '../../lib/multi-file.js';
 import './missing-panel.css';
 
 const fmt = (/** @type {number} */ n) => n.toLocaleString('en-US');
@@ -12,10 +15,11 @@ const plural = (/** @type {number} */ n, /** @type {string} */ one, /** @type {s
 
 /**
  * @param {{missing: import('../../../../wasm/profscope').MissingReport, busy: boolean,
- *   onAdd: (files: File[]) => void, onDismiss: () => void}} props
+ *   onAdd: (files: File[] & {sideFolders?: any[]}) => void, onDismiss: () => void}} props
  */
 export function MissingPanel({ missing, busy, onAdd, onDismiss }) {
   const input = useRef(/** @type {HTMLInputElement | null} */ (null));
+  const folderInput = useRef(/** @type {HTMLInputElement | null} */ (null));
   const { mappings, stack_copy: stack } = missing;
   const count = mappings.length + (stack ? 1 : 0);
   return (
@@ -37,6 +41,26 @@ export function MissingPanel({ missing, busy, onAdd, onDismiss }) {
             const f = Array.from(e.currentTarget.files || []);
             e.currentTarget.value = '';
             if (f.length) onAdd(f);
+          }}
+        />
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => folderInput.current?.click()}
+          title="Add a folder of symbols: a build-id cache (~/.debug), a usr/lib/debug tree, a folder of binaries; its files are matched by build-id"
+        >
+          Add folder…
+        </button>
+        <input
+          ref={folderInput}
+          type="file"
+          hidden
+          data-testid="missing-add-folder"
+          webkitdirectory={true}
+          onChange={(e) => {
+            const f = Array.from(e.currentTarget.files || []);
+            e.currentTarget.value = '';
+            if (f.length) chosenFolder(f).then((files) => (files.sideFolders.length ? onAdd(files) : null));
           }}
         />
         <button type="button" class="close" aria-label="Dismiss" title="Dismiss" onClick={onDismiss}>
