@@ -134,6 +134,29 @@ TEST(SymbolFolders, AnotherBuildIsRefusedAsPerfRefusesIt) {
   EXPECT_NE(info.out.find("\"path\":\"/opt/demo/run/symdir_fp/symdir\""), std::string::npos) << info.out;
 }
 
+// One folder holding both the build-id cache and, at the recorded path, another build of the
+// program: the cache's entry names every frame as perf did, and the other build is reported by
+// its path in the folder with both build-ids, never used (no file of a used folder is ignored silently).
+TEST(SymbolFolders, AnotherBuildInsideAUsedFolderIsReported) {
+  if (!fs::exists(kCase / "perf.data")) GTEST_SKIP() << "no perf_symdirs case";
+  const fs::path mixed = fs::temp_directory_path() / "profscope_symdirs_mixed";
+  fs::remove_all(mixed);
+  fs::create_directories(mixed);
+  fs::copy(kCase / "cache", mixed / "cache", fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  fs::copy(kCase / "mismatch", mixed, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  Ran r = RunCli({"script", Data(), "--symbols", mixed.string()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, corpus::ReadText(kCase / "script_cache.txt"));
+  Ran info = RunCli({"info", Data(), "--symbols", mixed.string()});
+  EXPECT_NE(info.out.find("\"side_file_mismatch\""), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find(mixed.string() + ": opt/demo/run/symdir_fp/symdir has build-id a4932882b3dda40f7a126582a1fa54a8c432718c but "
+                          "/opt/demo/run/symdir_fp/symdir was recorded with e49c2093c7ba4d107d73e668b750eb5debb397e0: not used"),
+            std::string::npos)
+      << info.out;
+  EXPECT_EQ(info.out.find("\"path\":\"/opt/demo/run/symdir_fp/symdir\""), std::string::npos) << info.out;  // not missing
+  fs::remove_all(mixed);
+}
+
 TEST(SymbolFolders, AFolderWithoutBinariesIsReported) {
   if (!fs::exists(kCase / "perf.data")) GTEST_SKIP() << "no perf_symdirs case";
   const fs::path empty = fs::temp_directory_path() / "profscope_symdirs_empty";
