@@ -135,7 +135,7 @@ bool HasSymtab(const elf::ElfFile& f) {
   return false;
 }
 
-size_t LoadElfSymbols(const ElfImage& ss, const ElfImage& rt, ElfRole role, SymbolTable& out) {
+size_t LoadElfSymbols(const ElfImage& ss, const ElfImage& rt, ElfRole role, SymbolTable& out, std::string* damage) {
   const elf::ElfFile& f = *ss.file;
   const elf::Section* tab = nullptr;
   for (const auto& s : f.sections)
@@ -146,7 +146,16 @@ size_t LoadElfSymbols(const ElfImage& ss, const ElfImage& rt, ElfRole role, Symb
       if (s.name == ".dynsym" && s.type == kShtDynsym) tab = &s;
   }
   size_t n = 0;
-  if (tab && InFile(ss, *tab) && tab->link < f.sections.size()) {
+  // A table or string table past the end of the file is not read (libelf refuses it, so perf
+  // names nothing from it): said in `damage`, never read as empty names.
+  if (tab && damage) {
+    if (!InFile(ss, *tab)) *damage = tab->name + " [" + std::to_string(tab->offset) + ", +" + std::to_string(tab->size) + ") lies outside the file";
+    else if (tab->link >= f.sections.size()) *damage = tab->name + " names no string table (link " + std::to_string(tab->link) + ")";
+    else if (!InFile(ss, f.sections[tab->link]))
+      *damage = tab->name + "'s string table [" + std::to_string(f.sections[tab->link].offset) + ", +" +
+                std::to_string(f.sections[tab->link].size) + ") lies outside the file";
+  }
+  if (tab && InFile(ss, *tab) && tab->link < f.sections.size() && InFile(ss, f.sections[tab->link])) {
     const elf::Section& strs = f.sections[tab->link];
     size_t ent = f.is64 ? 24 : 16;
     uint64_t count = tab->size / ent;

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "core/format/elf/elf_reader.h"
 #include "core/symbols/symbol_table.h"
@@ -33,8 +34,10 @@ enum class ElfRole : uint8_t { kUser, kKernel, kModule };
 
 // Loads `syms`' symbols into `out` (which it Finishes); `runtime` is the
 // loadable file (the same as syms, or the binary a debug file belongs to).
-// Returns the number of symbols loaded (PLT entries included).
-size_t LoadElfSymbols(const ElfImage& syms, const ElfImage& runtime, ElfRole role, SymbolTable& out);
+// Returns the number of symbols loaded (PLT entries included). A symbol table
+// or string table that lies outside the file is not read, and said in `damage`.
+size_t LoadElfSymbols(const ElfImage& syms, const ElfImage& runtime, ElfRole role, SymbolTable& out,
+                      std::string* damage = nullptr);
 
 // The value of the first defined .symtab symbol named `name` (perf's
 // ref_reloc_sym "_text"/"_stext" of a vmlinux, read before aliases are

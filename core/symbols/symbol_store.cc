@@ -104,6 +104,7 @@ struct SymbolStore::Input {
   bool elf_ok = false;        // the headers were readable
   uint16_t elf_type = 0;      // ET_EXEC 2, ET_DYN 3, ET_REL 1
   bool symtab = false;        // a .symtab section
+  bool damage_reported = false;  // its damage was said (LoadUser)
 
   const std::string& Label() const { return origin.empty() ? path : origin; }
 };
@@ -515,7 +516,17 @@ void SymbolStore::LoadUser(DsoEntry& d) {
   if (!syms) return;
   ElfImage s{syms->bytes.data(), syms->bytes.size(), &syms->elf};
   ElfImage r{runtime->bytes.data(), runtime->bytes.size(), &runtime->elf};
-  LoadElfSymbols(s, r, d.kind == DsoKind::kModule ? ElfRole::kModule : ElfRole::kUser, d.syms);
+  std::string damage;
+  LoadElfSymbols(s, r, d.kind == DsoKind::kModule ? ElfRole::kModule : ElfRole::kUser, d.syms, &damage);
+  // Damage in a file that is used (its headers were readable) is said once per file: what
+  // could be read names frames, what could not is not guessed.
+  for (Input* in : {syms, runtime}) {
+    if (in->damage_reported) continue;
+    std::string what = in == syms && !damage.empty() ? damage : (in->elf.problems.empty() ? std::string() : in->elf.problems[0]);
+    if (what.empty()) continue;
+    in->damage_reported = true;
+    problems_.push_back({in->Label(), 0, true, in->path + ": damaged ELF file (" + what + "); used for " + d.path + " as far as it could be read"});
+  }
   syms->used = runtime->used = true;
   for (Input* in : c) in->used = true;  // the others are copies (same build-id or name): not "unused"
   d.source = syms->path;

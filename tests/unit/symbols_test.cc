@@ -257,6 +257,40 @@ TEST(ElfNames, ASideFileMatchingNothingIsReported) {
   EXPECT_NE(st.problems()[0].message.find("matches no DSO"), std::string::npos);
 }
 
+// A binary whose .symtab or its string table claims more bytes than the file holds: nothing
+// is read from the lying table (libelf refuses it, perf names nothing from it), no frame gets
+// an empty name, and the damage is said once, with the table and its claimed extent.
+TEST(ElfNames, SymbolTableSizeLiesAreSaidAndNothingIsReadFromThem) {
+  auto bin = MtBinary();
+  ASSERT_FALSE(bin.empty());
+  elf::ElfFile f = elf::ReadElfBytes(bin.data(), bin.size());
+  const elf::Section* symtab = f.FindSection(".symtab");
+  ASSERT_TRUE(symtab);
+  ASSERT_TRUE(f.ok && f.is64 && f.order == ByteOrder::kLittle);
+  uint64_t shoff = 0;
+  std::memcpy(&shoff, bin.data() + 0x28, 8);
+  uint16_t shentsize = 0;
+  std::memcpy(&shentsize, bin.data() + 0x3a, 2);
+  const size_t tab_index = static_cast<size_t>(symtab - f.sections.data());
+  for (size_t which : {tab_index, static_cast<size_t>(symtab->link)}) {
+    std::vector<uint8_t> lie = bin;
+    const uint64_t huge = uint64_t{1} << 50;
+    std::memcpy(lie.data() + shoff + which * shentsize + 32, &huge, 8);  // sh_size
+    SymbolStore st;
+    MemorySource src(lie);
+    st.AddFile("mt", src);
+    int32_t d = st.Dso("/opt/demo/run/archive_mt_fp/mt", f.build_id, false);
+    const Symbol* s = st.Find(d, 0x11e7);
+    EXPECT_TRUE(s == nullptr || !s->name.empty()) << which;
+    if (s) EXPECT_NE(s->name, "spin_b") << which;  // .dynsym is not used when a .symtab exists, as in perf
+    st.Finish();
+    ASSERT_EQ(st.problems().size(), 1u) << which;
+    EXPECT_NE(st.problems()[0].message.find("damaged ELF file (.symtab"), std::string::npos) << st.problems()[0].message;
+    EXPECT_NE(st.problems()[0].message.find(", +1125899906842624) lies outside the file"), std::string::npos)
+        << st.problems()[0].message;
+  }
+}
+
 TEST(ElfNames, PerfArchiveTarballByContent) {
   auto tar = ReadAll(std::filesystem::path(PROFSCOPE_SOURCE_DIR) / "tests/data/perf/archive_mt_fp/perf.data.tar.bz2");
   SymbolStore st;
