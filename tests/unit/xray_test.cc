@@ -198,6 +198,29 @@ TEST_P(XRayOrders, EveryTruncationDecodesWhatCameBefore) {
   }
 }
 
+// A BufferExtents that claims more bytes than the file holds (a count lie, or a log cut short):
+// the buffer's records are read to the end of the file, as llvm-xray reads them, and it is said
+// once, at the record's offset, with both sizes.
+TEST_P(XRayOrders, BufferExtentsPastTheEndOfTheFileIsSaidAndTheRecordsStillRead) {
+  std::vector<uint8_t> b = Fdr5(GetParam());
+  const auto good = Decode(b);
+  W e;
+  e.big = GetParam();
+  e.U64(uint64_t{1} << 60);
+  std::copy(e.b.begin(), e.b.end(), b.begin() + 33);  // the first BufferExtents' size (record at 32)
+  auto d = Decode(b);
+  ASSERT_TRUE(d->ok);
+  EXPECT_EQ(d->s->EventsText(), good->s->EventsText());
+  const auto& items = d->s->result().diags.items();
+  ASSERT_EQ(items.size(), 1u) << d->s->DiagnosticsJson();
+  EXPECT_EQ(items[0].code, profscope::DiagCode::kRecordTruncated);
+  EXPECT_EQ(items[0].offset, 32u);
+  EXPECT_NE(items[0].message.find("BufferExtents declares a buffer of 1152921504606846976 bytes but only " +
+                                  std::to_string(b.size() - 48) + " bytes follow"),
+            std::string::npos)
+      << items[0].message;
+}
+
 INSTANTIATE_TEST_SUITE_P(ByteOrder, XRayOrders, ::testing::Values(false, true),
                          [](const auto& i) { return std::string(i.param ? "Big" : "Little"); });
 

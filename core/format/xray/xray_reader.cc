@@ -153,6 +153,7 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
   std::unordered_map<uint32_t, uint16_t> thread_cpu;  // last NewCPUId per thread (for "cpu" markers)
   size_t wall_pending = SIZE_MAX;  // a WallTimeMarker waiting for the buffer's first TSC
   int32_t block = kNone;           // the current BlockIndexer block
+  bool extents_past_end_said = false;
   auto cur_block = [&]() {
     if (block == kNone) {
       block = static_cast<int32_t>(log->blocks.size());
@@ -264,10 +265,20 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
           }
           break;
         }
-        case kBufferExtents:
+        case kBufferExtents: {
           buffer_left = r.U64();
           fn_open = false;
+          // The buffer is read up to the end of the file either way (as llvm-xray does); a size
+          // past it is a log cut short or a size that lies, said once per file.
+          const uint64_t after = n - off - kMetadataSize;
+          if (buffer_left > after && !extents_past_end_said) {
+            extents_past_end_said = true;
+            out.diags.Warning(DiagCode::kRecordTruncated, off, kMetadataSize,
+                              "BufferExtents declares a buffer of " + Dec(buffer_left) + " bytes but only " + Dec(after) +
+                                  " bytes follow in the file: the log was cut short or the size is wrong; its records are read to the end of the file");
+          }
           break;
+        }
         case kPid:
           pid = static_cast<uint32_t>(r.I32());
           cur_block()->pid = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(pid)));
