@@ -25,11 +25,12 @@ t0=$(date +%s)
 # unwinding corpus test also repeats each libc frame once per inline level perf added for it,
 # from binutils' addr2line on that debug file (perf 6.1 without libbfd runs addr2line)
 # time: /usr/bin/time measures the hostile-input set's peak memory (tests/node/hostile.test.mjs)
+# bzip2: the hostile-input set unpacks a perf archive tarball to make a lying one (make-hostile-formats.mjs)
 # golang-go: `go tool pprof` reads the pprof exports in npm run test (tests/node/export.test.mjs;
 #   the pprof tool ships prebuilt with Go: offline, no module download)
 APT_PACKAGES=(emscripten cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev
   libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libiberty-dev libtraceevent-dev libc6-dbg libprotozero-dev zstd
-  chromium clang-14 libclang-rt-14-dev golang-go binutils time)
+  chromium clang-14 libclang-rt-14-dev golang-go binutils time bzip2)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -244,9 +244,9 @@ class Reader {
     uint64_t budget = opt_.max_stream_bytes - std::min(opt_.max_stream_bytes, pos_);
     if (size - hn > budget) {
       failed_ = true;
-      r_.problems.push_back({e.header_offset, false, e.path + ": " + std::to_string(size) + " bytes go past the limit of " +
+      r_.problems.push_back({e.header_offset, false, e.path + ": declares " + std::to_string(size) + " bytes, past the limit of " +
                                                         std::to_string(opt_.max_stream_bytes) +
-                                                        " decompressed bytes (a decompression bomb?); stopped here"});
+                                                        " decompressed bytes (a size that lies, or a decompression bomb); stopped here"});
       return false;
     }
     bool want = !opt_.keep || opt_.keep(e.path, size, head, hn);
