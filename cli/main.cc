@@ -2,7 +2,11 @@
 // line of core/api/cli.h, which parses, dispatches and writes. This file only
 // gives it the files (stdio, std::filesystem) and stdout/stderr. The WASM
 // shell is wasm/cli.mjs; both print the same bytes.
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -33,6 +37,26 @@ class FileSource : public profscope::ByteSource {
   uint64_t size_ = 0;
 };
 
+// A file that does not say its size (/proc/kallsyms, a pipe): read whole, once.
+class BufferedSource : public profscope::ByteSource {
+ public:
+  explicit BufferedSource(FILE* f) {
+    uint8_t buf[1 << 16];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes_.insert(bytes_.end(), buf, buf + n);
+    std::fclose(f);
+  }
+  uint64_t size() const override { return bytes_.size(); }
+  size_t Read(uint64_t offset, uint8_t* dst, size_t len) override {
+    if (offset >= bytes_.size()) return 0;
+    const size_t n = std::min<uint64_t>(len, bytes_.size() - offset);
+    std::memcpy(dst, bytes_.data() + offset, n);
+    return n;
+  }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
 class FileHost : public profscope::cli::Host {
  public:
   std::unique_ptr<profscope::ByteSource> Open(const std::string& path, std::string* error) override {
@@ -41,6 +65,9 @@ class FileHost : public profscope::cli::Host {
       *error = std::strerror(errno);
       return nullptr;
     }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && !S_ISDIR(st.st_mode) && (!S_ISREG(st.st_mode) || st.st_size == 0))
+      return std::make_unique<BufferedSource>(f);
     return std::make_unique<FileSource>(f);
   }
   bool IsDirectory(const std::string& path) override {

@@ -50,7 +50,27 @@ export function loadProfscope(opts = {}) {
  */
 export function fileReader(file) {
   const fd = fs.openSync(file, 'r');
-  const size = fs.fstatSync(fd).size;
+  const st = fs.fstatSync(fd);
+  if (!st.isDirectory() && (!st.isFile() || st.size === 0)) {
+    // A file that does not say its size (/proc/kallsyms, a pipe): read whole, once.
+    let bytes;
+    try {
+      bytes = fs.readFileSync(fd);
+    } catch {
+      bytes = Buffer.alloc(0);
+    }
+    fs.closeSync(fd);
+    const all = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+    return {
+      read: (offset, length) => {
+        const start = Math.max(0, Math.min(Number(offset), all.length));
+        return all.slice(start, Math.min(all.length, start + Math.max(0, Number(length))));
+      },
+      size: all.length,
+      close: () => {},
+    };
+  }
+  const size = st.size;
   const read = (offset, length) => {
     const start = Math.max(0, Math.min(Number(offset), size));
     const len = Math.max(0, Math.min(Number(length), size - start));

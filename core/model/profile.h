@@ -110,6 +110,11 @@ class StringTable {
 struct FuncTable {
   std::vector<int32_t> name;     // string id
   std::vector<int32_t> mapping;  // mapping row or kNone
+  // Optional (empty: none; shorter than name: the rest 0): 1 where the
+  // recording's own tool prints "[unknown]" in folded stacks (perf: an address
+  // that the DSO's file, given, names no symbol for, or anonymous memory);
+  // the name stays `path+0xoffset` for the views.
+  std::vector<uint8_t> unknown;
 };
 
 // A frame: one address in one mapping.

@@ -116,6 +116,13 @@ struct SymbolStore::DsoEntry {
   SymbolTable syms;
   std::string source;
   const std::vector<uint8_t>* source_bytes = nullptr;  // user DSOs: the symbol file's bytes
+  // Candidates(), kept: the unwinder asks while decoding, the symbols later;
+  // a mismatch is reported once. Made again if the build-id became known since.
+  bool have_candidates = false;
+  std::string candidates_build_id;
+  std::vector<Input*> candidates;
+  bool runtime_done = false;
+  Input* runtime = nullptr;  // RuntimeBytes' answer
 };
 
 DsoKind KindOfPath(const std::string& path, bool kernel_space) {
@@ -477,8 +484,47 @@ std::vector<SymbolStore::Input*> SymbolStore::Candidates(DsoEntry& d) {
   return out;
 }
 
+const std::vector<SymbolStore::Input*>& SymbolStore::CandidatesOf(DsoEntry& d) {
+  if (!d.have_candidates || d.candidates_build_id != d.build_id) {
+    d.candidates = Candidates(d);
+    d.have_candidates = true;
+    d.candidates_build_id = d.build_id;
+  }
+  return d.candidates;
+}
+
+const std::vector<uint8_t>* SymbolStore::RuntimeBytes(int32_t dso) {
+  if (dso < 0 || static_cast<size_t>(dso) >= dsos_.size()) return nullptr;
+  DsoEntry& d = *dsos_[static_cast<size_t>(dso)];
+  if (d.kind != DsoKind::kUser && d.kind != DsoKind::kVdso) return nullptr;
+  if (!d.runtime_done || (d.have_candidates && d.candidates_build_id != d.build_id)) {
+    d.runtime_done = true;
+    d.runtime = nullptr;
+    for (Input* in : CandidatesOf(d)) {
+      if (in->debug_only || !Usable(*in, d)) continue;
+      d.runtime = in;
+      in->used = true;
+      break;
+    }
+  }
+  return d.runtime ? &d.runtime->bytes : nullptr;
+}
+
+bool SymbolStore::HasFile(int32_t dso) {
+  if (dso < 0 || static_cast<size_t>(dso) >= dsos_.size()) return false;
+  DsoEntry& d = *dsos_[static_cast<size_t>(dso)];
+  if (!d.loaded) Load(d);
+  return !d.source.empty() || d.runtime;
+}
+
+bool SymbolStore::HasElfInputs() const {
+  for (const auto& in : inputs_)
+    if (in->kind == InputKind::kElf) return true;
+  return false;
+}
+
 void SymbolStore::LoadUser(DsoEntry& d) {
-  std::vector<Input*> c = Candidates(d);
+  const std::vector<Input*>& c = CandidatesOf(d);
   Input* syms = nullptr;
   Input* runtime = nullptr;
   // Only the files chosen are read (a folder may hold the same binary twice: link and file).

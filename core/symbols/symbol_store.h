@@ -105,6 +105,18 @@ class SymbolStore {
   // The bytes of that input for a user DSO (perf's dso->symsrc_filename, the
   // file it runs addr2line on for inlined frames), else nullptr.
   const std::vector<uint8_t>* SymbolFileBytes(int32_t dso);
+  // The bytes of the file perf would unwind a user or vdso DSO with
+  // (dso__data_get_fd: the binary itself -- a build-id cache entry's `elf` or
+  // `vdso`, a tarball member, a file of a folder --, never a separate debug
+  // file), chosen by the same matching as its symbols; nullptr when none was
+  // given. Symbols are not loaded for this, so the unwinder can ask while
+  // decoding.
+  const std::vector<uint8_t>* RuntimeBytes(int32_t dso);
+  // True when a file of the DSO was given (its symbols, or its binary for
+  // unwinding): perf then prints "[unknown]" for an address it has no symbol for.
+  bool HasFile(int32_t dso);
+  // True when some input is an ELF file (a binary the unwinder may use).
+  bool HasElfInputs() const;
 
   // Problems found so far; call Finish() first to also get the inputs that
   // matched no DSO (after every DSO was looked up).
@@ -124,6 +136,7 @@ class SymbolStore {
   void LoadKernel(DsoEntry& d);
   void LoadUser(DsoEntry& d);
   std::vector<Input*> Candidates(DsoEntry& d);
+  const std::vector<Input*>& CandidatesOf(DsoEntry& d);  // Candidates, once per (DSO, build-id)
   std::vector<std::unique_ptr<Input>> inputs_;
   std::vector<std::unique_ptr<DsoEntry>> dsos_;
   std::vector<StoreProblem> problems_;

@@ -10,6 +10,14 @@ namespace profscope::exporter {
 
 namespace {
 
+// A frame's function name in folded stacks ("[unknown]" where the producer's tool says so).
+const std::string& FrameName(const Profile& p, int32_t frame) {
+  static const std::string kUnknown = "[unknown]";
+  const size_t f = static_cast<size_t>(p.frames.func[static_cast<size_t>(frame)]);
+  if (f < p.funcs.unknown.size() && p.funcs.unknown[f]) return kUnknown;
+  return p.strings.Get(p.funcs.name[f]);
+}
+
 void WriteFolded(const std::map<std::string, uint64_t>& folded, OutputSink& out) {
   for (const auto& [line, n] : folded) {
     out.Write(line);
@@ -83,7 +91,7 @@ void ThreadRootStacks(const DecodeResult& res, bool addresses, int32_t want, Out
       int32_t frame = p.stacks.frame[static_cast<size_t>(chain[j])];
       line += ';';
       if (addresses) line += Hex(p.frames.address[static_cast<size_t>(frame)]);
-      else line += p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[static_cast<size_t>(frame)])]);
+      else line += FrameName(p, frame);
     }
     folded[line] += n;
   }
@@ -105,7 +113,7 @@ void WriteRendered(const Profile& p, bool addresses, const std::vector<uint64_t>
       int32_t frame = p.stacks.frame[static_cast<size_t>(chain[j])];
       if (!line.empty()) line += ';';
       if (addresses) line += Hex(p.frames.address[static_cast<size_t>(frame)]);
-      else line += p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[static_cast<size_t>(frame)])]);
+      else line += FrameName(p, frame);
     }
     folded[line] += per_stack[s];
   }
@@ -141,7 +149,7 @@ bool WriteSortedTrie(const Profile& p, bool addresses, const std::vector<uint64_
       hex = Hex(p.frames.address[static_cast<size_t>(frame)]);
       return hex;
     }
-    return p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[static_cast<size_t>(frame)])]);
+    return FrameName(p, frame);
   };
   // Names that would sort or join differently as whole lines: use the rendered map.
   {

@@ -56,6 +56,7 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
   const SampleTable& st = p.samples;
   ScriptSampleInfo s;
   std::vector<uint8_t> keep;
+  size_t next_empty = 0;
   for (size_t i = 0; i < st.size(); ++i) {
     const int32_t ev = st.event[i];
     if (ev < 0 || static_cast<size_t>(ev) >= attrs.size()) continue;
@@ -73,7 +74,10 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
     s.sample_type = a.attr.sample_type;
     s.callchain = a.attr.sample_type & kSampleCallchain;
     s.frames.clear();
-    for (int32_t k = st.stack[i]; k != kNone; k = p.stacks.prefix[static_cast<size_t>(k)]) {
+    // A callchain perf shows empty prints no line (its stack is the sample's ip).
+    while (next_empty < empty_chain_.size() && empty_chain_[next_empty] < i) ++next_empty;
+    const bool chain_empty = next_empty < empty_chain_.size() && empty_chain_[next_empty] == i;
+    for (int32_t k = chain_empty ? kNone : st.stack[i]; k != kNone; k = p.stacks.prefix[static_cast<size_t>(k)]) {
       const size_t f = static_cast<size_t>(p.stacks.frame[static_cast<size_t>(k)]);
       ScriptFrameInfo fr;
       fr.ip = p.frames.address[f];
@@ -118,7 +122,11 @@ bool PerfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progres
   out.format = "perf.data";
   out.file_size = w.size();
   parser_ = std::make_unique<PerfRecordParser>(session_, out);
-  parser_->UseBinaries(early_side_);
+  // The side files' symbol inputs go to the store now: the DWARF unwinder
+  // takes its binaries from it while decoding, the names come from it after.
+  store_ = std::make_unique<symbols::SymbolStore>();
+  AddSymbolInputs(early_side_, *store_);
+  parser_->UseBinaries(early_side_, store_.get());
   ordered_ = std::make_unique<PerfOrderedEvents>(session_, out, *parser_);
   tokenizer_ = std::make_unique<PerfTokenizer>(session_, out, *ordered_, parser_->split());
   const uint8_t* head = w.Get(0, 16);
@@ -159,6 +167,7 @@ void PerfDecoder::Finish(DecodeResult& out) {
   session_.FinishEvents(out.profile);
   if (parser_) parser_->Finish();
   if (parser_) sample_comm_ = std::move(parser_->sample_comms());
+  if (parser_) empty_chain_ = std::move(parser_->empty_chain_samples());
   if (parser_) {
     const PerfUnwind& u = parser_->unwind();
     missing_in_.unwind = u.MissingBinaries();
@@ -168,7 +177,25 @@ void PerfDecoder::Finish(DecodeResult& out) {
     out.missing = FindMissing(out.profile, missing_in_);
   }
   out.stacks_thread_root = session_.features.simpleperf.present || RecordedBySimpleperf(session_.features);
+  if (parser_ && !out.stacks_thread_root) MarkUnknownFuncs(out.profile, parser_->address_named_funcs());
   if (parser_) parser_->Release();
+}
+
+void PerfDecoder::MarkUnknownFuncs(Profile& p, const std::vector<uint8_t>& address_named) {
+  // perf names a frame without a symbol "[unknown]" (its Python callchain,
+  // perf script). Where the DSO's file was not given the frame keeps its
+  // `path+0xoffset` in folded stacks too: perf had the file where it recorded.
+  std::vector<uint8_t>& unknown = p.funcs.unknown;
+  unknown.assign(p.funcs.name.size(), 0);
+  for (size_t f = 0; f < unknown.size() && f < address_named.size(); ++f) {
+    if (!address_named[f]) continue;
+    const int32_t m = p.funcs.mapping[f];
+    if (m == kNone) { unknown[f] = 1; continue; }
+    const size_t mk = static_cast<size_t>(m);
+    const bool anon = symbols::KindOfPath(p.strings.Get(p.mappings.path[mk]), p.mappings.pid[mk] == -1) ==
+                      symbols::DsoKind::kAnon;
+    unknown[f] = anon || (store_ && mk < mapping_dso_.size() && mapping_dso_[mk] != kNone && store_->HasFile(mapping_dso_[mk]));
+  }
 }
 
 void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) {
@@ -185,7 +212,10 @@ void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) 
     missing_in_.archive_given = missing_in_.archive_given || f.kind == "archive";
     missing_in_.kallsyms_given = missing_in_.kallsyms_given || f.kind == "kallsyms";
   }
-  store_ = std::make_unique<symbols::SymbolStore>();
+  if (!store_) {
+    store_ = std::make_unique<symbols::SymbolStore>();
+    AddSymbolInputs(files, *store_);
+  }
   NameFramesFromElf(files, used, sb, out, *store_, mapping_dso_);
   // perf's inlined frames of the unwound (--call-graph dwarf) user frames.
   const InlineCounts ic = AddInlineFrames(parser_->unwound_frames(), mapping_dso_, *store_, sb, out, &inlined_frames_);

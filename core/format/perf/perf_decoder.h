@@ -73,17 +73,21 @@ class PerfDecoder : public Decoder {
   const PerfSession& session() const { return session_; }
 
  private:
+  // Profile::funcs.unknown: the funcs still named `path+0xoffset` that perf prints "[unknown]".
+  void MarkUnknownFuncs(Profile& p, const std::vector<uint8_t>& address_named);
   // Fields of the rows that are not records: header, attrs, ids, event_types, feature table.
   void SectionFields(ByteReader r, const DecodeResult& res, int32_t row, FieldList& out) const;
 
   PerfSession session_;
+  // The side files' symbols and binaries (perf_symbols.h); the parser's unwinder reads from it.
+  std::unique_ptr<symbols::SymbolStore> store_;
   std::unique_ptr<PerfRecordParser> parser_;
   std::unique_ptr<PerfOrderedEvents> ordered_;
-  std::unique_ptr<symbols::SymbolStore> store_;  // the side files' symbols (perf_symbols.h)
   std::vector<int32_t> mapping_dso_;             // mapping row -> store DSO
   MissingInputs missing_in_;                     // the side files as the "what is missing" report sees them
   std::vector<uint8_t> inlined_frames_;          // frame row -> an inlined function's frame (perf_inlines.h)
   std::vector<int32_t> sample_comm_;             // sample -> comm at its time (kNone: ":tid")
+  std::vector<uint32_t> empty_chain_;            // samples whose callchain perf shows empty, in order
   std::unique_ptr<PerfTokenizer> tokenizer_;
   std::vector<SideFile> early_side_;
 };

@@ -266,6 +266,7 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
     t.cpu.push_back((st & kSampleCpu) ? static_cast<int32_t>(s.cpu) : kNone);
     t.event.push_back(session_.AttrIndex(attr));  // = the event row FinishEvents gives the attr
     t.weight.push_back(weight);
+    if (stacks_.last_chain_empty()) empty_chain_.push_back(static_cast<uint32_t>(t.stack.size()));
     t.stack.push_back(stack);
     t.record.push_back(row);
     sample_comm_.push_back(out_.profile.threads.name[static_cast<size_t>(th)]);

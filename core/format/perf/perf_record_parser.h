@@ -34,7 +34,7 @@ class PerfRecordParser : public RecordSink {
   void Record(int32_t row, ByteReader rec) override;
 
   // ELF side files that unwind --call-graph dwarf samples (before the first record).
-  void UseBinaries(const std::vector<SideFile>& files) { unwind_.AddBinaries(files); }
+  void UseBinaries(const std::vector<SideFile>& files, symbols::SymbolStore* store) { unwind_.AddBinaries(files, store); }
   const PerfUnwind& unwind() const { return unwind_; }
   SplitJoiner& split() { return split_; }
   StackBuilder& stacks() { return stacks_.builder(); }
@@ -44,9 +44,12 @@ class PerfRecordParser : public RecordSink {
   void Release() { stacks_.Release(); }
   void ForgetFrames() { stacks_.ForgetFrames(); }
   const std::vector<uint8_t>& unwound_frames() const { return stacks_.unwound_frames(); }
+  const std::vector<uint8_t>& address_named_funcs() const { return stacks_.address_named_funcs(); }
   // Per sample (sample-table order), its thread's comm when it was
   // interpreted (string id; kNone: perf names the thread ":tid").
   std::vector<int32_t>& sample_comms() { return sample_comm_; }
+  // The samples (in order) whose callchain perf shows empty (PerfStacks::last_chain_empty).
+  std::vector<uint32_t>& empty_chain_samples() { return empty_chain_; }
 
  private:
   // Where and when the record happened, from its sample_id trailer.
@@ -79,6 +82,7 @@ class PerfRecordParser : public RecordSink {
   SplitJoiner split_;
   SampleData sample_;  // scratch
   std::vector<int32_t> sample_comm_;
+  std::vector<uint32_t> empty_chain_;
   // PERF_SAMPLE_READ: each event id's last counter value; values whose id names no event.
   std::unordered_map<uint64_t, uint64_t> read_last_;
   std::vector<std::pair<const PerfSession::AttrInfo*, double>> read_samples_;

@@ -4,6 +4,15 @@
 
 namespace profscope::perf {
 
+namespace {
+// A callchain context marker perf knows (machine.c add_callchain_ip); any
+// other entry >= PERF_CONTEXT_MAX makes perf discard the whole callchain.
+bool KnownContext(uint64_t v) {
+  return v == kContextHv || v == kContextKernel || v == kContextUser || v == kContextGuest ||
+         v == kContextGuestKernel || v == kContextGuestUser;
+}
+}  // namespace
+
 PerfStacks::PerfStacks(Profile& p) : p_(p), stacks_(std::make_unique<StackBuilder>(p)) {}
 
 void PerfStacks::Release() {
@@ -31,6 +40,11 @@ void PerfStacks::CollectFrames(const SampleData& s, const PerfEventAttr& attr, u
     for (size_t i = 0; i < end; ++i) {
       uint64_t v = s.callchain[i];
       if (v >= kContextMax) {
+        if (!KnownContext(v)) {  // "invalid callchain context": perf discards it all
+          addrs_.clear();
+          kernel_.clear();
+          return;
+        }
         kernel = v == kContextKernel || v == kContextGuestKernel;
         continue;
       }
@@ -62,6 +76,11 @@ void PerfStacks::CollectUnwound(const SampleData& s, uint16_t misc, const std::v
   bool kernel = kernel_mode;
   for (uint64_t v : s.callchain) {
     if (v >= kContextMax) {
+      if (!KnownContext(v)) {  // perf discards the callchain's entries; the unwound frames follow
+        addrs_.clear();
+        kernel_.clear();
+        break;
+      }
       kernel = v == kContextKernel || v == kContextGuestKernel;
       continue;
     }
@@ -152,6 +171,8 @@ int32_t PerfStacks::NewFrame(size_t i, SimpleperfInfo& spi) {
       } while (v);
       name.append(hex + k, sizeof hex - k);
       func = sb.NewFunc(p_.strings.Intern(name), m);
+      if (address_named_.size() <= static_cast<size_t>(func)) address_named_.resize(static_cast<size_t>(func) + 1, 0);
+      address_named_[static_cast<size_t>(func)] = 1;
     } else {
       const std::string& mpath = p_.strings.Get(mt.path[mi]);
       std::string name;
@@ -173,6 +194,13 @@ int32_t PerfStacks::Stack(const SampleData& s, const PerfEventAttr& attr, uint16
                           const std::vector<uint64_t>* user) {
   if (user) CollectUnwound(s, misc, *user);
   else CollectFrames(s, attr, misc);
+  chain_empty_ = false;
+  if (addrs_.empty() && (attr.sample_type & kSampleCallchain) && (attr.sample_type & kSampleIp)) {
+    // perf's callchain is empty: the sample's own ip stands for it (perf report, perf's Python callchain).
+    chain_empty_ = true;
+    addrs_.push_back(s.ip);
+    kernel_.push_back((misc & kMiscCpumodeMask) == 1 || (misc & kMiscCpumodeMask) == 4);
+  }
   if (spi.present) SimpleperfFrames(pid, tid, time, spaces, spi);
   StackBuilder& sb = *stacks_;
   int32_t stack = kNone;

@@ -32,6 +32,12 @@ class PerfStacks {
   int32_t Stack(const SampleData& s, const PerfEventAttr& attr, uint16_t misc, int32_t pid, int32_t tid,
                 uint64_t time, int32_t thread, const AddressSpaces& spaces, SimpleperfInfo& spi,
                 const std::vector<uint64_t>* user = nullptr);
+  // The last Stack() had a callchain that perf shows empty (only context
+  // markers, or an entry >= PERF_CONTEXT_MAX that is no context: perf 6.1's
+  // add_callchain_ip then discards the whole callchain): its stack is the
+  // sample's ip, as perf report and perf's Python callchain fallback have it,
+  // but perf script prints no callchain line for it.
+  bool last_chain_empty() const { return chain_empty_; }
   StackBuilder& builder() { return *stacks_; }
   // Frees the caches once no sample can follow (the interning indexes too).
   void Release();
@@ -40,6 +46,8 @@ class PerfStacks {
   // Per frame row: 1 when a sample had it as an unwound user frame (perf adds
   // inlined frames to those only: perf_inlines.h). Kept by Release().
   const std::vector<uint8_t>& unwound_frames() const { return unwound_; }
+  // func row -> 1 when its name is the address's `path+0xoffset` (no symbol yet).
+  const std::vector<uint8_t>& address_named_funcs() const { return address_named_; }
 
  private:
   void CollectFrames(const SampleData& s, const PerfEventAttr& attr, uint16_t misc);
@@ -64,6 +72,8 @@ class PerfStacks {
   };
   std::vector<std::vector<ChainEntry>> thread_chains_;
   std::vector<uint8_t> unwound_;
+  std::vector<uint8_t> address_named_;
+  bool chain_empty_ = false;
 };
 
 }  // namespace profscope::perf

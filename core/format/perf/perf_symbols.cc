@@ -8,11 +8,6 @@
 
 namespace profscope::perf {
 
-namespace {
-
-
-}  // namespace
-
 std::vector<int32_t> BindMappings(const Profile& p, symbols::SymbolStore& store) {
   const MappingTable& m = p.mappings;
   // One DSO per mapping (the store merges mappings of one file).
@@ -38,29 +33,32 @@ uint64_t MapIp(symbols::SymbolStore& store, int32_t dso, const MappingTable& m, 
   }
 }
 
-void NameFramesFromElf(std::vector<SideFile>& files, std::vector<bool>& used, StackBuilder& sb, DecodeResult& out,
+bool IsSymbolInput(const SideFile& f) {
+  if (!f.window) return false;
+  // A folder's files keep their paths (build-id cache layouts); jit dumps in it stay jit dumps.
+  if (!f.folder.empty()) return f.kind != "jitdump" && f.kind != "yaml";
+  return f.kind == "elf" || f.kind == "archive" || f.kind == "kallsyms";
+}
+
+bool AddSymbolInputs(const std::vector<SideFile>& files, symbols::SymbolStore& store) {
+  bool any = false;
+  for (const SideFile& f : files) {
+    if (!IsSymbolInput(f)) continue;
+    any = true;
+    // A folder is the input reported for its files; a file alone, itself.
+    if (!f.folder.empty()) store.AddFileLazily(f.RelativePath(), f.window->source(), f.folder);
+    else store.AddFileLazily(BaseName(f.name), f.window->source(), f.name);
+  }
+  return any;
+}
+
+void NameFramesFromElf(const std::vector<SideFile>& files, std::vector<bool>& used, StackBuilder& sb, DecodeResult& out,
                        symbols::SymbolStore& store, std::vector<int32_t>& dso) {
   Profile& p = out.profile;
   const MappingTable& m = p.mappings;
   bool any = false;
-  for (size_t i = 0; i < files.size(); ++i) {
-    SideFile& f = files[i];
-    if (!f.window) continue;
-    const bool symbols = f.kind == "elf" || f.kind == "archive" || f.kind == "kallsyms";
-    if (!f.folder.empty()) {
-      // A folder's files keep their paths (build-id cache layouts); the
-      // folder is the input reported. Jit dumps in it stay jit dumps.
-      if (f.kind == "jitdump" || f.kind == "yaml") continue;
-      used[i] = true;
-      any = true;
-      store.AddFileLazily(f.RelativePath(), f.window->source(), f.folder);
-      continue;
-    }
-    if (!symbols) continue;
-    used[i] = true;
-    any = true;
-    store.AddFileLazily(BaseName(f.name), f.window->source(), f.name);
-  }
+  for (size_t i = 0; i < files.size(); ++i)
+    if (IsSymbolInput(files[i])) used[i] = any = true;
   if (!any) return;
   dso = BindMappings(p, store);
   std::unordered_map<const symbols::Symbol*, int32_t> name_ids;

@@ -24,13 +24,20 @@ std::vector<int32_t> BindMappings(const Profile& p, symbols::SymbolStore& store)
 // perf's map__map_ip: the address `a` of mapping row `mk` as the store looks it up in `dso`.
 uint64_t MapIp(symbols::SymbolStore& store, int32_t dso, const MappingTable& m, size_t mk, uint64_t a);
 
+// The side files that feed the symbol store: ELF files, tarballs, kallsyms,
+// and every file of a folder but jit dumps and XRay maps.
+bool IsSymbolInput(const SideFile& f);
+// Gives those to `store` (read lazily: headers now, bytes when a DSO matches),
+// before the decode, so the DWARF unwinder finds its binaries where the names
+// come from (a perf archive, a build-id cache folder...). True when any.
+bool AddSymbolInputs(const std::vector<SideFile>& files, symbols::SymbolStore& store);
+
 // Renames the funcs of frames whose mapping's DSO has symbols to perf's
 // name for them (frames outside any symbol keep their `path+0xoffset`
-// name). Side files of kind "elf", "archive" and "kallsyms" are consumed
-// (`used[i]` set) into `store` (kept by the caller: perf script resolves
-// through it later) and `dso` is set to BindMappings' answer; the others are
-// left alone.
-void NameFramesFromElf(std::vector<SideFile>& files, std::vector<bool>& used, StackBuilder& sb, DecodeResult& out,
+// name), from `store`, which AddSymbolInputs filled (kept by the caller: perf
+// script resolves through it later). The symbol inputs are marked used
+// (`used[i]`) and `dso` is set to BindMappings' answer.
+void NameFramesFromElf(const std::vector<SideFile>& files, std::vector<bool>& used, StackBuilder& sb, DecodeResult& out,
                        symbols::SymbolStore& store, std::vector<int32_t>& dso);
 
 }  // namespace profscope::perf

@@ -92,25 +92,10 @@ PerfUnwind::PerfUnwind(Profile& p, Diagnostics& diags)
     : p_(p), diags_(diags), unwinder_(std::make_unique<uw::Unwinder>()) {}
 PerfUnwind::~PerfUnwind() = default;
 
-void PerfUnwind::AddBinaries(const std::vector<SideFile>& files) {
+void PerfUnwind::AddBinaries(const std::vector<SideFile>& files, symbols::SymbolStore* store) {
   jit_.Add(files);
-  for (const auto& f : files) {
-    if (f.kind != "elf" || !f.window) continue;
-    Binary b;
-    b.name = f.name;
-    b.base = BaseName(f.name);
-    b.src = &f.window->source();
-    b.module = uw::UnwindModule::FromElf(*b.src, f.name);
-    if (!b.module || !b.module->elf().ok) continue;
-    binaries_.push_back(std::move(b));
-  }
-  // A separate debug file (its .text has no bytes) shares its binary's
-  // build-id: the binary, with the CFI and the bytes, is matched first.
-  auto debug_only = [](const Binary& b) {
-    const elf::SectionHeader* t = b.module->elf().FindSection(".text");
-    return t && t->type == elf::kShtNobits;
-  };
-  std::stable_partition(binaries_.begin(), binaries_.end(), [&](const Binary& b) { return !debug_only(b); });
+  store_ = store;
+  have_binaries_ = store_ && store_->HasElfInputs();
 }
 
 void PerfUnwind::SetArch(const std::string& arch) {
@@ -127,15 +112,29 @@ PerfUnwind::MapInfo& PerfUnwind::Resolve(int32_t row) {
   const MappingTable& mt = p_.mappings;
   const std::string& path = p_.strings.Get(mt.path[r]);
   const std::string build_id = mt.build_id[r] == kNone ? std::string() : p_.strings.Get(mt.build_id[r]);
-  mi.anonymous = Anonymous(path);
+  // The [vdso] has a file where perf archive or a build-id cache keeps one.
+  mi.anonymous = Anonymous(path) && path != "[vdso]";
   if (mi.anonymous) return mi;
-  const std::string base = BaseName(path);
-  for (size_t i = 0; i < binaries_.size() && mi.binary < 0; ++i)
-    if (symbols::SameBuildId(build_id, binaries_[i].module->build_id())) mi.binary = static_cast<int32_t>(i);
-  if (mi.binary < 0 && build_id.empty()) {
-    // No build-id recorded (pipe mode writes them last): the file name decides.
-    for (size_t i = 0; i < binaries_.size() && mi.binary < 0; ++i)
-      if (binaries_[i].base == base) mi.binary = static_cast<int32_t>(i);
+  if (store_) {
+    // The binary perf would read (its build-id cache entry, the file given...):
+    // matched by build-id, by file name when none was recorded (pipe mode
+    // writes them last); one of another build-id is never used.
+    const std::vector<uint8_t>* bytes = store_->RuntimeBytes(store_->Dso(path, build_id, false));
+    if (bytes) {
+      auto it = binary_of_.find(bytes);
+      if (it == binary_of_.end()) {
+        Binary b;
+        b.src = std::make_unique<MemorySource>(*bytes);
+        b.module = uw::UnwindModule::FromElf(*b.src, path);
+        int32_t index = -1;
+        if (b.module && b.module->elf().ok) {
+          index = static_cast<int32_t>(binaries_.size());
+          binaries_.push_back(std::move(b));
+        }
+        it = binary_of_.emplace(bytes, index).first;
+      }
+      mi.binary = it->second;
+    }
   }
   if (mi.binary >= 0)
     mi.bias_ok = binaries_[static_cast<size_t>(mi.binary)].module->Bias(mt.start[r], mt.pgoff[r], &mi.bias);
@@ -149,12 +148,12 @@ PerfUnwind::MapInfo& PerfUnwind::Resolve(int32_t row) {
 }
 
 void PerfUnwind::Mapped(int32_t pid, int32_t row) {
-  if (pid == kKernelPid || (binaries_.empty() && jit_.empty())) return;
+  if (pid == kKernelPid || (!have_binaries_ && jit_.empty())) return;
   jit_.Mapped(pid, p_.strings.Get(p_.mappings.path[static_cast<size_t>(row)]));
   // A process whose JIT code has unwind tables unwinds (after perf inject
   // --jit, perf reads them from the jitted .so files).
   if (jit_.Unwinds(pid)) unwinds_[pid] = true;
-  if (binaries_.empty()) return;
+  if (!have_binaries_) return;
   // perf's unwind__prepare_access: a process unwinds from the first mapping
   // whose file perf can read. A [vdso] without a recorded build-id (pipe
   // mode) perf reads from a copy of its own vdso (vdso.c); profscope has
@@ -289,7 +288,7 @@ void PerfUnwind::Finish() {
     msg += " to unwind " + Thousands(m.samples) + (m.samples == 1 ? " sample" : " samples") + ": ";
     msg += (m.samples == 1 ? "its user stack stops at " : "their user stacks stop at ") + path;
     if (!build_id.empty()) msg += " (build-id " + build_id + ")";
-    msg += binaries_.empty() && jit_.empty() ? "; no binary was given, so no user stack was unwound (perf does the same)"
+    msg += !have_binaries_ && jit_.empty() ? "; no binary was given, so no user stack was unwound (perf does the same)"
                              : ", whose binary was not given";
     diags_.Warning(DiagCode::kUnwindMissingBinary, m.offset, 0, msg);
   }

@@ -1,6 +1,7 @@
 // The user part of `perf record --call-graph dwarf` stacks: a SAMPLE with
 // PERF_SAMPLE_REGS_USER + PERF_SAMPLE_STACK_USER is unwound (core/unwind)
-// with the binaries the person gave (side files of kind "elf"), the way perf
+// with the binaries the person gave (found through the symbol store: ELF side
+// files, perf archive tarballs, build-id cache folders...), the way perf
 // 6.1 built with libunwind does it (util/unwind-libunwind-local.c,
 // machine.c thread__resolve_callchain): the kernel callchain first (perf
 // records with exclude_callchain_user), then the unwound user frames.
@@ -34,6 +35,7 @@
 #include "core/io/byte_reader.h"
 #include "core/model/address_space.h"
 #include "core/model/profile.h"
+#include "core/symbols/symbol_store.h"
 #include "core/unwind/unwinder.h"
 
 namespace profscope::perf {
@@ -43,10 +45,11 @@ class PerfUnwind {
   PerfUnwind(Profile& p, Diagnostics& diags);
   ~PerfUnwind();
 
-  // The side files of kind "elf" become candidate binaries (read lazily
-  // through their windows' sources, which must outlive this object); those
-  // of kind "jitdump" give JIT code its unwind tables (perf_jit_unwind.h).
-  void AddBinaries(const std::vector<SideFile>& files);
+  // The binaries come from `store` (the side files' symbol inputs, matched to
+  // each mapping's DSO as its names are: core/symbols/symbol_store.h; it must
+  // outlive this object; nullptr: none); the side files of kind "jitdump" give
+  // JIT code its unwind tables (perf_jit_unwind.h).
+  void AddBinaries(const std::vector<SideFile>& files, symbols::SymbolStore* store);
   // The recording's TIME_CONV (ARCH_TIMESTAMP jit dumps), read when needed.
   void SetTimeConv(const TimeConv* tc) { jit_.SetTimeConv(tc); }
   // The recording's HEADER_ARCH ("x86_64", "aarch64", ...); "" = x86_64.
@@ -95,9 +98,7 @@ class PerfUnwind {
  private:
   class Lookup;
   struct Binary {
-    std::string name;       // the side file's name
-    std::string base;       // its file name (no folders)
-    ByteSource* src = nullptr;
+    std::unique_ptr<MemorySource> src;  // over the store's bytes of the file
     std::unique_ptr<unwind::UnwindModule> module;
   };
   struct MapInfo {
@@ -115,7 +116,10 @@ class PerfUnwind {
 
   Profile& p_;
   Diagnostics& diags_;
+  symbols::SymbolStore* store_ = nullptr;
+  bool have_binaries_ = false;  // the store holds some ELF file
   std::vector<Binary> binaries_;
+  std::unordered_map<const std::vector<uint8_t>*, int32_t> binary_of_;  // store bytes -> binaries_ index (-1: unusable)
   JitUnwind jit_;
   std::vector<MapInfo> maps_;                    // by mapping row
   std::unordered_map<int32_t, bool> unwinds_;    // pid -> a mapping with a binary was mapped
