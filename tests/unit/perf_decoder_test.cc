@@ -2568,5 +2568,66 @@ TEST_P(PerfDecoderModes, TruncatedAtEveryLength) {
   }
 }
 
+std::string ScriptOf(Session& s) {
+  std::string out;
+  {
+    StringSink sink(out);
+    s.WriteScript(sink);
+  }
+  return out;
+}
+
+// A callchain entry >= PERF_CONTEXT_MAX that is no context (a user stack walk
+// that read -1): perf 6.1's add_callchain_ip discards the whole callchain. The
+// sample's stack is then its ip (perf report, perf's Python callchain falls
+// back to it) and perf script prints no callchain line for it.
+TEST_P(PerfDecoderModes, InvalidCallchainContextDiscardsTheCallchain) {
+  Builder b = MakeBuilder();
+  PerfEventAttr a = MakeAttr(kTypeSoftware, 0, kSampleIp | kSampleTid | kSampleTime | kSampleCallchain,
+                             kFlagExcludeGuest);
+  b.Attr(a, {1});
+  b.Mmap(-1, kKernelStart, 0x100000, 0, "[kernel.kallsyms]");
+  b.Mmap(100, 0x400000, 0x1000, 0, "/bin/app");
+  S s;
+  s.ip = kKernelStart + 0x10; s.pid = 100; s.tid = 100; s.time = 10; s.misc = kMiscKernel;
+  s.callchain = {kContextKernel, kKernelStart + 0x10, kKernelStart + 0x20, kContextUser, 0x400030,
+                 0xffffffffffffffff};
+  b.Sample(a, s);
+  S ok = s;
+  ok.time = 20;
+  ok.callchain = {kContextKernel, kKernelStart + 0x10, kContextUser, 0x400030};
+  b.Sample(a, ok);
+  Decoded d(b.Build());
+  ASSERT_TRUE(d.ok()) << d.Diags();
+  EXPECT_EQ(d.s().StacksText(true, ""), "0x400030;0xffffffff81000010 1\n0xffffffff81000010 1\n");
+  const std::string script = ScriptOf(d.s());
+  // The first sample: its header line, then the empty line that ends it.
+  const size_t first = script.find('\n');
+  ASSERT_NE(first, std::string::npos) << script;
+  EXPECT_EQ(script.compare(first, 2, "\n\n"), 0) << script;
+  EXPECT_NE(script.find("\t              30 [unknown] (/bin/app)\n"), std::string::npos) << script;  // the second sample's user frame
+}
+
+// perf script and perf report walk at most 127 callchain entries (context
+// markers do not count), leaf first.
+TEST_P(PerfDecoderModes, CallchainIsCutAt127Entries) {
+  Builder b = MakeBuilder();
+  PerfEventAttr a = MakeAttr(kTypeSoftware, 0, kSampleIp | kSampleTid | kSampleTime | kSampleCallchain,
+                             kFlagExcludeGuest);
+  b.Attr(a, {1});
+  b.Mmap(100, 0x400000, 0x10000, 0, "/bin/app");
+  S s;
+  s.ip = 0x400000; s.pid = 100; s.tid = 100; s.time = 10;
+  s.callchain = {kContextUser};
+  for (uint64_t i = 0; i < 200; ++i) s.callchain.push_back(0x400000 + 16 * i);
+  s.callchain.push_back(0xffffffffffffffff);  // past the cut: never read
+  b.Sample(a, s);
+  Decoded d(b.Build());
+  ASSERT_TRUE(d.ok()) << d.Diags();
+  std::string want;
+  for (uint64_t i = 127; i-- > 0;) want += Hex(0x400000 + 16 * i) + (i ? ";" : " 1\n");
+  EXPECT_EQ(d.s().StacksText(true, ""), want);
+}
+
 }  // namespace
 }  // namespace profscope::perf

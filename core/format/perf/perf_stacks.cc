@@ -7,6 +7,10 @@ namespace profscope::perf {
 namespace {
 // A callchain context marker perf knows (machine.c add_callchain_ip); any
 // other entry >= PERF_CONTEXT_MAX makes perf discard the whole callchain.
+// perf script's and perf report's max_stack (PERF_MAX_STACK_DEPTH): the
+// callchain is walked leaf first until that many entries that are no context.
+constexpr size_t kMaxStack = 127;
+
 bool KnownContext(uint64_t v) {
   return v == kContextHv || v == kContextKernel || v == kContextUser || v == kContextGuest ||
          v == kContextGuestKernel || v == kContextGuestUser;
@@ -37,7 +41,7 @@ void PerfStacks::CollectFrames(const SampleData& s, const PerfEventAttr& attr, u
         if (s.callchain[i] == kContextUser) { end = i; break; }
     }
     bool kernel = kernel_mode;
-    for (size_t i = 0; i < end; ++i) {
+    for (size_t i = 0; i < end && addrs_.size() < kMaxStack; ++i) {
       uint64_t v = s.callchain[i];
       if (v >= kContextMax) {
         if (!KnownContext(v)) {  // "invalid callchain context": perf discards it all
@@ -69,12 +73,12 @@ void PerfStacks::CollectFrames(const SampleData& s, const PerfEventAttr& attr, u
 // entries (the kernel's; user ones would precede the unwound frames), at most
 // PERF_MAX_STACK_DEPTH, then the unwound user frames; the ip when both are empty.
 void PerfStacks::CollectUnwound(const SampleData& s, uint16_t misc, const std::vector<uint64_t>& user) {
-  constexpr size_t kMaxStack = 127;
   const bool kernel_mode = (misc & kMiscCpumodeMask) == 1 || (misc & kMiscCpumodeMask) == 4;
   addrs_.clear();
   kernel_.clear();
   bool kernel = kernel_mode;
   for (uint64_t v : s.callchain) {
+    if (addrs_.size() == kMaxStack) break;
     if (v >= kContextMax) {
       if (!KnownContext(v)) {  // perf discards the callchain's entries; the unwound frames follow
         addrs_.clear();
@@ -84,7 +88,6 @@ void PerfStacks::CollectUnwound(const SampleData& s, uint16_t misc, const std::v
       kernel = v == kContextKernel || v == kContextGuestKernel;
       continue;
     }
-    if (addrs_.size() == kMaxStack) break;
     addrs_.push_back(v);
     kernel_.push_back(kernel);
   }
