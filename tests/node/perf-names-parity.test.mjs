@@ -27,7 +27,7 @@ const LIBC_DEBUG = '/usr/lib/debug/.build-id/93/ac61ec5a8eb1396f9fbd350e3169a558
 const haveSystem = [LIBC, LDSO, LIBC_DEBUG].every((f) => fs.existsSync(f));
 const haveNative = fs.existsSync(NATIVE);
 
-const CASES = ['archive_mt_fp', 'archive_kernel_fp', 'tracepoint_sched_g'];
+const CASES = ['archive_mt_fp', 'archive_kernel_fp', 'tracepoint_sched_g', 'archive_dwarf_lib', 'archive_stripped_fp'];
 const tarball = (name) =>
   path.join(CORPUS, name === 'tracepoint_sched_g' ? 'archive_kernel_fp' : name, 'perf.data.tar.bz2');
 const sideArgs = (name) => ['--symbols', tarball(name), '--symbols', LIBC, '--symbols', LDSO];
