@@ -71,3 +71,33 @@ test('with the libc perf used, the stacks are perf\'s own, name for name', async
   for (let i = 0; i < heaviest.frames.length; i++) expect(got[i], `depth ${i + 1}`).toContain(heaviest.frames[i]);
   errs.check();
 });
+
+// --call-graph dwarf + perf archive (archive_dwarf_lib): the program and its own
+// library are only in the tarball; the page unwinds their samples with the
+// .eh_frame read from it and shows perf's stacks, name for name (with the libc
+// and ld.so perf used and libc6-dbg's debug file, dropped too).
+test('a --call-graph dwarf recording unwinds through the binaries in its perf archive', async ({ page }) => {
+  const dbg = libcDebugFile();
+  test.skip(!dbg, 'libc6-dbg is not installed (scripts/setup.sh installs it)');
+  const dir = dataFile('archive_dwarf_lib');
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page
+    .getByTestId('file-input')
+    .setInputFiles([path.join(dir, 'perf.data'), path.join(dir, 'perf.data.tar.bz2'), LIBC,
+      '/lib64/ld-linux-x86-64.so.2', /** @type {string} */ (dbg)]);
+  await waitDecoded(page, 'perf.data (+4 files');
+  const got = await heaviestPath(page);
+  const heaviest = perfFoldedStacks(dir)[0];
+  // perf's heaviest stack (e.g. clone3;start_thread;worker;rec;leaf): every level, by name.
+  expect(heaviest.frames.length).toBeGreaterThan(3);
+  for (let i = 0; i < heaviest.frames.length; i++) expect(got[i], `depth ${i + 1}`).toContain(heaviest.frames[i]);
+  // The library's functions are named in the Functions view, and no program frame is left unwound.
+  await page.getByRole('tab', { name: 'Functions' }).click();
+  const fns = page.getByTestId('functions');
+  for (const name of ['lib_inner', 'lib_outer', 'via_lib', 'worker', 'leaf']) await expect(fns).toContainText(name);
+  await expect(page.getByText(/drop dwprog|drop libdwlib/)).toHaveCount(0);
+  await shot(page, '46-archive-dwarf');
+  errs.check();
+});
