@@ -42,6 +42,32 @@ test('a --call-graph dwarf perf.data dropped with its binary shows perf\'s unwou
   errs.check();
 });
 
+test('a frame of an unwound stack links to the stack-copy slot that held its return address', async ({ page }) => {
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles([path.join(DIR, 'perf.data'), path.join(DIR, 'calltree_static_nofp')]);
+  await waitDecoded(page, 'perf.data (+1 file');
+  await page.getByRole('tab', { name: 'Call tree' }).click();
+  const tree = page.getByTestId('call-tree');
+  // main: a caller whose address comes from a return address in the stack copy (level 4: _start, …, main)
+  const row = tree.locator('.ct-row[aria-level="4"]').first();
+  await expect(row).toContainText('main');
+  await row.click();
+  await expect(page.getByTestId('frame-slot')).toContainText(/unwound frame\[\d+\] at 0x/);
+  const slot = (await page.getByTestId('frame-slot').textContent()).match(/at (0x[0-9a-f]+)/)[1];
+  const hexSel = page.getByTestId('hex-selection');
+  await expect(hexSel).toContainText(`Selection ${slot}`);
+  await expect(hexSel).toContainText('(8 bytes)');
+  await expect(page.locator(`.hex-view .hb[data-off="${parseInt(slot, 16)}"]`)).toHaveClass(/\bsel\b/);
+  // the record tree shows the unwound frame, with the return address it held
+  const treeSel = page.getByRole('tree', { name: 'Record tree' }).locator('[role=treeitem][aria-selected=true]');
+  await expect(treeSel).toHaveCount(1);
+  await expect(treeSel).toContainText('return address');
+  await shot(page, '41-dwarf-frame-to-stack-slot');
+  errs.check();
+});
+
 test('the same perf.data without its binary: one-frame stacks and which binary to drop', async ({ page }) => {
   const errs = watchErrors(page);
   await page.goto('./');

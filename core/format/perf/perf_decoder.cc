@@ -343,6 +343,45 @@ bool PerfDecoder::ContainerBytes(Window& w, const DecodeResult& res, int32_t row
   return perf::ContainerBytes(w, res, row, session_.order, out, session_.features.comp_mmap_len);
 }
 
+void PerfDecoder::AddUnwoundFields(ByteReader rec, const DecodeResult& res, int32_t row, FieldList& out) {
+  if (!parser_ || rec.size() < 8) return;
+  const PerfSession::AttrInfo* a = session_.AttrForRecord(rec, kSample);
+  if (!a || !(a->attr.sample_type & kSampleRegsUser) || !(a->attr.sample_type & kSampleStackUser)) return;
+  SampleData sd;
+  if (!ParseSample(rec.Slice(8, rec.size() - 8), a->attr, &sd, nullptr, nullptr)) return;
+  unwind::UnwindResult u;
+  if (!parser_->unwind().Reunwind(sd, a->attr, rec, static_cast<int32_t>(sd.pid), &u) || u.frames.empty()) return;
+  // Shown only when the frames are the sample's own (its stack's user part, leaf first,
+  // with perf's inlined repeats of an address folded).
+  const Profile& p = res.profile;
+  std::vector<uint64_t> stack;
+  for (size_t k = 0; k < p.samples.size(); ++k) {
+    if (p.samples.record[k] != row) continue;
+    for (int32_t n = p.samples.stack[k]; n != kNone; n = p.stacks.prefix[static_cast<size_t>(n)]) {
+      const uint64_t addr = p.frames.address[static_cast<size_t>(p.stacks.frame[static_cast<size_t>(n)])];
+      if (stack.empty() || stack.back() != addr) stack.push_back(addr);
+    }
+    break;
+  }
+  std::vector<uint64_t> mine;
+  for (const auto& f : u.frames)
+    if (mine.empty() || mine.back() != f.address) mine.push_back(f.address);
+  if (mine.size() > stack.size() || !std::equal(mine.begin(), mine.end(), stack.end() - static_cast<long>(mine.size())))
+    return;
+  Field& f = out.Add("unwound", sd.stack_user_offset, sd.stack_user_size,
+                     Dec(u.frames.size()) + " user frames from regs_user and the stack copy (" +
+                         StopReasonName(u.stop) + ")");
+  for (size_t k = 0; k < u.frames.size(); ++k) {
+    const unwind::UnwoundFrame& fr = u.frames[k];
+    std::string v = Hex(fr.address);
+    if (k == 0) v += " (the sampled ip, regs_user)";
+    else if (fr.ra_slot != unwind::kNoSlot && fr.ra_slot >= sd.stack_user_offset)
+      v += " (return address " + Hex(fr.pc) + " at sp+" + Hex(fr.ra_slot - sd.stack_user_offset) + ")";
+    const bool slot = fr.ra_slot != unwind::kNoSlot;
+    f.children.push_back(Field{"frame[" + Dec(k) + "]", slot ? fr.ra_slot : sd.stack_user_offset, slot ? 8u : 0u, v, {}});
+  }
+}
+
 void PerfDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t row, FieldList& out) {
   if (row < 0 || static_cast<size_t>(row) >= res.records.rows()) return;
   size_t i = static_cast<size_t>(row);
@@ -363,6 +402,7 @@ void PerfDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t row, 
         DecodeRecordFields(rec, a ? &a->attr : nullptr, fields, &diags);
       };
       decode(r, out, scratch);
+      if (res.records.type[i] == kSample) AddUnwoundFields(r, res, row, out);
       if (res.records.type[i] == kSpSplitEnd) JoinedSplitFields(w, res, row, session_.order, decode, out);
       break;
     }

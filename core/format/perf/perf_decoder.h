@@ -73,6 +73,9 @@ class PerfDecoder : public Decoder {
   const PerfSession& session() const { return session_; }
 
  private:
+  // A --call-graph dwarf SAMPLE's field view: its user frames unwound again, each with the
+  // bytes that gave it (the ip register, the stack-copy slot of each return address).
+  void AddUnwoundFields(ByteReader rec, const DecodeResult& res, int32_t row, FieldList& out);
   // Profile::funcs.unknown: the funcs still named `path+0xoffset` that perf prints "[unknown]".
   void MarkUnknownFuncs(Profile& p, const std::vector<uint8_t>& address_named);
   // Fields of the rows that are not records: header, attrs, ids, event_types, feature table.

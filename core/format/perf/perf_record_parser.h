@@ -36,6 +36,7 @@ class PerfRecordParser : public RecordSink {
   // ELF side files that unwind --call-graph dwarf samples (before the first record).
   void UseBinaries(const std::vector<SideFile>& files, symbols::SymbolStore* store) { unwind_.AddBinaries(files, store); }
   const PerfUnwind& unwind() const { return unwind_; }
+  PerfUnwind& unwind() { return unwind_; }
   SplitJoiner& split() { return split_; }
   StackBuilder& stacks() { return stacks_.builder(); }
   // After the last record: markers get their thread rows, waiting SPLIT pieces are reported.

@@ -264,6 +264,43 @@ const std::vector<uint64_t>* PerfUnwind::UserFrames(const SampleData& s, const P
   return &frames_;
 }
 
+bool PerfUnwind::Reunwind(const SampleData& s, const PerfEventAttr& attr, ByteReader rec, int32_t pid,
+                          uw::UnwindResult* out) {
+  const uint64_t st = attr.sample_type;
+  if (!(st & kSampleRegsUser) || !(st & kSampleStackUser) || s.regs_user_abi == uw::kRegsAbiNone ||
+      s.regs_user.empty() || (!have_binaries_ && jit_.empty()))
+    return false;
+  uw::StackCopy stack;
+  const uint64_t base = rec.base();
+  if (s.stack_user_size && s.stack_user_offset >= base && s.stack_user_offset - base <= rec.size() &&
+      s.stack_user_size <= rec.size() - (s.stack_user_offset - base)) {
+    stack.data = rec.data() + (s.stack_user_offset - base);
+    stack.size = s.stack_user_size;
+    stack.dyn_size = std::min(s.stack_user_dyn_size, s.stack_user_size);
+    stack.file_offset = s.stack_user_offset;
+    stack.order = rec.order();
+  }
+  const uint64_t time = (st & kSampleTime) ? s.time : 0;
+  AddressSpaces at_time;
+  const MappingTable& mt = p_.mappings;
+  for (size_t r = 0; r < mt.size(); ++r)
+    if (mt.pid[r] == pid && mt.time[r] <= time) at_time.Map(pid, mt.start[r], mt.end[r], static_cast<int32_t>(r));
+  const bool monotonic = ((attr.flags >> 25) & 1) && attr.clockid == 1;
+  Lookup lookup(*this, at_time, pid, time, monotonic);
+  unwinder_->Unwind(machine_, uw::RegisterAbi::kPerf, s.regs_user_abi, s.regs_user_mask, s.regs_user.data(),
+                    s.regs_user.size(), stack, lookup, out);
+  // The sampled frame has no return address: its bytes are the ip register in regs_user.
+  uw::Arch task;
+  if (!out->frames.empty() && uw::TaskArch(machine_, s.regs_user_abi, &task)) {
+    const int k = uw::PerfIpIndex(machine_, task);
+    if (k >= 0 && k < 64 && ((s.regs_user_mask >> k) & 1)) {
+      const uint64_t below = s.regs_user_mask & ((uint64_t{1} << k) - 1);
+      out->frames[0].ra_slot = s.regs_user_offset + 8 + 8 * static_cast<uint64_t>(__builtin_popcountll(below));
+    }
+  }
+  return true;
+}
+
 void PerfUnwind::Finish() {
   // Each mapping whose missing binary cut samples short, most samples first.
   std::vector<std::pair<std::pair<int32_t, int32_t>, Missing>> ranked(missing_.begin(), missing_.end());

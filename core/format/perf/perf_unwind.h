@@ -68,6 +68,15 @@ class PerfUnwind {
   // The diagnostics of what stopped unwinding (once, after the last sample).
   void Finish();
 
+  // One sample unwound again after the decode (the record's field view: the
+  // stack-copy slot of each return address). The process's mappings at the
+  // sample's time are rebuilt from the mapping table (its rows of `pid` made
+  // at or before `time`); nothing is counted. The sampled frame's `ra_slot` is
+  // the ip register's place in regs_user. False when the sample has no user
+  // registers and stack copy or no binary was given.
+  bool Reunwind(const SampleData& s, const PerfEventAttr& attr, ByteReader rec, int32_t pid,
+                unwind::UnwindResult* out);
+
   // Counts, for tests and benchmarks.
   struct Counts {
     uint64_t samples = 0;          // samples with user registers and a stack copy

@@ -48,7 +48,9 @@ export function frameAddressFor(ctx, tree, i, node, plain) {
 }
 
 /**
- * The callchain slot (or ip field) of a sample record holding `address`, or null.
+ * The callchain slot (or ip field) of a sample record holding `address`, or null. A
+ * `--call-graph dwarf` sample's user frames are found among its `unwound` field's frames:
+ * the ip register, then the stack-copy slot that held each return address.
  * Field values are "0x…" or decimal text; addresses are exact (BigUint64Array).
  * @param {any[]} fields the record's fields (recordFieldsJson)
  * @param {bigint} address
@@ -66,6 +68,14 @@ export function callchainSlot(fields, address) {
     if (k >= 0) {
       const hit = list[ci].children[k];
       return { name: `callchain${hit.name}`, offset: Number(hit.offset), size: Number(hit.size), path: `${ci}.${k}` };
+    }
+  }
+  const ui = list.findIndex((f) => f.name === 'unwound');
+  if (ui >= 0 && list[ui].children) {
+    const k = list[ui].children.findIndex((/** @type {any} */ c) => same(c.value) && Number(c.size) > 0);
+    if (k >= 0) {
+      const hit = list[ui].children[k];
+      return { name: `unwound ${hit.name}`, offset: Number(hit.offset), size: Number(hit.size), path: `${ui}.${k}` };
     }
   }
   const ii = list.findIndex((f) => f.name === 'ip');

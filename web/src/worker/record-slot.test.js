@@ -48,4 +48,25 @@ describe('callchain slot', () => {
     expect(Number(0xffffffff8a2001c9n) === Number(0xffffffff8a2000c9n)).toBe(true);
     expect(callchainSlot(fields, 0xffffffff8a2000c9n)).toBeNull();
   });
+  it('finds a --call-graph dwarf frame at its return address slot in the stack copy', () => {
+    const dwarf = [
+      { name: 'ip', offset: 8, size: 8, value: '0x55d0c1e3a271' },
+      {
+        name: 'unwound',
+        offset: 400,
+        size: 8192,
+        value: '3 user frames from regs_user and the stack copy (outermost)',
+        children: [
+          { name: 'frame[0]', offset: 200, size: 8, value: '0x55d0c1e3a271 (the sampled ip, regs_user)' },
+          { name: 'frame[1]', offset: 424, size: 8, value: '0x55d0c1e3a2b4 (return address 0x55d0c1e3a2b5 at sp+0x18)' },
+          { name: 'frame[2]', offset: 400, size: 0, value: '0x7f00000012ab' },
+        ],
+      },
+    ];
+    expect(callchainSlot(dwarf, 0x55d0c1e3a2b4n)).toEqual({ name: 'unwound frame[1]', offset: 424, size: 8, path: '1.1' });
+    // the sampled frame: the ip register among the unwound frames comes before the ip field
+    expect(callchainSlot(dwarf, 0x55d0c1e3a271n)?.name).toBe('unwound frame[0]');
+    // a frame without a slot has no bytes of its own
+    expect(callchainSlot(dwarf, 0x7f00000012abn)).toBeNull();
+  });
 });

@@ -7,7 +7,7 @@
 # .eh_frame from the tarball. libc/ld.so frames (thread start, main's callers) were unwound and
 # named from this machine's Debian 12 libc6 (+ libc6-dbg). References: script_default.txt
 # (`perf script`), folded_sym.txt / folded_addrs.txt (perf's own callchains folded root first by
-# scripts/perf-refs/perf_fold.py, names or absolute addresses), report_D.txt.gz, evlist.txt,
+# scripts/perf-refs/perf_fold.py, names or absolute addresses; folded_addrs_nobin.txt: with no binary), report_D.txt.gz, evlist.txt,
 # header.txt, archive_contents.txt. Run as root (perf_event_paranoid 2) under /opt/demo.
 set -eu
 D=$(dirname "$(readlink -f "$0")")
@@ -27,9 +27,12 @@ perf script -i perf.data -s "$F/perf_fold.py" folded 2> folded.log
 perf report -D -i perf.data > report_D.txt 2> /dev/null
 perf evlist -v -i perf.data > evlist.txt 2> /dev/null
 perf report --header-only -I -i perf.data > header.txt 2> /dev/null
+E=$(mktemp -d); mkdir -p "$E/symfs" "$E/buildid"   # what perf prints with no binary at all
+perf --buildid-dir "$E/buildid" script --symfs "$E/symfs" -i perf.data -s "$F/perf_fold.py" "$E/nobin" 2> /dev/null
+mv "$E/nobin_addrs.txt" folded_addrs_nobin.txt; rm -rf "$E"
 perf archive perf.data > archive.stdout 2>&1
 tar tjf perf.data.tar.bz2 > archive_contents.txt
 rm -f dwprog libdwlib.so   # the binaries reach the decoder only through the archive
-cp archive.stdout archive_contents.txt evlist.txt folded.log folded_addrs.txt folded_sym.txt header.txt \
+cp archive.stdout archive_contents.txt evlist.txt folded.log folded_addrs.txt folded_addrs_nobin.txt folded_sym.txt header.txt \
    perf.data perf.data.tar.bz2 record.stderr script_default.txt "$D/"
 gzip -9c report_D.txt > "$D/report_D.txt.gz"
