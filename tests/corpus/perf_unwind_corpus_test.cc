@@ -11,6 +11,7 @@
 // perf's without them (folded_addrs_nobin.txt).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -231,6 +232,43 @@ TEST(PerfUnwindFields, EachUnwoundFrameLinksToItsReturnAddressSlot) {
   }
   EXPECT_EQ(checked, 40);
   EXPECT_GT(slots, 80);
+}
+
+// simpleperf unwinds while recording; a file made with `simpleperf record
+// --no-unwind` keeps each sample's registers and stack copy, and profscope
+// unwinds it as perf does (simpleperf's register numbering). Here a real
+// --call-graph dwarf recording whose command line says simpleperf (argv[0]
+// rewritten in its CMDLINE feature: the decoder then reads it as a simpleperf
+// file) gives the same stacks as perf unwound.
+TEST(PerfUnwindSimpleperf, NoUnwindRecordingsAreUnwound) {
+  const fs::path dir = profscope::corpus::PerfData() / "dwarf_static_nofp";
+  std::vector<uint8_t> data = ReadFile(dir / "perf.data");
+  // CMDLINE: u32 count, then {u32 len (padded to 64), "/usr/bin/perf\0"...}.
+  const std::string from = std::string("@\0\0\0/usr/bin/perf", 17) + '\0';
+  auto it = std::search(data.begin(), data.end(), from.begin(), from.end());
+  ASSERT_NE(it, data.end());
+  const std::string to = "/usr/bin/simpleperf";
+  std::copy(to.begin(), to.end(), it + 4);
+  *(it + 4 + static_cast<long>(to.size())) = 0;
+  std::vector<uint8_t> bin = ReadFile(dir / "calltree_static_nofp");
+  MemorySource src(data), bsrc(bin);
+  Session s(src, "perf.data");
+  s.AddSideFile(bsrc, "calltree_static_nofp");
+  ASSERT_TRUE(s.Decode());
+  ASSERT_TRUE(s.result().stacks_thread_root) << "read as a simpleperf file";
+  // Every stack, root first, by address, as perf's folded_addrs.txt has them.
+  const profscope::Profile& p = s.result().profile;
+  std::map<std::string, uint64_t> got;
+  for (size_t i = 0; i < p.samples.size(); ++i) {
+    std::vector<std::string> frames;
+    for (int32_t n = p.samples.stack[i]; n != profscope::kNone; n = p.stacks.prefix[static_cast<size_t>(n)])
+      frames.push_back(profscope::Hex(p.frames.address[static_cast<size_t>(p.stacks.frame[static_cast<size_t>(n)])]));
+    std::string line;
+    for (size_t k = frames.size(); k-- > 0;) line += (line.empty() ? "" : ";") + frames[k];
+    ++got[line];
+  }
+  const auto want = Folded(ReadText(dir / "folded_addrs.txt"));
+  EXPECT_TRUE(want == got) << Differences(want, got);
 }
 
 TEST(PerfUnwindNames, ThreadsUnwoundThroughLibcHaveTheProgramsNames) {

@@ -251,12 +251,16 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
   threads_.AddSamples(th);
   if (!arch_set_) {  // (the features are read before the records, pipe mode's come first)
     unwind_.SetArch(session_.features.arch);
-    // simpleperf's register numbering is its own (not unwound yet: its stacks stay as before)
-    unwinds_ = !session_.features.simpleperf.present && !RecordedBySimpleperf(session_.features);
+    // simpleperf numbers the registers of a 32-bit task on arm64 its own way.
+    simpleperf_ = session_.features.simpleperf.present || RecordedBySimpleperf(session_.features);
+    if (simpleperf_) unwind_.SetRegisterAbi(unwind::RegisterAbi::kSimpleperf);
     arch_set_ = true;
   }
-  // --call-graph dwarf: the user frames unwound from the registers and stack copy.
-  const std::vector<uint64_t>* user = unwinds_ ? unwind_.UserFrames(s, a->attr, rec, pid, spaces_) : nullptr;
+  // --call-graph dwarf: the user frames unwound from the registers and stack copy. simpleperf
+  // unwinds while recording (its callchain is then complete, the copy gone); only a sample that
+  // still has its copy (simpleperf record --no-unwind) is unwound here.
+  const bool copy = !simpleperf_ || (s.stack_user_size && s.stack_user_dyn_size);
+  const std::vector<uint64_t>* user = copy ? unwind_.UserFrames(s, a->attr, rec, pid, spaces_) : nullptr;
   const int32_t stack =
       stacks_.Stack(s, a->attr, rec.PeekU16(4), pid, tid, time, th, spaces_, session_.features.simpleperf, user);
   SampleTable& t = out_.profile.samples;

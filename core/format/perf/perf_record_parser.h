@@ -78,7 +78,7 @@ class PerfRecordParser : public RecordSink {
   PerfStacks stacks_;
   PerfUnwind unwind_;
   bool arch_set_ = false;
-  bool unwinds_ = false;
+  bool simpleperf_ = false;  // a simpleperf recording (its register numbering, its unwinding)
   PerfMarkers markers_;
   SplitJoiner split_;
   SampleData sample_;  // scratch

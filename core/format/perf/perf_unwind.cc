@@ -234,7 +234,7 @@ const std::vector<uint64_t>* PerfUnwind::UserFrames(const SampleData& s, const P
     }
     return &frames_;
   }
-  unwinder_->Unwind(machine_, uw::RegisterAbi::kPerf, s.regs_user_abi, s.regs_user_mask, s.regs_user.data(),
+  unwinder_->Unwind(machine_, regs_abi_, s.regs_user_abi, s.regs_user_mask, s.regs_user.data(),
                     s.regs_user.size(), stack, lookup, &result_);
   for (const auto& f : result_.frames) frames_.push_back(f.address);
   counts_.frames += frames_.size();
@@ -287,7 +287,7 @@ bool PerfUnwind::Reunwind(const SampleData& s, const PerfEventAttr& attr, ByteRe
     if (mt.pid[r] == pid && mt.time[r] <= time) at_time.Map(pid, mt.start[r], mt.end[r], static_cast<int32_t>(r));
   const bool monotonic = ((attr.flags >> 25) & 1) && attr.clockid == 1;
   Lookup lookup(*this, at_time, pid, time, monotonic);
-  unwinder_->Unwind(machine_, uw::RegisterAbi::kPerf, s.regs_user_abi, s.regs_user_mask, s.regs_user.data(),
+  unwinder_->Unwind(machine_, regs_abi_, s.regs_user_abi, s.regs_user_mask, s.regs_user.data(),
                     s.regs_user.size(), stack, lookup, out);
   // The sampled frame has no return address: its bytes are the ip register in regs_user.
   uw::Arch task;

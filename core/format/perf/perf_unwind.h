@@ -54,6 +54,8 @@ class PerfUnwind {
   void SetTimeConv(const TimeConv* tc) { jit_.SetTimeConv(tc); }
   // The recording's HEADER_ARCH ("x86_64", "aarch64", ...); "" = x86_64.
   void SetArch(const std::string& arch);
+  // Whose register numbering the samples use (simpleperf's differs for 32-bit tasks on arm64).
+  void SetRegisterAbi(unwind::RegisterAbi who) { regs_abi_ = who; }
 
   // Mapping table row `row` was just mapped into process `pid`.
   void Mapped(int32_t pid, int32_t row);
@@ -133,6 +135,7 @@ class PerfUnwind {
   std::vector<MapInfo> maps_;                    // by mapping row
   std::unordered_map<int32_t, bool> unwinds_;    // pid -> a mapping with a binary was mapped
   unwind::Arch machine_ = unwind::Arch::kX86_64;
+  unwind::RegisterAbi regs_abi_ = unwind::RegisterAbi::kPerf;
   std::unique_ptr<unwind::Unwinder> unwinder_;
   unwind::UnwindResult result_;
   std::vector<uint64_t> frames_;
