@@ -252,3 +252,35 @@ TEST(Jitdump, SniffBothOrders) {
 }
 
 }  // namespace
+
+// A dump of many code loads (a runtime that never stops compiling): one memory
+// budget bounds the decode; reaching it stops at a record boundary with one
+// error diagnostic, and every load before it is kept and shown.
+TEST(Jitdump, MemoryBudgetStopsTheDecodeAndKeepsWhatWasDecoded) {
+  JitWriter w(false);
+  w.Header(1, 4242);
+  const std::string name(200, 'f');  // 200 bytes of name each: ~1.6 MB of loads
+  for (uint32_t i = 0; i < 6000; ++i) w.CodeLoad(1000 + i, 4242, 0x100000 + 64ull * i, 16, i, name + std::to_string(i));
+  std::vector<uint8_t> bytes = w.bytes();
+  profscope::MemorySource src(bytes.data(), bytes.size());
+  Session s(src, "jit-4242.dump");
+  s.SetMaxMemoryMiB(1);
+  ASSERT_TRUE(s.Decode());
+  const profscope::Diagnostic* budget = nullptr;
+  for (const auto& g : s.result().diags.items())
+    if (g.code == profscope::DiagCode::kMemoryBudget) budget = &g;
+  ASSERT_NE(budget, nullptr) << s.DiagnosticsJson();
+  EXPECT_EQ(budget->severity, profscope::Severity::kError);
+  EXPECT_GT(budget->offset, 40u);
+  EXPECT_LT(budget->offset, bytes.size());
+  const size_t rows = s.result().records.rows();
+  EXPECT_GT(rows, 1000u);
+  EXPECT_LT(rows, 6001u);
+  // The last record kept ends where the decode stopped.
+  const auto& rt = s.result().records;
+  EXPECT_EQ(rt.offset[rows - 1] + rt.size[rows - 1], budget->offset);
+  // Without a budget that low, every load is read.
+  Session all(src, "jit-4242.dump");
+  ASSERT_TRUE(all.Decode());
+  EXPECT_EQ(all.result().records.rows(), 6001u);
+}

@@ -260,7 +260,13 @@ void RecordFieldsOf(ByteReader rec, bool file_header, FieldList* fields) {
   if (r.ok() && r.remaining()) s.Add("extra header bytes", r.abs_pos(), r.remaining(), Dec(r.remaining()) + " bytes");
 }
 
-bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags) {
+namespace {
+// Bytes a dump keeps per piece, for the memory budget: fixed (not sizeof, which
+// differs in wasm32), plus the text it holds.
+constexpr uint64_t kLoadBytes = 96, kMoveBytes = 72, kDebugBytes = 64, kEntryBytes = 48, kUnwindingBytes = 48;
+}  // namespace
+
+bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags, MemoryBudget* budget) {
   Diagnostics scratch;
   Diagnostics& dg = diags ? *diags : scratch;
   *out = Dump();
@@ -316,6 +322,7 @@ bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags) {
   if (rows) rows->Add(0, hsize, 0, RecordKind::kFileHeader, -1, RecordCategory::kMetadata);
 
   uint64_t off = hsize;
+  uint64_t kept = 0;  // what the dump holds, for the budget
   while (off < size) {
     uint64_t left = size - off;
     if (left < kRecordHeaderSize) {
@@ -355,8 +362,19 @@ bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags) {
                  "record at " + Hex(off) + " has unknown id " + Dec(id) + "; skipped using its total_size " + Dec(total));
     }
     ++out->records;
+    const size_t loads = out->loads.size(), moves = out->moves.size(), debug = out->debug.size(),
+                 unwinding = out->unwinding.size();
     ParseRecord(ByteReader(rp, total, off, hd.order), row, out, nullptr, &dg);
+    if (out->loads.size() > loads) kept += kLoadBytes + out->loads.back().name.size();
+    if (out->debug.size() > debug) {
+      kept += kDebugBytes;
+      for (const auto& e : out->debug.back().entries) kept += kEntryBytes + e.file.size();
+    }
+    kept += (out->moves.size() - moves) * kMoveBytes + (out->unwinding.size() - unwinding) * kUnwindingBytes;
     off += total;
+    if (budget && (budget->reached() || budget->Due()) &&
+        budget->Reached(kept + (rows ? MemoryBudget::Bytes(*rows) : 0), off, dg))
+      break;
   }
   out->end_offset = off < size ? off : size;
   return true;
@@ -365,7 +383,7 @@ bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags) {
 bool JitdumpDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progress) {
   out.format = "jitdump";
   out.mode = "file";
-  bool ok = ReadDump(w, &dump_, &out.records, &out.diags);
+  bool ok = ReadDump(w, &dump_, &out.records, &out.diags, &out.budget);
   out.byte_order = dump_.header.order == ByteOrder::kLittle ? "little" : "big";
   if (progress) progress(w.size(), w.size());
   row_load_.assign(out.records.rows(), -1);

@@ -19,6 +19,7 @@
 #include "core/io/byte_reader.h"
 #include "core/io/byte_source.h"
 #include "core/model/profile.h"
+#include "core/model/memory_budget.h"
 #include "core/model/record_table.h"
 
 namespace profscope::jitdump {
@@ -131,6 +132,9 @@ void AddCodeMarkers(const Dump& d, Profile& p, const std::function<int32_t(uint3
 // (header: kFileHeader; record: kRecord with type = id; bytes that form no
 // record: kUnparsed), reports damage to `diags`. Returns false only when the
 // file is not a jitdump at all (no magic / shorter than its header).
-bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags);
+// `budget` (optional): the decode's memory budget; what the dump and `rows`
+// keep is counted with fixed bytes per record (the same natively and in WASM),
+// and reaching it stops the walk there (one error diagnostic in `diags`).
+bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags, MemoryBudget* budget = nullptr);
 
 }  // namespace profscope::jitdump

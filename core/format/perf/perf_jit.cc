@@ -155,7 +155,7 @@ void UseJitDumps(std::vector<SideFile>& files, const JitJoinInput& in, StackBuil
     }
     jitdump::Dump d;
     Diagnostics dd;
-    if (!jitdump::ReadDump(*f.window, &d, nullptr, &dd) || !d.header_ok) {
+    if (!jitdump::ReadDump(*f.window, &d, nullptr, &dd, &out.budget) || !d.header_ok) {
       out.diags.Warning(DiagCode::kSideFileMismatch, 0, 0, "jit dump " + f.name + " could not be read; its frames stay unnamed");
       continue;
     }
