@@ -29,7 +29,7 @@ std::string SideFileRoleOf(const std::string& name, const std::string& kind, con
   if (kind == "jitdump") role = "jitdump";
   else if (kind == "yaml") role = "instr-map";
   else if (kind == "elf") role = format == "xray" ? "instr-map" : "symbols";
-  else if (kind == "archive" || kind == "kallsyms" || kind == "folder") role = "symbols";
+  else if (kind == "archive" || kind == "kallsyms" || kind == "perfmap" || kind == "folder") role = "symbols";
   if (role != "unused" && ReportedUnused(name, diags)) role = "unused";
   return role;
 }

@@ -5,6 +5,7 @@
 #include "core/archive/byte_stream.h"
 #include "core/archive/tar_reader.h"
 #include "core/symbols/kallsyms.h"
+#include "core/symbols/perf_map.h"
 
 namespace profscope {
 
@@ -12,7 +13,7 @@ bool WorthOfferingFromFolder(const uint8_t* head, size_t n) {
   if (n >= 4 && head[0] == 0x7f && std::memcmp(head + 1, "ELF", 3) == 0) return true;
   if (archive::DetectCompression(head, n) != archive::Compression::kNone) return true;
   if (n >= 512 && archive::IsTarHeader(head)) return true;
-  return symbols::LooksLikeKallsyms(head, n);
+  return symbols::LooksLikeKallsyms(head, n) || symbols::LooksLikePerfMap(head, n);
 }
 
 std::string SideFolderLimitNote(const std::string& folder) {

@@ -8,6 +8,7 @@
 #include "core/format/gperf/gperf_decoder.h"
 #include "core/format/xray/xray_decoder.h"
 #include "core/symbols/kallsyms.h"
+#include "core/symbols/perf_map.h"
 
 namespace profscope {
 
@@ -30,6 +31,7 @@ std::string SniffSideFile(Window& w) {
   uint64_t t = w.Available(0) < 4096 ? w.Available(0) : 4096;
   const uint8_t* text = w.Get(0, static_cast<size_t>(t));
   if (text && symbols::LooksLikeKallsyms(text, static_cast<size_t>(t))) return "kallsyms";
+  if (text && symbols::LooksLikePerfMap(text, static_cast<size_t>(t))) return "perfmap";
   return "unknown";
 }
 

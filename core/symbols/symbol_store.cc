@@ -13,6 +13,7 @@
 #include "core/format/elf/elf_reader.h"
 #include "core/symbols/elf_symbols.h"
 #include "core/symbols/kallsyms.h"
+#include "core/symbols/perf_map.h"
 
 namespace profscope::symbols {
 
@@ -20,7 +21,7 @@ namespace {
 
 constexpr uint64_t kMaxInputBytes = uint64_t{1} << 30;  // one side file read whole at most
 
-enum class InputKind : uint8_t { kElf, kKallsyms, kLink, kOther };
+enum class InputKind : uint8_t { kElf, kKallsyms, kLink, kPerfMap, kOther };
 
 
 std::string StripSlash(std::string p) {
@@ -126,6 +127,7 @@ struct SymbolStore::DsoEntry {
 };
 
 DsoKind KindOfPath(const std::string& path, bool kernel_space) {
+  if (!kernel_space && path.rfind("/tmp/perf-", 0) == 0 && PerfMapPid(path) >= 0) return DsoKind::kPerfMap;
   if (path.rfind("[kernel.kallsyms]", 0) == 0 || path.rfind("[guest.kernel.kallsyms", 0) == 0) return DsoKind::kKernel;
   if (path == "[vdso]" || path == "[vdso32]" || path == "[vdsox32]") return DsoKind::kVdso;
   if (kernel_space) return DsoKind::kModule;
@@ -197,7 +199,7 @@ void SymbolStore::AddFileLazily(const std::string& path, ByteSource& src, const 
     uint8_t block[4096];
     size_t bn = n ? src.Read(0, block, n < sizeof block ? static_cast<size_t>(n) : sizeof block) : 0;
     tar = tar || (bn >= 512 && archive::IsTarHeader(block));
-    if (tar || LooksLikeKallsyms(block, bn)) { AddFile(path, src, origin); return; }
+    if (tar || LooksLikeKallsyms(block, bn) || LooksLikePerfMap(block, bn)) { AddFile(path, src, origin); return; }
     auto in = std::make_unique<Input>();
     in->path = StripSlash(path);
     in->logical = in->path;
@@ -343,6 +345,8 @@ void SymbolStore::AddBytes(const std::string& path, std::vector<uint8_t> bytes, 
   } else if (LooksLikeKallsyms(d, n)) {
     in->kind = InputKind::kKallsyms;
     in->build_id = PathBuildId(in->path);
+  } else if (LooksLikePerfMap(d, n)) {
+    in->kind = InputKind::kPerfMap;
   } else {
     in->kind = InputKind::kOther;
   }
@@ -439,6 +443,8 @@ void SymbolStore::Load(DsoEntry& d) {
     // from the module's own .ko file.
     if (kernel_dso_ >= 0 && !dsos_[static_cast<size_t>(kernel_dso_)]->loaded) Load(*dsos_[static_cast<size_t>(kernel_dso_)]);
     if (d.syms.empty()) LoadUser(d);
+  } else if (d.kind == DsoKind::kPerfMap) {
+    LoadPerfMap(d);
   } else if (d.kind != DsoKind::kAnon) {
     LoadUser(d);
   }
@@ -579,6 +585,21 @@ void SymbolStore::LoadUser(DsoEntry& d) {
   d.source_bytes = &syms->bytes;
 }
 
+void SymbolStore::LoadPerfMap(DsoEntry& d) {
+  // perf reads /tmp/perf-PID.map itself; here the file of that name given.
+  const std::string want = BaseName(d.path);
+  for (auto& up : inputs_) {
+    Input& in = *up;
+    if (in.kind != InputKind::kPerfMap || BaseName(in.path) != want) continue;
+    for (auto& s : ParsePerfMap(std::string_view(reinterpret_cast<const char*>(in.bytes.data()), in.bytes.size())))
+      d.syms.Add(s.start, s.size, kStbGlobal, kSttFunc, std::move(s.name));
+    d.syms.FinishAsIs();
+    in.used = true;
+    d.source = in.path;
+    return;
+  }
+}
+
 void SymbolStore::LoadKernel(DsoEntry& d) {
   // 1. A vmlinux with the kernel's build-id (perf's dso__load_vmlinux).
   for (auto& up : inputs_) {
@@ -696,7 +717,7 @@ void SymbolStore::Finish() {
     for (auto& in : inputs_) {
       if (in->Label() != l) continue;
       any = any || in->used;
-      named = named || in->kind == InputKind::kElf || in->kind == InputKind::kKallsyms;
+      named = named || in->kind == InputKind::kElf || in->kind == InputKind::kKallsyms || in->kind == InputKind::kPerfMap;
     }
     // Build-id links of a used cache entry count as used with it.
     if (!any)

@@ -5,7 +5,7 @@
 // util/symbol.c dso__load, dso__load_kernel_sym), and the DSOs' symbols
 // loaded by perf's rules (elf_symbols.h, kallsyms.h, symbol_table.h).
 //
-// Input: (relative path, bytes) entries: a side file given alone is one
+// Input: (relative path, bytes) entries (a perf-PID.map text too): a side file given alone is one
 // entry named by its file name; a folder gives its files with their paths
 // relative to it; a tarball (any compression, by content) gives its members.
 // Build-id cache layouts are understood from the paths too:
@@ -30,11 +30,14 @@
 
 namespace profscope::symbols {
 
-enum class DsoKind : uint8_t { kUser, kKernel, kModule, kVdso, kAnon };
+enum class DsoKind : uint8_t { kUser, kKernel, kModule, kVdso, kAnon, kPerfMap };
 
 // What perf calls the DSO of a mapping path (machine.c, map.c): "[kernel.kallsyms]..."
 // is the kernel, "[name]" or "/...ko[.xz|.gz|.zst]" with pid -1 a module, "[vdso]" the vdso,
-// "//anon", "[heap]", "[stack]", "/dev/zero"... anonymous (never symbolized).
+// "//anon", "[heap]", "[stack]", "/dev/zero"... anonymous (never symbolized);
+// "/tmp/perf-PID.map" (perf's DSO of a process's anonymous executable memory:
+// a JIT's code) is named from a perf map file of that name (perf_map.h), at
+// absolute addresses.
 DsoKind KindOfPath(const std::string& path, bool kernel_space);
 
 // perf's kmod_path__parse_name: "/lib/modules/6.1/kernel/fs/ext4/ext4.ko.xz" -> "[ext4]"
@@ -134,6 +137,7 @@ class SymbolStore {
   bool Usable(Input& in, const DsoEntry& d);    // read, and not of another build-id
   void Load(DsoEntry& d);
   void LoadKernel(DsoEntry& d);
+  void LoadPerfMap(DsoEntry& d);
   void LoadUser(DsoEntry& d);
   std::vector<Input*> Candidates(DsoEntry& d);
   const std::vector<Input*>& CandidatesOf(DsoEntry& d);  // Candidates, once per (DSO, build-id)

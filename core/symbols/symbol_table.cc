@@ -80,6 +80,19 @@ void SymbolTable::Finish(bool kallsyms) {
   Index();
 }
 
+void SymbolTable::FinishAsIs() {
+  std::stable_sort(syms_.begin(), syms_.end(), [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
+  std::vector<Symbol> out;
+  out.reserve(syms_.size());
+  for (auto& s : syms_) {
+    if (!out.empty() && out.back().start == s.start) continue;
+    if (s.end == s.start && s.end != UINT64_MAX) ++s.end;
+    out.push_back(std::move(s));
+  }
+  syms_ = std::move(out);
+  Index();
+}
+
 void SymbolTable::Insert(Symbol s) {
   auto it = std::upper_bound(syms_.begin(), syms_.end(), s.start, [](uint64_t a, const Symbol& x) { return a < x.start; });
   syms_.insert(it, std::move(s));

@@ -31,6 +31,10 @@ class SymbolTable {
   // `kallsyms`: perf's is_kallsyms rule (a zero-size symbol before a switch
   // between kernel and module symbols ends at the next page).
   void Finish(bool kallsyms);
+  // For symbols perf loads without its repairs (a perf map, dso__load_perf_map):
+  // ordered by start; of several at one start the first added is kept (perf's
+  // tree meets the older one first); a zero-size one holds just its address.
+  void FinishAsIs();
   // Adds symbols after Finish (perf's synthesized PLT entries): kept ordered.
   void Insert(Symbol s);
   // The symbol containing addr (start <= addr < end), or nullptr.

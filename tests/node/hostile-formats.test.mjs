@@ -82,9 +82,10 @@ describe.skipIf(!ready)('hostile inputs of every format, native and WASM', () =>
       if (name === 'perf_data_size_lie.data') expect(got.diagnostics[0]).toMatchObject({ code: 'section_out_of_bounds', offset: 40 });
       if (name.startsWith('elf_')) {
         expect(JSON.stringify(got.diagnostics)).toMatch(/damaged ELF file \(.symtab.* \[\d+, \+1125899906842624\) lies outside the file\)/);
-        // no frame is named from the lying table, and none is named "" (the program's frames keep their offsets)
+        // no frame is named from the lying table, and none is named "": the program's frames are
+        // "[unknown]", as perf prints them for a file it has but cannot read symbols from
         const stacks = spawnSync(NATIVE, ['stacks', c.file, ...c.args], { encoding: 'utf8' }).stdout;
-        expect(stacks).toMatch(/symdir_fp\/symdir\+0x/);
+        expect(stacks).toMatch(/^\[unknown\](;\[unknown\])* \d+$/m);
         expect(stacks).not.toMatch(/;;|^;/m);
       }
       if (name === 'wide_100k_threads.data') expect(got.threads.length).toBeGreaterThanOrEqual(100000);

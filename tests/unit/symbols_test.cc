@@ -16,6 +16,7 @@
 #include "core/symbols/demangle.h"
 #include "core/symbols/elf_symbols.h"
 #include "core/symbols/kallsyms.h"
+#include "core/symbols/perf_map.h"
 #include "core/symbols/symbol_store.h"
 #include "core/symbols/symbol_table.h"
 
@@ -430,4 +431,59 @@ TEST(TraceFormat, FieldsByNameFromTheFormatText) {
   ASSERT_EQ(view.children.size(), 5u);
   EXPECT_EQ(view.children[3].value, "\"ksys\"");
   EXPECT_EQ(view.children[3].offset, 1008u);
+}
+
+// /tmp/perf-PID.map as perf 6.1's dso__load_perf_map reads it.
+TEST(PerfMapText, LinesAsPerfReadsThem) {
+  const std::string text =
+      "18c4000 300 Builtin:DeoptimizationEntry_Eager\n"
+      "7fc07400479c dc JS:~patchProcessObject node:internal/process/pre_execution:223:28\n"
+      "zz 10 bad start\n"        // perf's hex2u64 stops at once: start 0, size 0, name " 10 bad start"
+      "1000 10\n"                // no room for a name: skipped
+      "2000 0 zero size\n"
+      "3000 8 last line without newline!";
+  auto syms = symbols::ParsePerfMap(text);
+  ASSERT_EQ(syms.size(), 5u);
+  EXPECT_EQ(syms[0].start, 0x18c4000u);
+  EXPECT_EQ(syms[0].size, 0x300u);
+  EXPECT_EQ(syms[0].name, "Builtin:DeoptimizationEntry_Eager");
+  EXPECT_EQ(syms[1].name, "JS:~patchProcessObject node:internal/process/pre_execution:223:28");  // spaces kept
+  EXPECT_EQ(syms[2].start, 0u);
+  EXPECT_EQ(syms[2].name, " 10 bad start");
+  EXPECT_EQ(syms[3].start, 0x2000u);
+  EXPECT_EQ(syms[3].size, 0u);
+  EXPECT_EQ(syms[4].name, "last line without newline");  // perf drops the last character of a line
+  const std::string two = text.substr(0, text.find("zz"));  // the first two lines: what runtimes write
+  EXPECT_TRUE(symbols::LooksLikePerfMap(reinterpret_cast<const uint8_t*>(two.data()), two.size()));
+  EXPECT_FALSE(symbols::LooksLikePerfMap(reinterpret_cast<const uint8_t*>(text.data()), text.size()));  // sniffing is strict
+  const std::string kallsyms = "ffffffff81000000 T _text\nffffffff81000040 T startup_64\n";
+  EXPECT_FALSE(symbols::LooksLikePerfMap(reinterpret_cast<const uint8_t*>(kallsyms.data()), kallsyms.size()));
+  const std::string prose = "hello world this is text\n";
+  EXPECT_FALSE(symbols::LooksLikePerfMap(reinterpret_cast<const uint8_t*>(prose.data()), prose.size()));
+  EXPECT_EQ(symbols::PerfMapPid("/tmp/perf-22503.map"), 22503);
+  EXPECT_EQ(symbols::PerfMapPid("perf-1.map"), 1);
+  EXPECT_EQ(symbols::PerfMapPid("perf-x.map"), -1);
+  EXPECT_EQ(symbols::PerfMapPid("perf.data"), -1);
+}
+
+// Its symbols at absolute addresses; of two at one start the first wins; a
+// zero-size one holds just its address.
+TEST(PerfMapText, StoreNamesThePerfMapDso) {
+  const std::string text = "7f0000001000 100 JS:*first\n7f0000001000 80 JS:*again\n7f0000002000 0 Stub\n";
+  std::vector<uint8_t> bytes(text.begin(), text.end());
+  MemorySource src(bytes.data(), bytes.size());
+  SymbolStore store;
+  store.AddFileLazily("perf-4242.map", src);
+  const int32_t dso = store.Dso("/tmp/perf-4242.map", "", false);
+  EXPECT_EQ(store.Kind(dso), DsoKind::kPerfMap);
+  const Symbol* s = store.Find(dso, 0x7f0000001050);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->name, "JS:*first");
+  EXPECT_FALSE(store.Find(dso, 0x7f0000001100));
+  ASSERT_TRUE(store.Find(dso, 0x7f0000002000));
+  EXPECT_EQ(store.Find(dso, 0x7f0000002000)->name, "Stub");
+  EXPECT_FALSE(store.Find(dso, 0x7f0000002001));
+  // Another process's map does not name it.
+  const int32_t other = store.Dso("/tmp/perf-1.map", "", false);
+  EXPECT_FALSE(store.Find(other, 0x7f0000001050));
 }

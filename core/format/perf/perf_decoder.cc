@@ -33,7 +33,8 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
                                 ScriptHeader& header, const std::function<void(const ScriptSampleInfo&)>& each) {
   const Profile& p = res.profile;
   if (!store_) store_ = std::make_unique<symbols::SymbolStore>();
-  if (mapping_dso_.size() != p.mappings.size()) mapping_dso_ = BindMappings(p, *store_);
+  if (mapping_dso_.size() != p.mappings.size())
+    mapping_dso_ = BindMappings(p, *store_, parser_ ? &parser_->dso_paths() : nullptr);
   const auto& attrs = session_.attrs();
   for (const auto& a : attrs) {
     header.name_width = std::max(header.name_width, static_cast<int>(a.name.size()));
@@ -216,7 +217,7 @@ void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) 
     store_ = std::make_unique<symbols::SymbolStore>();
     AddSymbolInputs(files, *store_);
   }
-  NameFramesFromElf(files, used, sb, out, *store_, mapping_dso_);
+  NameFramesFromElf(files, used, sb, out, *store_, mapping_dso_, &parser_->dso_paths());
   // perf's inlined frames of the unwound (--call-graph dwarf) user frames.
   const InlineCounts ic = AddInlineFrames(parser_->unwound_frames(), mapping_dso_, *store_, sb, out, &inlined_frames_);
   if (ic.inline_frames)

@@ -112,6 +112,17 @@ void PerfRecordParser::Mmap(ByteReader rec, FieldReader& r, uint32_t type, uint1
     const int32_t mrow = spaces_.Add(p, m.pid, m.start, m.len, m.pgoff, path,
                                      build_id.empty() ? kNone : p.strings.Intern(build_id), when.time, row);
     unwind_.Mapped(m.pid, mrow);
+    // perf's map__new: the DSO of anonymous executable memory (a JIT's code) is
+    // /tmp/perf-PID.map, which names it when the runtime wrote one.
+    const std::string& f = m.filename;
+    const bool anon = f == "//anon" || f.rfind("/dev/zero", 0) == 0 || f.rfind("/anon_hugepage", 0) == 0 ||
+                      (type == kMmap2 && (m.flags & 0x40000));  // MAP_HUGETLB
+    const bool no_dso = f.rfind("[stack", 0) == 0 || f.rfind("/SYSV", 0) == 0 || f == "[heap]";
+    const bool exec = type == kMmap2 ? (m.prot & 4) != 0 : !(misc & kMiscMmapData);  // PROT_EXEC
+    if ((anon || no_dso) && exec && m.pid > 0) {
+      if (dso_path_.size() <= static_cast<size_t>(mrow)) dso_path_.resize(static_cast<size_t>(mrow) + 1, kNone);
+      dso_path_[static_cast<size_t>(mrow)] = p.strings.Intern("/tmp/perf-" + std::to_string(m.pid) + ".map");
+    }
   }
   markers_.Mmap(when, type, m, row, out_.profile);
 }

@@ -49,6 +49,9 @@ class PerfRecordParser : public RecordSink {
   // Per sample (sample-table order), its thread's comm when it was
   // interpreted (string id; kNone: perf names the thread ":tid").
   std::vector<int32_t>& sample_comms() { return sample_comm_; }
+  // Mapping row -> perf's DSO path where it is not the mapping's own
+  // (/tmp/perf-PID.map for anonymous executable memory); kNone or past the end: its path.
+  const std::vector<int32_t>& dso_paths() const { return dso_path_; }
   // The samples (in order) whose callchain perf shows empty (PerfStacks::last_chain_empty).
   std::vector<uint32_t>& empty_chain_samples() { return empty_chain_; }
 
@@ -83,6 +86,7 @@ class PerfRecordParser : public RecordSink {
   SplitJoiner split_;
   SampleData sample_;  // scratch
   std::vector<int32_t> sample_comm_;
+  std::vector<int32_t> dso_path_;
   std::vector<uint32_t> empty_chain_;
   // PERF_SAMPLE_READ: each event id's last counter value; values whose id names no event.
   std::unordered_map<uint64_t, uint64_t> read_last_;

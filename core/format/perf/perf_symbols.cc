@@ -8,12 +8,13 @@
 
 namespace profscope::perf {
 
-std::vector<int32_t> BindMappings(const Profile& p, symbols::SymbolStore& store) {
+std::vector<int32_t> BindMappings(const Profile& p, symbols::SymbolStore& store, const std::vector<int32_t>* dso_paths) {
   const MappingTable& m = p.mappings;
   // One DSO per mapping (the store merges mappings of one file).
   std::vector<int32_t> dso(m.size(), kNone);
   for (size_t k = 0; k < m.size(); ++k) {
-    const std::string& path = p.strings.Get(m.path[k]);
+    const bool other = dso_paths && k < dso_paths->size() && (*dso_paths)[k] != kNone;
+    const std::string& path = p.strings.Get(other ? (*dso_paths)[k] : m.path[k]);
     std::string bid = m.build_id[k] == kNone ? std::string() : p.strings.Get(m.build_id[k]);
     bool kernel = m.pid[k] == -1;
     dso[k] = store.Dso(path, bid, kernel);
@@ -28,6 +29,7 @@ uint64_t MapIp(symbols::SymbolStore& store, int32_t dso, const MappingTable& m, 
   // map_ip: the kernel map is the identity, every other map relative to its file (or module) start.
   switch (store.Kind(dso)) {
     case symbols::DsoKind::kKernel: return a;
+    case symbols::DsoKind::kPerfMap: return a;  // identity_map_ip: a perf map holds absolute addresses
     case symbols::DsoKind::kModule: return a - m.start[mk];
     default: return a - m.start[mk] + m.pgoff[mk];
   }
@@ -37,7 +39,7 @@ bool IsSymbolInput(const SideFile& f) {
   if (!f.window) return false;
   // A folder's files keep their paths (build-id cache layouts); jit dumps in it stay jit dumps.
   if (!f.folder.empty()) return f.kind != "jitdump" && f.kind != "yaml";
-  return f.kind == "elf" || f.kind == "archive" || f.kind == "kallsyms";
+  return f.kind == "elf" || f.kind == "archive" || f.kind == "kallsyms" || f.kind == "perfmap";
 }
 
 bool AddSymbolInputs(const std::vector<SideFile>& files, symbols::SymbolStore& store) {
@@ -53,14 +55,14 @@ bool AddSymbolInputs(const std::vector<SideFile>& files, symbols::SymbolStore& s
 }
 
 void NameFramesFromElf(const std::vector<SideFile>& files, std::vector<bool>& used, StackBuilder& sb, DecodeResult& out,
-                       symbols::SymbolStore& store, std::vector<int32_t>& dso) {
+                       symbols::SymbolStore& store, std::vector<int32_t>& dso, const std::vector<int32_t>* dso_paths) {
   Profile& p = out.profile;
   const MappingTable& m = p.mappings;
   bool any = false;
   for (size_t i = 0; i < files.size(); ++i)
     if (IsSymbolInput(files[i])) used[i] = any = true;
   if (!any) return;
-  dso = BindMappings(p, store);
+  dso = BindMappings(p, store, dso_paths);
   std::unordered_map<const symbols::Symbol*, int32_t> name_ids;
   std::unordered_map<std::string, uint64_t> named_by_source;
   for (size_t fr = 0; fr < p.frames.address.size(); ++fr) {

@@ -20,7 +20,10 @@ namespace profscope::perf {
 
 // The DSO (in `store`) of every mapping row of `p`; the kernel and module
 // maps are given to the store as perf's machine does.
-std::vector<int32_t> BindMappings(const Profile& p, symbols::SymbolStore& store);
+// `dso_paths` (optional): a mapping row's DSO path where perf's is not the
+// mapping's own (kNone, or past its end: the mapping's path).
+std::vector<int32_t> BindMappings(const Profile& p, symbols::SymbolStore& store,
+                                  const std::vector<int32_t>* dso_paths = nullptr);
 // perf's map__map_ip: the address `a` of mapping row `mk` as the store looks it up in `dso`.
 uint64_t MapIp(symbols::SymbolStore& store, int32_t dso, const MappingTable& m, size_t mk, uint64_t a);
 
@@ -38,6 +41,7 @@ bool AddSymbolInputs(const std::vector<SideFile>& files, symbols::SymbolStore& s
 // script resolves through it later). The symbol inputs are marked used
 // (`used[i]`) and `dso` is set to BindMappings' answer.
 void NameFramesFromElf(const std::vector<SideFile>& files, std::vector<bool>& used, StackBuilder& sb, DecodeResult& out,
-                       symbols::SymbolStore& store, std::vector<int32_t>& dso);
+                       symbols::SymbolStore& store, std::vector<int32_t>& dso,
+                       const std::vector<int32_t>* dso_paths = nullptr);
 
 }  // namespace profscope::perf

@@ -2,9 +2,10 @@
 // (perf record --threads: `data` + `data.N`), and which are side files (a program binary,
 // jit-PID.dump, an `llvm-xray extract` YAML map) handed to the core before decode().
 
-// perf archive tarballs (perf.data.tar.bz2 etc.) and kallsyms texts are side files, though their
-// names start with "perf" or end in ".data..." like a profile.
-export const SIDE = /(^jit-.*\.dump$)|(\.ya?ml$)|(\.so(\.\d+)*$)|(\.debug$)|(\.(elf|bin|exe)$)|(\.(tar|tgz|tbz2|txz)$)|(\.tar\.(gz|bz2|xz|zst)$)|(kallsyms)/i;
+// perf archive tarballs (perf.data.tar.bz2 etc.), kallsyms texts and JIT perf maps
+// (perf-PID.map) are side files, though their names start with "perf" or end in ".data..."
+// like a profile.
+export const SIDE = /(^jit-.*\.dump$)|(\.ya?ml$)|(\.so(\.\d+)*$)|(\.debug$)|(\.(elf|bin|exe)$)|(\.(tar|tgz|tbz2|txz)$)|(\.tar\.(gz|bz2|xz|zst)$)|(kallsyms)|(^perf-\d+\.map$)/i;
 export const PROFILE = /(^data$)|(\.data$)|(^perf)|(\.(perf|prof|pprof|pb|pb\.gz|trace|log|xray)$)|(^xray-log)/i;
 
 /**
@@ -35,7 +36,8 @@ export const FOLDER_LIMITS = { depth: 16, entries: 20000, files: 512 };
 
 /**
  * Whether a side folder's file is worth offering for symbols, from its first bytes (up to 4096),
- * as core/api/side_folder.cc WorthOfferingFromFolder: ELF, a compressed file or tarball, kallsyms.
+ * as core/api/side_folder.cc WorthOfferingFromFolder: ELF, a compressed file or tarball, kallsyms,
+ * a JIT's perf map.
  * @param {Uint8Array} b
  */
 export function worthOffering(b) {
@@ -43,9 +45,9 @@ export function worthOffering(b) {
   if (at([0x7f, 0x45, 0x4c, 0x46])) return true; // ELF
   if (at([0x1f, 0x8b]) || at([0x42, 0x5a, 0x68]) || at([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]) || at([0x28, 0xb5, 0x2f, 0xfd])) return true;
   if (b.length >= 512 && at([0x75, 0x73, 0x74, 0x61, 0x72], 257)) return true; // ustar
-  // kallsyms: "HEX TYPE NAME" lines
+  // kallsyms: "HEX TYPE NAME" lines; a perf map: "HEX HEX NAME" lines
   const text = new TextDecoder('latin1').decode(b.subarray(0, Math.min(b.length, 256)));
-  return /^[0-9a-f]{8,16} [A-Za-z] \S/.test(text);
+  return /^[0-9a-f]{8,16} [A-Za-z] \S/.test(text) || /^[0-9a-f]{1,16} [0-9a-f]{1,16} \S/i.test(text);
 }
 
 /**

@@ -22,6 +22,7 @@ describe('planFiles', () => {
       expect(names(planFiles(F('perf.data', tar, 'libc.so.6')))).toEqual({ main: 'perf.data', dataFiles: [], sideFiles: [tar, 'libc.so.6'] });
     }
     expect(names(planFiles(F('kallsyms', 'perf.data')))).toEqual({ main: 'perf.data', dataFiles: [], sideFiles: ['kallsyms'] });
+    expect(names(planFiles(F('perf-22503.map', 'perf.data')))).toEqual({ main: 'perf.data', dataFiles: [], sideFiles: ['perf-22503.map'] });
   });
   it('one file, or none', () => {
     expect(names(planFiles(F('x.bin')))).toEqual({ main: 'x.bin', dataFiles: [], sideFiles: [] });
@@ -53,6 +54,7 @@ describe('worthOffering (a side folder file, by its first bytes)', () => {
     tar.set([0x75, 0x73, 0x74, 0x61, 0x72], 257);
     expect(worthOffering(tar)).toBe(true);
     expect(worthOffering(new TextEncoder().encode('ffffffff81000000 T _text\nffffffff81000010 T start\n'))).toBe(true);
+    expect(worthOffering(new TextEncoder().encode('18c4000 300 Builtin:DeoptimizationEntry_Eager\n'))).toBe(true); // a perf map
   });
   it('not a perf.data, a text file or an empty file', () => {
     expect(worthOffering(new TextEncoder().encode('PERFILE2'))).toBe(false);
