@@ -111,8 +111,9 @@ size_t SynthesizePlt(const ElfImage& rt, PerfSymbolTree& out, bool demangle) {
 }
 
 // One symbol table's symbols, in table order, through perf's filters
-// (dso__load_sym_internal); each kept one is given to `sink`. Returns how
-// many were given.
+// (dso__load_sym_internal); each kept one is given to `sink` with its name
+// as the table has it (a user DSO's names are demangled by its tree).
+// Returns how many were given.
 template <typename Sink>
 size_t ReadSymbols(const ElfImage& ss, const ElfImage& rt, const elf::Section& tab, bool user, Sink&& sink) {
   const elf::ElfFile& f = *ss.file;
@@ -155,7 +156,7 @@ size_t ReadSymbols(const ElfImage& ss, const ElfImage& rt, const elf::Section& t
       }
       if (!found) value -= sec->addr - sec->offset;
     }
-    sink(value, s.size, bind, type, user ? PerfDemangle(name) : name);
+    sink(value, s.size, bind, type, std::move(name));
     ++n;
   }
   return n;
@@ -222,7 +223,7 @@ size_t LoadElfSymbols(const ElfImage& ss, const ElfImage& rt, ElfRole role, Symb
   // .symtab's symbols, fixup_end, fixup_duplicate; then, when the symbol file has
   // a .dynsym (a separate debug file's is NOBITS: none), its symbols inserted into
   // the same tree, fixup_end, fixup_duplicate again; then the PLT entries.
-  PerfSymbolTree tree;
+  PerfSymbolTree tree(PerfDemangle);
   auto insert = [&](uint64_t v, uint64_t size, uint8_t bind, uint8_t type, std::string name) {
     Symbol s;
     s.start = v;
@@ -231,7 +232,7 @@ size_t LoadElfSymbols(const ElfImage& ss, const ElfImage& rt, ElfRole role, Symb
     s.binding = bind;
     s.type = type;
     s.name = std::move(name);
-    tree.Insert(std::move(s));
+    tree.Insert(std::move(s), true);
   };
   size_t n = 0;
   for (const elf::Section* pass : {symtab, dynsym}) {

@@ -1,5 +1,6 @@
 #include "core/symbols/perf_symbol_tree.h"
 
+#include <string>
 #include <utility>
 
 namespace profscope::symbols {
@@ -10,8 +11,9 @@ namespace profscope::symbols {
 // stale for a moment because the next case rewrites it (insert Case 2 into
 // Case 3, erase Case 3 into Case 4), so does this code.
 
-uint32_t LinuxRbTree::NewNode() {
+uint32_t LinuxRbTree::NewNode(uint64_t key) {
   nodes_.push_back(Node{});
+  nodes_.back().key = key;
   return static_cast<uint32_t>(nodes_.size() - 1);
 }
 
@@ -152,7 +154,8 @@ void LinuxRbTree::Erase(uint32_t n) {
       rebalance = parent;
     }
   }
-  nodes_[n] = Node{};
+  nodes_[n].parent = nodes_[n].left = nodes_[n].right = kNil;
+  nodes_[n].black = false;
   --linked_;
   if (rebalance != kNil) EraseFixup(rebalance);
 }
@@ -272,57 +275,96 @@ uint32_t LinuxRbTree::Next(uint32_t n) const {
 
 // ---- PerfSymbolTree --------------------------------------------------------
 
-void PerfSymbolTree::Insert(Symbol s) {
+void PerfSymbolTree::Insert(Symbol s, bool raw_name) {
   const uint64_t ip = s.start;
-  const uint32_t id = tree_.NewNode();
+  const uint32_t id = tree_.NewNode(ip);
   syms_.push_back(std::move(s));
+  raw_.push_back(raw_name && demangle_ ? 1 : 0);
   uint32_t parent = LinuxRbTree::kNil, at = tree_.root();
   bool as_left = false;
   while (at != LinuxRbTree::kNil) {
     parent = at;
-    as_left = ip < syms_[at].start;
+    as_left = ip < tree_.key(at);
     at = as_left ? tree_.left(at) : tree_.right(at);
   }
   tree_.Link(id, parent, as_left);
 }
 
+// The tree's nodes in order (rb_first, rb_next...). Erasing a node leaves
+// the others in the same order, so a walk over this list that skips what it
+// erased meets the nodes that perf's rb_next walk meets.
+std::vector<uint32_t> PerfSymbolTree::InOrder() const {
+  std::vector<uint32_t> out, stack;
+  out.reserve(tree_.size());
+  uint32_t n = tree_.root();
+  while (n != LinuxRbTree::kNil || !stack.empty()) {
+    while (n != LinuxRbTree::kNil) {
+      stack.push_back(n);
+      n = tree_.left(n);
+    }
+    n = stack.back();
+    stack.pop_back();
+    out.push_back(n);
+    n = tree_.right(n);
+  }
+  return out;
+}
+
 void PerfSymbolTree::FixupEnd() {
-  uint32_t nd = tree_.First();
-  if (nd == LinuxRbTree::kNil) return;
-  Symbol* curr = &syms_[nd];
-  for (nd = tree_.Next(nd); nd != LinuxRbTree::kNil; nd = tree_.Next(nd)) {
-    Symbol* prev = curr;
-    curr = &syms_[nd];
-    if (prev->end == prev->start) prev->end = curr->start;
+  const std::vector<uint32_t> order = InOrder();
+  if (order.empty()) return;
+  for (size_t i = 1; i < order.size(); ++i) {
+    Symbol& prev = syms_[order[i - 1]];
+    if (prev.end == prev.start) prev.end = syms_[order[i]].start;
   }
-  if (curr->end == curr->start) {
+  Symbol& last = syms_[order.back()];
+  if (last.end == last.start) {
     // roundup(start, 4096) + 4096, held at the top of the address space
-    const uint64_t r = (curr->start + 4095) / 4096 * 4096;
-    curr->end = r < curr->start || r + 4096 < r ? UINT64_MAX : r + 4096;
+    const uint64_t r = (last.start + 4095) / 4096 * 4096;
+    last.end = r < last.start || r + 4096 < r ? UINT64_MAX : r + 4096;
   }
+}
+
+void PerfSymbolTree::Cook(uint32_t id) {
+  if (!raw_[id]) return;
+  syms_[id].name = demangle_(syms_[id].name);
+  raw_[id] = 0;
+}
+
+bool PerfSymbolTree::Prefer(uint32_t a, uint32_t b) {
+  // Two equal raw names demangle to two equal names: choose_best_symbol's
+  // name rules (underscores, length) tie either way, and only the "SyS"
+  // prefix rule reads a name, which can start the demangled name only when
+  // the raw name holds "SyS".
+  if (!(raw_[a] && raw_[b] && syms_[a].name == syms_[b].name && syms_[a].name.find("SyS") == std::string::npos)) {
+    Cook(a);
+    Cook(b);
+  }
+  return ChooseFirst(syms_[a], syms_[b]);
 }
 
 void PerfSymbolTree::FixupDuplicate() {
-  uint32_t nd = tree_.First();
-  while (nd != LinuxRbTree::kNil) {
-    const uint32_t curr = nd;
-    for (;;) {
-      nd = tree_.Next(curr);
-      if (nd == LinuxRbTree::kNil) return;
-      const uint32_t next = nd;
-      if (syms_[curr].start != syms_[next].start) break;
-      if (ChooseFirst(syms_[curr], syms_[next])) {
+  // perf: curr = first; next = rb_next(curr); equal starts: the loser is
+  // erased; curr won: compare it with its new next; next won: go on from it.
+  const std::vector<uint32_t> order = InOrder();
+  if (order.empty()) return;
+  uint32_t curr = order[0];
+  for (size_t i = 1; i < order.size(); ++i) {
+    const uint32_t next = order[i];
+    if (syms_[curr].start == syms_[next].start) {
+      if (Prefer(curr, next)) {
         tree_.Erase(next);
         std::string().swap(syms_[next].name);
-        continue;  // compare curr with its new next
+        continue;
       }
       tree_.Erase(curr);
       std::string().swap(syms_[curr].name);
-      break;  // go on from next
     }
+    curr = next;
   }
 }
 
+// (names as given: MoveInto demangles what is still raw)
 const Symbol* PerfSymbolTree::Find(uint64_t ip) const {
   uint32_t n = tree_.root();
   while (n != LinuxRbTree::kNil) {
@@ -340,7 +382,8 @@ void PerfSymbolTree::MoveInto(SymbolTable& out) {
   std::vector<uint32_t> rank(tree_.node_ids(), LinuxRbTree::kNil);
   std::vector<Symbol> in_order;
   in_order.reserve(n);
-  for (uint32_t id = tree_.First(); id != LinuxRbTree::kNil; id = tree_.Next(id)) {
+  for (uint32_t id : InOrder()) {
+    Cook(id);
     rank[id] = static_cast<uint32_t>(in_order.size());
     in_order.push_back(std::move(syms_[id]));
   }

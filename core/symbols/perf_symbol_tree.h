@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/symbols/symbol_table.h"
@@ -32,8 +33,10 @@ class LinuxRbTree {
   static constexpr uint32_t kNil = 0xffffffffu;
 
   void Reserve(size_t n) { nodes_.reserve(n); }
-  // A new node, not yet in the tree; ids are given in order 0, 1, 2...
-  uint32_t NewNode();
+  // A new node, not yet in the tree, with the caller's key (kept beside the
+  // links so that a descent reads one place); ids are 0, 1, 2... in order.
+  uint32_t NewNode(uint64_t key = 0);
+  uint64_t key(uint32_t n) const { return nodes_[n].key; }
   // rb_link_node + rb_insert_color: `n` becomes the left (as_left) or right
   // child of `parent` (kNil: the root of an empty tree), then the tree is
   // rebalanced.
@@ -53,6 +56,7 @@ class LinuxRbTree {
 
  private:
   struct Node {
+    uint64_t key = 0;
     uint32_t parent = kNil, left = kNil, right = kNil;
     bool black = false;
   };
@@ -73,9 +77,15 @@ class LinuxRbTree {
 
 class PerfSymbolTree {
  public:
-  void Reserve(size_t n) { syms_.reserve(n); tree_.Reserve(n); }
+  // perf demangles each symbol's name as it loads it; here a name given raw
+  // (Insert's raw_name) is demangled only when it matters: when
+  // fixup_duplicate compares it with a different name, and for the symbols
+  // still in the tree at MoveInto. The names, choices and shape are the same.
+  using Demangle = std::string (*)(const std::string&);
+  explicit PerfSymbolTree(Demangle demangle = nullptr) : demangle_(demangle) {}
+  void Reserve(size_t n) { syms_.reserve(n); raw_.reserve(n); tree_.Reserve(n); }
   // __symbols__insert: descends left while start < node's start, else right.
-  void Insert(Symbol s);
+  void Insert(Symbol s, bool raw_name = false);
   // symbols__fixup_end(symbols, is_kallsyms = false).
   void FixupEnd();
   // symbols__fixup_duplicate (symbol_conf.allow_aliases unset).
@@ -84,6 +94,7 @@ class PerfSymbolTree {
   const Symbol* Find(uint64_t ip) const;
   size_t size() const { return tree_.size(); }
   const LinuxRbTree& tree() const { return tree_; }
+  // Node `id`'s symbol (its name maybe not yet demangled).
   const Symbol& symbol(uint32_t id) const { return syms_[id]; }
   // Gives the symbols still in the tree, in order, with the tree's shape to
   // `out` (SymbolTable::Adopt); this tree is left empty.
@@ -92,6 +103,12 @@ class PerfSymbolTree {
  private:
   LinuxRbTree tree_;
   std::vector<Symbol> syms_;  // by node id; erased ones stay, unlinked
+  std::vector<uint8_t> raw_;  // syms_[id].name is not demangled yet
+  Demangle demangle_ = nullptr;
+  void Cook(uint32_t id);
+  std::vector<uint32_t> InOrder() const;
+  // choose_best_symbol(a, b) == SYMBOL_A
+  bool Prefer(uint32_t a, uint32_t b);
 };
 
 }  // namespace profscope::symbols
