@@ -5,12 +5,13 @@
 
 #include "core/io/byte_reader.h"
 #include "core/symbols/demangle.h"
+#include "core/symbols/perf_symbol_tree.h"
 
 namespace profscope::symbols {
 
 namespace {
 
-constexpr uint32_t kShtProgbits = 1, kShtSymtab = 2, kShtRela = 4, kShtNobits = 8, kShtRel = 9, kShtDynsym = 11;
+constexpr uint32_t kShtSymtab = 2, kShtRela = 4, kShtNobits = 8, kShtRel = 9, kShtDynsym = 11;
 constexpr uint64_t kShfAlloc = 2;
 constexpr uint16_t kShnUndef = 0, kShnAbs = 0xfff1;
 constexpr uint32_t kPtLoad = 1;
@@ -57,7 +58,7 @@ const elf::Section* ByName(const elf::ElfFile& f, const char* name) {
 }
 
 // perf's dso__synthesize_plt_symbols (perf 6.1).
-size_t SynthesizePlt(const ElfImage& rt, SymbolTable& out, bool demangle) {
+size_t SynthesizePlt(const ElfImage& rt, PerfSymbolTree& out, bool demangle) {
   const elf::ElfFile& f = *rt.file;
   size_t dynsym_idx = 0;
   const elf::Section* dynsym = nullptr;
@@ -109,6 +110,58 @@ size_t SynthesizePlt(const ElfImage& rt, SymbolTable& out, bool demangle) {
   return made;
 }
 
+// One symbol table's symbols, in table order, through perf's filters
+// (dso__load_sym_internal); each kept one is given to `sink` with its name
+// as the table has it (a user DSO's names are demangled by its tree).
+// Returns how many were given.
+template <typename Sink>
+size_t ReadSymbols(const ElfImage& ss, const ElfImage& rt, const elf::Section& tab, bool user, Sink&& sink) {
+  const elf::ElfFile& f = *ss.file;
+  if (!InFile(ss, tab) || tab.link >= f.sections.size() || !InFile(ss, f.sections[tab.link])) return 0;
+  const elf::Section& strs = f.sections[tab.link];
+  size_t ent = f.is64 ? 24 : 16;
+  uint64_t count = tab.size / ent;
+  size_t n = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    RawSym s;
+    if (!ReadSym(ss, tab, i, &s)) break;
+    uint8_t type = s.info & 15, bind = s.info >> 4, vis = s.other & 3;
+    bool named = s.name != 0, defined = s.shndx != kShnUndef;
+    bool is_label = type == 0 && named && defined && s.shndx != kShnAbs && vis != 2 && vis != 1;
+    bool keep = (type == kSttFunc || type == kSttGnuIfunc || type == kSttObject) && named && defined;
+    if (!is_label && !keep) continue;
+    std::string name = StrAt(ss, strs, s.name);
+    if ((f.machine == kEmArm || f.machine == kEmAarch64) && name.size() >= 2 && name[0] == '$' &&
+        std::strchr("adtx", name[1]) && (name.size() == 2 || name[2] == '.'))
+      continue;
+    if (s.shndx >= f.sections.size()) continue;  // SHN_ABS and other special indexes
+    const elf::Section* sec = &f.sections[s.shndx];
+    if (!(sec->flags & kShfAlloc)) continue;
+    if (sec->type == kShtNobits && rt.file && s.shndx < rt.file->sections.size()) sec = &rt.file->sections[s.shndx];
+    if (is_label && sec->name.find("text") == std::string::npos && sec->name.find("data") == std::string::npos) continue;
+    uint64_t value = s.value;
+    if (f.machine == kEmArm && type == kSttFunc && (value & 1)) --value;
+    if (user) {
+      const elf::ElfFile& r = rt.file ? *rt.file : f;
+      bool found = false;
+      for (const auto& g : r.segments) {
+        if (g.type != kPtLoad) continue;
+        uint64_t sz = g.memsz > g.filesz ? g.memsz : g.filesz;
+        if (!sz) continue;
+        if (value >= g.vaddr && value - g.vaddr < sz) {
+          value -= g.vaddr - g.offset;
+          found = true;
+          break;
+        }
+      }
+      if (!found) value -= sec->addr - sec->offset;
+    }
+    sink(value, s.size, bind, type, std::move(name));
+    ++n;
+  }
+  return n;
+}
+
 }  // namespace
 
 bool FindSymtabValue(const ElfImage& im, const std::string& name, uint64_t* value) {
@@ -137,15 +190,17 @@ bool HasSymtab(const elf::ElfFile& f) {
 
 size_t LoadElfSymbols(const ElfImage& ss, const ElfImage& rt, ElfRole role, SymbolTable& out, std::string* damage) {
   const elf::ElfFile& f = *ss.file;
-  const elf::Section* tab = nullptr;
-  for (const auto& s : f.sections)
-    if (s.name == ".symtab" && s.type == kShtSymtab) tab = &s;
+  const elf::Section* symtab = nullptr;
+  const elf::Section* dynsym = nullptr;
+  for (const auto& s : f.sections) {
+    if (s.name == ".symtab" && s.type == kShtSymtab) symtab = &s;
+    if (s.name == ".dynsym" && s.type == kShtDynsym && !dynsym) dynsym = &s;
+  }
+  const elf::Section* tab = symtab;
   if (!tab) {
     if (role == ElfRole::kKernel) return 0;  // a stripped vmlinux: perf falls back to kallsyms
-    for (const auto& s : f.sections)
-      if (s.name == ".dynsym" && s.type == kShtDynsym) tab = &s;
+    tab = dynsym;
   }
-  size_t n = 0;
   // A table or string table past the end of the file is not read (libelf refuses it, so perf
   // names nothing from it): said in `damage`, never read as empty names.
   if (tab && damage) {
@@ -155,52 +210,42 @@ size_t LoadElfSymbols(const ElfImage& ss, const ElfImage& rt, ElfRole role, Symb
       *damage = tab->name + "'s string table [" + std::to_string(f.sections[tab->link].offset) + ", +" +
                 std::to_string(f.sections[tab->link].size) + ") lies outside the file";
   }
-  if (tab && InFile(ss, *tab) && tab->link < f.sections.size() && InFile(ss, f.sections[tab->link])) {
-    const elf::Section& strs = f.sections[tab->link];
-    size_t ent = f.is64 ? 24 : 16;
-    uint64_t count = tab->size / ent;
-    const bool user = role == ElfRole::kUser;
-    for (uint64_t i = 0; i < count; ++i) {
-      RawSym s;
-      if (!ReadSym(ss, *tab, i, &s)) break;
-      uint8_t type = s.info & 15, bind = s.info >> 4, vis = s.other & 3;
-      bool named = s.name != 0, defined = s.shndx != kShnUndef;
-      bool is_label = type == 0 && named && defined && s.shndx != kShnAbs && vis != 2 && vis != 1;
-      bool keep = (type == kSttFunc || type == kSttGnuIfunc || type == kSttObject) && named && defined;
-      if (!is_label && !keep) continue;
-      std::string name = StrAt(ss, strs, s.name);
-      if ((f.machine == kEmArm || f.machine == kEmAarch64) && name.size() >= 2 && name[0] == '$' &&
-          std::strchr("adtx", name[1]) && (name.size() == 2 || name[2] == '.'))
-        continue;
-      if (s.shndx >= f.sections.size()) continue;  // SHN_ABS and other special indexes
-      const elf::Section* sec = &f.sections[s.shndx];
-      if (!(sec->flags & kShfAlloc)) continue;
-      if (sec->type == kShtNobits && rt.file && s.shndx < rt.file->sections.size()) sec = &rt.file->sections[s.shndx];
-      if (is_label && sec->name.find("text") == std::string::npos && sec->name.find("data") == std::string::npos) continue;
-      uint64_t value = s.value;
-      if (f.machine == kEmArm && type == kSttFunc && (value & 1)) --value;
-      if (user) {
-        const elf::ElfFile& r = rt.file ? *rt.file : f;
-        bool found = false;
-        for (const auto& g : r.segments) {
-          if (g.type != kPtLoad) continue;
-          uint64_t sz = g.memsz > g.filesz ? g.memsz : g.filesz;
-          if (!sz) continue;
-          if (value >= g.vaddr && value - g.vaddr < sz) {
-            value -= g.vaddr - g.offset;
-            found = true;
-            break;
-          }
-        }
-        if (!found) value -= sec->addr - sec->offset;
-      }
-      out.Add(value, s.size, bind, type, user ? PerfDemangle(name) : name);
-      ++n;
-    }
+  if (role != ElfRole::kUser) {
+    size_t n = 0;
+    if (tab)
+      n = ReadSymbols(ss, rt, *tab, false, [&](uint64_t v, uint64_t size, uint8_t bind, uint8_t type, std::string name) {
+        out.Add(v, size, bind, type, std::move(name));
+      });
+    out.Finish(false);
+    return n;
   }
-  out.Finish(false);
-  if (n > 0 && role == ElfRole::kUser && rt.file) n += SynthesizePlt(rt, out, true);
-  (void)kShtProgbits;
+  // A user DSO: perf's tree, built by the same inserts and erases (dso__load_sym):
+  // .symtab's symbols, fixup_end, fixup_duplicate; then, when the symbol file has
+  // a .dynsym (a separate debug file's is NOBITS: none), its symbols inserted into
+  // the same tree, fixup_end, fixup_duplicate again; then the PLT entries.
+  PerfSymbolTree tree(PerfDemangle);
+  auto insert = [&](uint64_t v, uint64_t size, uint8_t bind, uint8_t type, std::string name) {
+    Symbol s;
+    s.start = v;
+    s.end = size ? v + size : v;  // symbol__new
+    if (s.end < s.start) s.end = UINT64_MAX;
+    s.binding = bind;
+    s.type = type;
+    s.name = std::move(name);
+    tree.Insert(std::move(s), true);
+  };
+  size_t n = 0;
+  for (const elf::Section* pass : {symtab, dynsym}) {
+    if (!pass) continue;
+    size_t got = ReadSymbols(ss, rt, *pass, true, insert);
+    if (got > 0) {
+      tree.FixupEnd();
+      tree.FixupDuplicate();
+    }
+    n += got;
+  }
+  if (n > 0 && rt.file) n += SynthesizePlt(rt, tree, true);
+  tree.MoveInto(out);
   return n;
 }
 

@@ -9,9 +9,17 @@
 //  - user space: each value made a file offset through the PT_LOAD program
 //    header of the runtime file that contains it (elf_read_program_header),
 //    else through its section (sh_addr - sh_offset); names demangled;
-//  - then fixup_end and fixup_duplicate (SymbolTable::Finish), then one
-//    `name@plt` symbol per .rela.plt/.rel.plt entry of the runtime file at
-//    .plt's file offset + one header, .plt's sh_entsize apart.
+//  - then fixup_end and fixup_duplicate;
+//  - user space: when the symbol file also has a .dynsym (an unstripped
+//    binary; a debug file's is NOBITS), its symbols go into the same tree,
+//    then fixup_end and fixup_duplicate again (perf 6.1 reads both tables);
+//  - then one `name@plt` symbol per .rela.plt/.rel.plt entry of the
+//    runtime file at .plt's file offset + one header, .plt's sh_entsize
+//    apart, in relocation order.
+// A user DSO's symbols are built in a replay of perf's rb-tree
+// (perf_symbol_tree.h) so that where they overlap (a zero-size `_init`
+// stretched over .plt, libc's nested functions) the table's Find names what
+// perf names.
 // Kernel (vmlinux) symbols keep their link-time address, not demangled.
 #pragma once
 

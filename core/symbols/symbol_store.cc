@@ -14,6 +14,7 @@
 #include "core/symbols/elf_symbols.h"
 #include "core/symbols/kallsyms.h"
 #include "core/symbols/perf_map.h"
+#include "core/symbols/perf_symbol_tree.h"
 
 namespace profscope::symbols {
 
@@ -591,9 +592,18 @@ void SymbolStore::LoadPerfMap(DsoEntry& d) {
   for (auto& up : inputs_) {
     Input& in = *up;
     if (in.kind != InputKind::kPerfMap || BaseName(in.path) != want) continue;
-    for (auto& s : ParsePerfMap(std::string_view(reinterpret_cast<const char*>(in.bytes.data()), in.bytes.size())))
-      d.syms.Add(s.start, s.size, kStbGlobal, kSttFunc, std::move(s.name));
-    d.syms.FinishAsIs();
+    // perf inserts them in file order and repairs nothing (no fixup_end, no
+    // fixup_duplicate): its tree decides among symbols that overlap.
+    PerfSymbolTree tree;
+    for (auto& s : ParsePerfMap(std::string_view(reinterpret_cast<const char*>(in.bytes.data()), in.bytes.size()))) {
+      Symbol sym;
+      sym.start = s.start;
+      sym.end = s.size ? s.start + s.size : s.start;
+      if (sym.end < sym.start) sym.end = UINT64_MAX;
+      sym.name = std::move(s.name);
+      tree.Insert(std::move(sym));
+    }
+    tree.MoveInto(d.syms);
     in.used = true;
     d.source = in.path;
     return;

@@ -43,10 +43,15 @@ bool ChooseFirst(const Symbol& a, const Symbol& b) {
   if (ua > ub) return false;
   if (a.name.size() > b.name.size()) return true;
   if (a.name.size() < b.name.size()) return false;
+  // arch__choose_best_symbol (x86's is the default): not a "SyS" syscall alias
+  if (a.name.compare(0, 3, "SyS") == 0 || a.name.compare(0, 10, "compat_SyS") == 0) return false;
   return true;
 }
 
 void SymbolTable::Finish(bool kallsyms) {
+  left_.clear();
+  right_.clear();
+  root_ = kNoNode;
   std::stable_sort(syms_.begin(), syms_.end(), [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
   // symbols__fixup_end
   for (size_t i = 1; i < syms_.size(); ++i) {
@@ -80,23 +85,25 @@ void SymbolTable::Finish(bool kallsyms) {
   Index();
 }
 
-void SymbolTable::FinishAsIs() {
-  std::stable_sort(syms_.begin(), syms_.end(), [](const Symbol& a, const Symbol& b) { return a.start < b.start; });
-  std::vector<Symbol> out;
-  out.reserve(syms_.size());
-  for (auto& s : syms_) {
-    if (!out.empty() && out.back().start == s.start) continue;
-    if (s.end == s.start && s.end != UINT64_MAX) ++s.end;
-    out.push_back(std::move(s));
+void SymbolTable::Adopt(std::vector<Symbol> in_order, std::vector<uint32_t> left, std::vector<uint32_t> right,
+                        uint32_t root) {
+  syms_ = std::move(in_order);
+  Index();
+  // The shape matters only where a lookup could meet two symbols that hold
+  // the address: overlapping ranges, a shared start, or a symbol without size.
+  bool shape_matters = false;
+  for (size_t i = 0; i < syms_.size() && !shape_matters; ++i)
+    shape_matters = syms_[i].end <= syms_[i].start || (i > 0 && max_end_[i - 1] > syms_[i].start) ||
+                    (i > 0 && syms_[i - 1].start == syms_[i].start);
+  if (shape_matters && left.size() == syms_.size() && right.size() == syms_.size() && root < syms_.size()) {
+    left_ = std::move(left);
+    right_ = std::move(right);
+    root_ = root;
+  } else {
+    left_.clear();
+    right_.clear();
+    root_ = kNoNode;
   }
-  syms_ = std::move(out);
-  Index();
-}
-
-void SymbolTable::Insert(Symbol s) {
-  auto it = std::upper_bound(syms_.begin(), syms_.end(), s.start, [](uint64_t a, const Symbol& x) { return a < x.start; });
-  syms_.insert(it, std::move(s));
-  Index();
 }
 
 void SymbolTable::Index() {
@@ -109,6 +116,17 @@ void SymbolTable::Index() {
 }
 
 const Symbol* SymbolTable::Find(uint64_t addr) const {
+  if (root_ != kNoNode) {
+    // perf's symbols__find
+    uint32_t n = root_;
+    while (n != kNoNode) {
+      const Symbol& s = syms_[n];
+      if (addr < s.start) n = left_[n];
+      else if (addr > s.end || (addr == s.end && addr != s.start)) n = right_[n];
+      else return &s;
+    }
+    return nullptr;
+  }
   auto it = std::upper_bound(syms_.begin(), syms_.end(), addr, [](uint64_t a, const Symbol& x) { return a < x.start; });
   size_t i = static_cast<size_t>(it - syms_.begin());
   // The nearest symbol starting at or below addr that still covers it.

@@ -271,6 +271,42 @@ TEST(PerfUnwindSimpleperf, NoUnwindRecordingsAreUnwound) {
   EXPECT_TRUE(want == got) << Differences(want, got);
 }
 
+// A C program sampled in its PLT stubs: its .symtab's `_init` (size 0, just
+// before .plt) is stretched over .plt before perf inserts the `name@plt`
+// entries, and in perf 6.1's rb-tree `_init` is the ancestor of every entry,
+// so perf names each PLT frame `_init` (perf_symbol_tree.h). The case has no
+// kallsyms: a kernel frame is `[kernel.kallsyms]…` here, perf's own name
+// there, so those stacks are compared up to their first kernel frame.
+TEST(PerfUnwindNames, PltFramesOfACProgramAreInitAsPerfNamesThem) {
+  const fs::path dir = profscope::corpus::PerfData() / "dwarf_sig_plt_nofp";
+  auto d = Decode(dir, true);
+  const auto want = Folded(ReadText(dir / "folded_sym.txt"));
+  const auto got = Folded(d->session->StacksText(false, ""));
+  std::map<std::string, uint64_t> left = want;  // perf's stacks not yet met
+  uint64_t init = 0;
+  for (const auto& [k, v] : got) {
+    if (k.find(";plt_loop;_init") != std::string::npos) init += v;
+    EXPECT_EQ(k.find("@plt"), std::string::npos) << k;
+    if (k.find("[kernel.kallsyms]") != std::string::npos) continue;
+    auto it = left.find(k);
+    EXPECT_TRUE(it != left.end() && it->second == v) << "ours only: " << k << " " << v;
+    if (it != left.end()) left.erase(it);
+  }
+  // Then the stacks with kernel frames: perf's with the same user frames and
+  // count, followed by kernel names.
+  for (const auto& [k, v] : got) {
+    const size_t kernel = k.find("[kernel.kallsyms]");
+    if (kernel == std::string::npos) continue;
+    auto it = left.begin();
+    while (it != left.end() && !(it->first.size() > kernel && it->first.compare(0, kernel, k, 0, kernel) == 0 && it->second == v))
+      ++it;
+    EXPECT_TRUE(it != left.end()) << "ours only: " << k << " " << v;
+    if (it != left.end()) left.erase(it);
+  }
+  EXPECT_TRUE(left.empty()) << Differences(left, {});
+  EXPECT_EQ(init, 33u + 7u + 4u);  // perf: plt_loop;_init 33, ...;_init;[unknown];on_prof;handler_work 7, ...;labs 4
+}
+
 TEST(PerfUnwindNames, ThreadsUnwoundThroughLibcHaveTheProgramsNames) {
   const fs::path dir = profscope::corpus::PerfData() / "dwarf_mt_nofp_pipe";
   auto d = Decode(dir, true);

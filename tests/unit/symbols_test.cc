@@ -466,8 +466,10 @@ TEST(PerfMapText, LinesAsPerfReadsThem) {
   EXPECT_EQ(symbols::PerfMapPid("perf.data"), -1);
 }
 
-// Its symbols at absolute addresses; of two at one start the first wins; a
-// zero-size one holds just its address.
+// Its symbols at absolute addresses, in perf's tree without repairs: of two at
+// one start perf's descent meets the one its rebalancing put higher (here the
+// second: the third insert rotates it to the root); a zero-size one holds
+// just its address.
 TEST(PerfMapText, StoreNamesThePerfMapDso) {
   const std::string text = "7f0000001000 100 JS:*first\n7f0000001000 80 JS:*again\n7f0000002000 0 Stub\n";
   std::vector<uint8_t> bytes(text.begin(), text.end());
@@ -478,7 +480,9 @@ TEST(PerfMapText, StoreNamesThePerfMapDso) {
   EXPECT_EQ(store.Kind(dso), DsoKind::kPerfMap);
   const Symbol* s = store.Find(dso, 0x7f0000001050);
   ASSERT_TRUE(s);
-  EXPECT_EQ(s->name, "JS:*first");
+  EXPECT_EQ(s->name, "JS:*again");
+  // past "again"'s end the descent goes right, away from "first": perf's [unknown]
+  EXPECT_FALSE(store.Find(dso, 0x7f0000001090));
   EXPECT_FALSE(store.Find(dso, 0x7f0000001100));
   ASSERT_TRUE(store.Find(dso, 0x7f0000002000));
   EXPECT_EQ(store.Find(dso, 0x7f0000002000)->name, "Stub");
