@@ -119,6 +119,11 @@ TEST(PerfMap, WithoutTheMapJitFramesAreUnknownInPerfsDso) {
   const std::string folded = o->s->StacksText(false, "");
   EXPECT_EQ(folded.find("//anon"), std::string::npos);
   EXPECT_EQ(folded.find("/tmp/perf-"), std::string::npos);
+  // The "what is missing" report asks for the map file, by name.
+  const std::string missing = o->s->MissingJson();
+  const std::string map = MapFile().filename().string();
+  EXPECT_NE(missing.find("\"dso\":\"/tmp/" + map + "\""), std::string::npos) << missing;
+  EXPECT_NE(missing.find("drop " + map + ", the map the JIT runtime wrote"), std::string::npos) << missing;
 }
 
 TEST(PerfMap, StacksEqualPerfFoldedNamesForTheJitFrames) {

@@ -175,6 +175,7 @@ void PerfDecoder::Finish(DecodeResult& out) {
     missing_in_.stack_short_samples = u.counts().stack_too_small;
     missing_in_.stack_copy_bytes = u.stack_copy_bytes();
     missing_in_.stack_needed_bytes = u.stack_needed_bytes();
+    missing_in_.dso_paths = parser_->dso_paths();
     out.missing = FindMissing(out.profile, missing_in_);
   }
   out.stacks_thread_root = session_.features.simpleperf.present || RecordedBySimpleperf(session_.features);

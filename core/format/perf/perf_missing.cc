@@ -44,6 +44,10 @@ std::string Advice(const MissingInputs& in, symbols::DsoKind kind, const std::st
       return archive + " (it holds the kernel's kallsyms), or drop the recording machine's /proc/kallsyms or " + vmlinux;
     return "drop the recording machine's /proc/kallsyms or " + vmlinux;
   }
+  if (kind == symbols::DsoKind::kPerfMap)
+    return "drop " + BaseName(path) + ", the map the JIT runtime wrote in /tmp (node --perf-basic-prof, Java perf-map-agent, "
+           ".NET DOTNET_PerfMapEnabled=1, python -X perf), or its jit-" + BaseName(path).substr(5, BaseName(path).size() - 9) +
+           ".dump";
   if (kind == symbols::DsoKind::kModule) {
     // perf names module frames from the module's file or from kallsyms (vmlinux has no module symbols).
     const std::string name = symbols::ModuleName(path);
@@ -113,11 +117,14 @@ MissingReport FindMissing(const Profile& p, const MissingInputs& in) {
     const size_t mk = static_cast<size_t>(mp);
     const std::string& path = p.strings.Get(m.path[mk]);
     symbols::DsoKind kind = symbols::KindOfPath(path, m.pid[mk] == -1);
-    if (kind == symbols::DsoKind::kAnon) continue;
+    // JIT code in anonymous memory: perf's DSO /tmp/perf-PID.map, named by that file.
+    const int32_t dso_path = mk < in.dso_paths.size() ? in.dso_paths[mk] : kNone;
+    if (kind == symbols::DsoKind::kAnon && dso_path == kNone) continue;
     const std::string& name = p.strings.Get(p.funcs.name[static_cast<size_t>(p.frames.func[f])]);
     if (name.size() <= path.size() + 3 || name.compare(0, path.size(), path) != 0 || name.compare(path.size(), 3, "+0x") != 0)
       continue;
-    frame_entry[f] = static_cast<int32_t>(entry(m.path[mk], m.build_id[mk], m.pid[mk] == -1));
+    frame_entry[f] = static_cast<int32_t>(entry(dso_path != kNone ? dso_path : m.path[mk], dso_path != kNone ? kNone : m.build_id[mk],
+                                                m.pid[mk] == -1));
   }
   const SampleTable& s = p.samples;
   for (size_t i = 0; i < s.size(); ++i) {

@@ -33,6 +33,9 @@ struct MissingInputs {
   bool kallsyms_given = false;  // a kallsyms text among the side files
   std::vector<PerfUnwind::MissingBinary> unwind;  // from PerfUnwind
   uint64_t stack_short_samples = 0, stack_copy_bytes = 0, stack_needed_bytes = 0;
+  // Mapping row -> perf's DSO path where it is not the mapping's (anonymous
+  // executable memory: /tmp/perf-PID.map); kNone or past the end: its path.
+  std::vector<int32_t> dso_paths;
 };
 
 MissingReport FindMissing(const Profile& p, const MissingInputs& in);
