@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/api/cli.h"
+#include "core/io/running_vdso.h"
 
 namespace {
 
@@ -40,6 +41,7 @@ class FileSource : public profscope::ByteSource {
 // A file that does not say its size (/proc/kallsyms, a pipe): read whole, once.
 class BufferedSource : public profscope::ByteSource {
  public:
+  explicit BufferedSource(std::vector<uint8_t> bytes) : bytes_(std::move(bytes)) {}
   explicit BufferedSource(FILE* f) {
     uint8_t buf[1 << 16];
     for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes_.insert(bytes_.end(), buf, buf + n);
@@ -73,6 +75,11 @@ class FileHost : public profscope::cli::Host {
   bool IsDirectory(const std::string& path) override {
     std::error_code ec;
     return std::filesystem::is_directory(path, ec);
+  }
+  std::unique_ptr<profscope::ByteSource> RunningVdso() override {
+    std::vector<uint8_t> bytes = profscope::RunningVdsoBytes();
+    if (bytes.empty()) return nullptr;
+    return std::make_unique<BufferedSource>(std::move(bytes));
   }
   std::vector<std::string> List(const std::string& dir) override {
     std::vector<std::string> names;

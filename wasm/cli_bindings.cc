@@ -4,6 +4,7 @@
 //   open(path) -> { read(offset, length) -> Uint8Array, size, close?() } | { error: string }
 //   isDirectory(path) -> boolean, list(dir) -> string[]
 //   writeFile(path, bytes: Uint8Array) -> "" | why it failed   (export -o)
+//   vdso() -> { read, size } | null   (optional: the running kernel's vdso image)
 //   stdout(bytes: Uint8Array), stderr(bytes: Uint8Array)  (chunks as they are made)
 // The bytes are handed over as they are, so the output equals the native
 // CLI's byte for byte (no UTF-8 round trip).
@@ -47,6 +48,12 @@ class JsHost : public profscope::cli::Host {
     return std::make_unique<HostFile>(f);
   }
   bool IsDirectory(const std::string& path) override { return host_.call<bool>("isDirectory", path); }
+  std::unique_ptr<profscope::ByteSource> RunningVdso() override {
+    if (host_["vdso"].isUndefined()) return nullptr;
+    val f = host_.call<val>("vdso");
+    if (f.isNull() || f.isUndefined()) return nullptr;
+    return std::make_unique<HostFile>(f);
+  }
   std::vector<std::string> List(const std::string& dir) override {
     val names = host_.call<val>("list", dir);
     std::vector<std::string> out;

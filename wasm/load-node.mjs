@@ -180,6 +180,29 @@ export function nodeCliHost({ stdout, stderr }) {
         return { error: ERRNO_TEXT[e.code] ?? String(e.message) };
       }
     },
+    // this process's [vdso] mapping (the running kernel's vdso, as the native CLI reads its own)
+    vdso() {
+      try {
+        const m = /^([0-9a-f]+)-([0-9a-f]+) .*\[vdso\]$/m.exec(fs.readFileSync('/proc/self/maps', 'utf8'));
+        if (!m) return null;
+        const start = parseInt(m[1], 16), end = parseInt(m[2], 16);
+        if (!(end > start) || end - start > 1 << 20) return null;
+        const buf = Buffer.alloc(end - start);
+        const fd = fs.openSync('/proc/self/mem', 'r');
+        try {
+          if (fs.readSync(fd, buf, 0, buf.length, start) !== buf.length) return null;
+        } finally {
+          fs.closeSync(fd);
+        }
+        const all = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
+        return {
+          read: (offset, length) => all.slice(Math.min(Number(offset), all.length), Math.min(all.length, Number(offset) + Number(length))),
+          size: all.length,
+        };
+      } catch {
+        return null;
+      }
+    },
     isDirectory(path) {
       try {
         return fs.statSync(path).isDirectory();

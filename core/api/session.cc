@@ -147,6 +147,16 @@ void Session::FindDebugFiles() {
     found_sources_.push_back(std::move(f.source));
     AddSideFile(*found_sources_.back(), f.path);
   }
+  // perf reads [vdso] frames from its own process's vdso copy: where the host
+  // has one and the person gave binaries, it serves a [vdso] of the same
+  // build-id (the same kernel), silently.
+  if (given > 0) {
+    if (std::unique_ptr<ByteSource> vdso = files_->RunningVdso()) {
+      found_sources_.push_back(std::move(vdso));
+      AddSideFile(*found_sources_.back(), "[vdso]");
+      side_.back().implicit = true;
+    }
+  }
 }
 
 bool Session::DecodeFiles(const ProgressFn& progress) {
@@ -365,6 +375,7 @@ void Session::SetOption(std::string key, std::string value) {
 std::string Session::SideFilesJson() const {
   std::vector<SideFileRole> roles;
   for (const SideFile& f : side_) {
+    if (f.implicit) continue;
     if (!f.folder.empty()) {
       // One entry per folder: "symbols" unless it was reported as unused.
       bool listed = false;

@@ -86,6 +86,9 @@ struct SideFile {
   // cache, /usr/lib/debug, any folder of binaries), as given; "" for a file
   // given alone. `name` is then "FOLDER/relative/path".
   std::string folder;
+  // Not given by the person but offered by the host (the running kernel's
+  // vdso): used where it matches, never reported when it does not.
+  bool implicit = false;
   // Its path inside `folder` ("" for a file given alone).
   std::string RelativePath() const {
     if (folder.empty() || name.size() <= folder.size() || name.compare(0, folder.size(), folder) != 0) return {};

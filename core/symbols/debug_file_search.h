@@ -35,6 +35,10 @@ class FileAccess {
   // `path` opened for reading, or nullptr with `error` set to why not.
   virtual std::unique_ptr<ByteSource> Open(const std::string& path, std::string* error) = 0;
   virtual bool IsDirectory(const std::string& path) = 0;
+  // The running kernel's vdso image, where the host can read its own (perf
+  // names and unwinds [vdso] frames with its own process's copy: util/vdso.c);
+  // nullptr where it cannot (the browser).
+  virtual std::unique_ptr<ByteSource> RunningVdso() { return nullptr; }
 };
 
 // What an ELF file says about its debug information.

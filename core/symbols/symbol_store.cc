@@ -107,6 +107,7 @@ struct SymbolStore::Input {
   uint16_t elf_type = 0;      // ET_EXEC 2, ET_DYN 3, ET_REL 1
   bool symtab = false;        // a .symtab section
   bool damage_reported = false;  // its damage was said (LoadUser)
+  bool quiet = false;         // not given by the person (the running vdso): never reported
 
   const std::string& Label() const { return origin.empty() ? path : origin; }
 };
@@ -173,7 +174,15 @@ void SymbolStore::AddFile(const std::string& path, ByteSource& src, const std::s
   AddBytes(path, std::move(bytes), origin);
 }
 
-void SymbolStore::AddFileLazily(const std::string& path, ByteSource& src, const std::string& origin) {
+void SymbolStore::AddFileLazily(const std::string& path, ByteSource& src, const std::string& origin, bool quiet) {
+  const size_t before = inputs_.size(), problems = problems_.size();
+  AddFileLazilyImpl(path, src, origin);
+  if (!quiet) return;
+  for (size_t i = before; i < inputs_.size(); ++i) inputs_[i]->quiet = true;
+  problems_.resize(problems);
+}
+
+void SymbolStore::AddFileLazilyImpl(const std::string& path, ByteSource& src, const std::string& origin) {
   uint64_t n = src.size();
   uint8_t head[16] = {0};
   size_t hn = src.Read(0, head, n < 16 ? static_cast<size_t>(n) : 16);
@@ -718,10 +727,19 @@ void SymbolStore::Finish() {
   finished_ = true;
   for (auto& d : dsos_)
     if (!d->loaded) Load(*d);
+  // An input the person did not give is never reported.
+  std::vector<std::string> quiet;
+  for (auto& in : inputs_)
+    if (in->quiet) quiet.push_back(in->Label());
+  problems_.erase(std::remove_if(problems_.begin(), problems_.end(),
+                                 [&](const StoreProblem& p) {
+                                   return std::find(quiet.begin(), quiet.end(), p.input) != quiet.end();
+                                 }),
+                  problems_.end());
   // One report per side file given (a tarball or folder counts as one).
   std::vector<std::string> labels;
   for (auto& in : inputs_)
-    if (std::find(labels.begin(), labels.end(), in->Label()) == labels.end()) labels.push_back(in->Label());
+    if (!in->quiet && std::find(labels.begin(), labels.end(), in->Label()) == labels.end()) labels.push_back(in->Label());
   for (const auto& l : labels) {
     bool any = false, named = false;
     for (auto& in : inputs_) {

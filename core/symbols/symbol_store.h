@@ -69,7 +69,9 @@ class SymbolStore {
   // decompressed when it matches. Files that are neither ELF, kallsyms nor a tarball
   // are not read (reported with their folder when nothing of it is used).
   // `src` must stay valid as long as the store.
-  void AddFileLazily(const std::string& path, ByteSource& src, const std::string& origin = {});
+  // `quiet`: an input the person did not give (the host's running vdso): it
+  // is used where it matches and never reported.
+  void AddFileLazily(const std::string& path, ByteSource& src, const std::string& origin = {}, bool quiet = false);
   // A symbolic link of a folder (the CLI's directory walk): `path` -> `target`.
   void AddLink(const std::string& path, const std::string& target, const std::string& origin = {});
   // Tar limits for tarballs added later.
@@ -130,6 +132,7 @@ class SymbolStore {
   struct DsoEntry;
 
  private:
+  void AddFileLazilyImpl(const std::string& path, ByteSource& src, const std::string& origin);
   void AddBytes(const std::string& path, std::vector<uint8_t> bytes, const std::string& origin);
   void AddTar(const std::string& path, ByteSource& src, const std::string& origin);
   bool Materialize(Input& in);  // reads a lazily added ELF's bytes; false when it is damaged

@@ -9,11 +9,15 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/format/elf/elf_reader.h"
+#include "core/io/byte_source.h"
+#include "core/io/running_vdso.h"
+#include "core/symbols/debug_file_search.h"
 
 namespace profscope::corpus {
 
@@ -87,5 +91,30 @@ inline std::vector<std::filesystem::path> DebugFilesOf(const std::vector<std::fi
   }
   return out;
 }
+
+// This machine's files as the command line's hosts give them (symbols::FileAccess):
+// regular files read whole, and the running kernel's vdso (core/io/running_vdso.h).
+class HostFiles : public profscope::symbols::FileAccess {
+ public:
+  std::vector<std::vector<uint8_t>> keep;
+  std::unique_ptr<profscope::ByteSource> Open(const std::string& path, std::string* error) override {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+      *error = "No such file or directory";
+      return nullptr;
+    }
+    keep.push_back(ReadFile(path));
+    return std::make_unique<profscope::MemorySource>(keep.back());
+  }
+  bool IsDirectory(const std::string& path) override {
+    std::error_code ec;
+    return std::filesystem::is_directory(path, ec);
+  }
+  std::unique_ptr<profscope::ByteSource> RunningVdso() override {
+    keep.push_back(profscope::RunningVdsoBytes());
+    if (keep.back().empty()) return nullptr;
+    return std::make_unique<profscope::MemorySource>(keep.back());
+  }
+};
 
 }  // namespace profscope::corpus

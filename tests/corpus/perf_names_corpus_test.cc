@@ -207,24 +207,6 @@ INSTANTIATE_TEST_SUITE_P(Complete, PerfNamesSession, ::testing::ValuesIn(kComple
 
 namespace {
 
-// The host's files, as the CLIs give them (symbols::FileAccess).
-class DiskFiles : public profscope::symbols::FileAccess {
- public:
-  std::vector<std::vector<uint8_t>> keep;
-  std::unique_ptr<profscope::ByteSource> Open(const std::string& path, std::string* error) override {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) {
-      *error = "No such file or directory";
-      return nullptr;
-    }
-    keep.push_back(ReadFile(path));
-    return std::make_unique<MemorySource>(keep.back());
-  }
-  bool IsDirectory(const std::string& path) override {
-    std::error_code ec;
-    return fs::is_directory(path, ec);
-  }
-};
 
 // Given only what a person has (perf.data, the tarball, the stripped libc.so.6
 // and ld.so), the session finds libc6-dbg's debug files where perf does and
@@ -243,7 +225,7 @@ TEST_P(PerfNamesFindsDebugFiles, StacksAndScriptEqualPerf) {
     auto data = ReadFile(dir / "perf.data");
     MemorySource src(data);
     profscope::Session s(src, "perf.data");
-    DiskFiles files;
+    profscope::corpus::HostFiles files;
     std::vector<std::vector<uint8_t>> keep;
     std::vector<std::unique_ptr<MemorySource>> srcs;
     for (const fs::path& p : {tarball, fs::path(libc), fs::path(ldso)}) {

@@ -63,6 +63,7 @@ struct Decoded {
     sources.push_back(std::make_unique<MemorySource>(*bytes.back()));
     return *sources.back();
   }
+  profscope::corpus::HostFiles host;  // with binaries: the host's vdso, as the command line has it
   std::unique_ptr<Session> session;
 };
 
@@ -86,6 +87,7 @@ std::unique_ptr<Decoded> Decode(const fs::path& dir, bool binaries, std::vector<
     for (const auto& f : files) {
       d->session->AddSideFile(d->Source(f), f);
     }
+    d->session->SetFileAccess(&d->host);
   }
   d->session->Decode();
   return d;
@@ -305,6 +307,28 @@ TEST(PerfUnwindNames, PltFramesOfACProgramAreInitAsPerfNamesThem) {
   }
   EXPECT_TRUE(left.empty()) << Differences(left, {});
   EXPECT_EQ(init, 33u + 7u + 4u);  // perf: plt_loop;_init 33, ...;_init;[unknown];on_prof;handler_work 7, ...;labs 4
+}
+
+// Samples in clock_gettime's [vdso] code: perf names and unwinds them with its
+// own copy of the vdso (this machine's kernel); the command line's hosts offer
+// theirs the same way (FileAccess::RunningVdso), used where the build-id matches.
+TEST(PerfUnwindNames, VdsoFramesAreUnwoundWithTheRunningKernelsVdso) {
+  const fs::path dir = profscope::corpus::PerfData() / "dwarf_vdso_nofp";
+  auto d = Decode(dir, true);
+  if (profscope::RunningVdsoBytes().empty()) GTEST_SKIP() << "no [vdso] in this process";
+  const std::string want = ReadText(dir / "folded_sym.txt");
+  if (want.find("__vdso_clock_gettime") == std::string::npos) GTEST_SKIP();
+  // The same kernel perf recorded on: every stack, names and all.
+  const std::string got = d->session->StacksText(false, "");
+  if (got.find("__vdso_clock_gettime") == std::string::npos)
+    GTEST_SKIP() << "this machine runs another kernel than the recording's: its vdso's build-id differs";
+  EXPECT_EQ(want, got);
+  std::string script;
+  {
+    profscope::StringSink sink(script);
+    d->session->WriteScript(sink);
+  }
+  EXPECT_EQ(ReadText(dir / "script_default.txt"), script);
 }
 
 TEST(PerfUnwindNames, ThreadsUnwoundThroughLibcHaveTheProgramsNames) {

@@ -210,7 +210,7 @@ void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) 
   // Program binaries first (symbols of mapped files), then jit dumps (anonymous JIT code).
   std::vector<bool> used(files.size(), false);
   for (const SideFile& f : files) {
-    if (f.kind == "elf" && f.window) missing_in_.elves.push_back({f.name, symbols::ReadDebugInfoRefs(f.window->source())});
+    if (f.kind == "elf" && f.window && !f.implicit) missing_in_.elves.push_back({f.name, symbols::ReadDebugInfoRefs(f.window->source())});
     missing_in_.archive_given = missing_in_.archive_given || f.kind == "archive";
     missing_in_.kallsyms_given = missing_in_.kallsyms_given || f.kind == "kallsyms";
   }

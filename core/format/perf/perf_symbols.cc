@@ -49,7 +49,7 @@ bool AddSymbolInputs(const std::vector<SideFile>& files, symbols::SymbolStore& s
     any = true;
     // A folder is the input reported for its files; a file alone, itself.
     if (!f.folder.empty()) store.AddFileLazily(f.RelativePath(), f.window->source(), f.folder);
-    else store.AddFileLazily(BaseName(f.name), f.window->source(), f.name);
+    else store.AddFileLazily(BaseName(f.name), f.window->source(), f.name, f.implicit);
   }
   return any;
 }
