@@ -31,6 +31,21 @@ bool Anonymous(const std::string& path) {
 
 const char* kPs = "perf record --call-graph dwarf";
 
+// The sample's stack copy, within the record's own bytes (empty when it lies outside them).
+uw::StackCopy StackCopyOf(const SampleData& s, ByteReader rec) {
+  uw::StackCopy stack;
+  const uint64_t base = rec.base();
+  if (s.stack_user_size && s.stack_user_offset >= base && s.stack_user_offset - base <= rec.size() &&
+      s.stack_user_size <= rec.size() - (s.stack_user_offset - base)) {
+    stack.data = rec.data() + (s.stack_user_offset - base);
+    stack.size = s.stack_user_size;
+    stack.dyn_size = std::min(s.stack_user_dyn_size, s.stack_user_size);
+    stack.file_offset = s.stack_user_offset;
+    stack.order = rec.order();
+  }
+  return stack;
+}
+
 }  // namespace
 
 // The process's mappings at the sample's moment, with their binaries.
@@ -202,16 +217,8 @@ const std::vector<uint64_t>* PerfUnwind::UserFrames(const SampleData& s, const P
   frames_.clear();
   if (s.regs_user_abi == uw::kRegsAbiNone || s.regs_user.empty()) return &frames_;  // a kernel thread
   ++counts_.samples;
-  uw::StackCopy stack;
+  const uw::StackCopy stack = StackCopyOf(s, rec);
   const uint64_t base = rec.base();
-  if (s.stack_user_size && s.stack_user_offset >= base && s.stack_user_offset - base <= rec.size() &&
-      s.stack_user_size <= rec.size() - (s.stack_user_offset - base)) {
-    stack.data = rec.data() + (s.stack_user_offset - base);
-    stack.size = s.stack_user_size;
-    stack.dyn_size = std::min(s.stack_user_dyn_size, s.stack_user_size);
-    stack.file_offset = s.stack_user_offset;
-    stack.order = rec.order();
-  }
   const bool monotonic = ((attr.flags >> 25) & 1) && attr.clockid == 1;  // use_clockid, CLOCK_MONOTONIC
   Lookup lookup(*this, spaces, pid, (st & kSampleTime) ? s.time : 0, monotonic);
   auto u = unwinds_.find(pid);
@@ -270,16 +277,7 @@ bool PerfUnwind::Reunwind(const SampleData& s, const PerfEventAttr& attr, ByteRe
   if (!(st & kSampleRegsUser) || !(st & kSampleStackUser) || s.regs_user_abi == uw::kRegsAbiNone ||
       s.regs_user.empty() || (!have_binaries_ && jit_.empty()))
     return false;
-  uw::StackCopy stack;
-  const uint64_t base = rec.base();
-  if (s.stack_user_size && s.stack_user_offset >= base && s.stack_user_offset - base <= rec.size() &&
-      s.stack_user_size <= rec.size() - (s.stack_user_offset - base)) {
-    stack.data = rec.data() + (s.stack_user_offset - base);
-    stack.size = s.stack_user_size;
-    stack.dyn_size = std::min(s.stack_user_dyn_size, s.stack_user_size);
-    stack.file_offset = s.stack_user_offset;
-    stack.order = rec.order();
-  }
+  const uw::StackCopy stack = StackCopyOf(s, rec);
   const uint64_t time = (st & kSampleTime) ? s.time : 0;
   AddressSpaces at_time;
   const MappingTable& mt = p_.mappings;
