@@ -267,3 +267,32 @@ INSTANTIATE_TEST_SUITE_P(Complete, PerfNamesFindsDebugFiles, ::testing::ValuesIn
                          [](const auto& info) { return info.param; });
 
 }  // namespace
+
+// A tracepoint sample's raw data in the record view: each field of its event's
+// format (TRACING_DATA) by name, at its bytes, as perf script -F trace reads them.
+TEST(PerfTracepointFields, RawDataShowsTheFormatsFieldsByName) {
+  fs::path dir = profscope::corpus::PerfData() / "tracepoint_sched_g";
+  auto data = ReadFile(dir / "perf.data");
+  MemorySource src(data);
+  profscope::Session s(src, "perf.data");
+  ASSERT_TRUE(s.Decode());
+  // The first sample in file order and perf script's line for it (its time).
+  const auto& rt = s.result().records;
+  int32_t row = -1;
+  for (size_t i = 0; i < rt.rows() && row < 0; ++i)
+    if (s.RecordTypeName(static_cast<int32_t>(i)) == "SAMPLE") row = static_cast<int32_t>(i);
+  ASSERT_GE(row, 0);
+  const std::string json = s.RecordFieldsJson(row);
+  EXPECT_NE(json.find("\"value\":\"sched:sched_switch, 68 bytes\""), std::string::npos) << json;
+  for (const char* f : {"\"name\":\"prev_comm\"", "\"name\":\"prev_pid\"", "\"name\":\"prev_state\"", "\"name\":\"next_comm\"",
+                        "\"name\":\"next_pid\"", "\"name\":\"common_pid\""})
+    EXPECT_NE(json.find(f), std::string::npos) << f << " in " << json;
+  // Its values are perf's (perf script -F trace: "prev_comm=ksys prev_pid=8024 ... next_comm=cc1plus next_pid=7873").
+  const std::string trace = ReadText(dir / "script_trace.txt");
+  ASSERT_NE(trace.find("prev_comm=ksys prev_pid=8024 prev_prio=120 prev_state=R ==> next_comm=cc1plus next_pid=7873"),
+            std::string::npos);
+  EXPECT_NE(json.find("\"name\":\"prev_comm\",\"offset\":964,\"size\":16,\"value\":\"\\\"ksys\\\"\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"name\":\"prev_pid\",\"offset\":980,\"size\":4,\"value\":\"8024\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"name\":\"next_comm\",\"offset\":996,\"size\":16,\"value\":\"\\\"cc1plus\\\"\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"name\":\"next_pid\",\"offset\":1012,\"size\":4,\"value\":\"7873\""), std::string::npos) << json;
+}

@@ -384,6 +384,41 @@ void PerfDecoder::AddUnwoundFields(ByteReader rec, const DecodeResult& res, int3
   }
 }
 
+void PerfDecoder::AddTracepointFields(Window& w, ByteReader rec, const DecodeResult& res, int32_t row, FieldList& out) {
+  if (rec.size() < 8) return;
+  const PerfSession::AttrInfo* a = session_.AttrForRecord(rec, kSample);
+  if (!a || a->attr.type != kTypeTracepoint || !(a->attr.sample_type & kSampleRaw)) return;
+  // The file's TRACING_DATA (feature section, or pipe mode's payload) is read once, through the
+  // window of a main-file row (a perf --threads data.N row's window is its own file's).
+  if (!tracing_read_ && res.records.file[static_cast<size_t>(row)] == 0) {
+    tracing_read_ = true;
+    for (size_t i = 0; i < res.records.rows(); ++i) {
+      const auto kind = static_cast<RecordKind>(res.records.kind[i]);
+      if ((kind == RecordKind::kFeature && res.records.type[i] == kFeatTracingData) ||
+          (kind == RecordKind::kPayload && res.records.type[i] == kHeaderTracingData)) {
+        std::vector<uint8_t> keep;
+        tracing_ = trace::ReadTracingData(RowBytes(w, res, static_cast<int32_t>(i), session_.order, keep));
+        break;
+      }
+    }
+  }
+  const trace::EventFormat* f = tracing_.ok ? tracing_.Find(static_cast<uint32_t>(a->attr.config)) : nullptr;
+  if (!f) return;
+  SampleData sd;
+  if (!ParseSample(rec.Slice(8, rec.size() - 8), a->attr, &sd, nullptr, nullptr) || !sd.raw_size ||
+      sd.raw_offset < rec.base() || sd.raw_offset - rec.base() + sd.raw_size > rec.size())
+    return;
+  // The "raw" field (its bytes' size) gets a child per field of the event's format, by name.
+  for (Field& fl : out.items()) {
+    if (fl.name != "raw") continue;
+    Field named = trace::TraceFieldsForView(*f, rec.data() + (sd.raw_offset - rec.base()), sd.raw_size,
+                                            tracing_.big_endian, sd.raw_offset);
+    fl.value = f->system + ":" + f->name + ", " + fl.value;
+    fl.children = std::move(named.children);
+    break;
+  }
+}
+
 void PerfDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t row, FieldList& out) {
   if (row < 0 || static_cast<size_t>(row) >= res.records.rows()) return;
   size_t i = static_cast<size_t>(row);
@@ -404,7 +439,10 @@ void PerfDecoder::RecordFields(Window& w, const DecodeResult& res, int32_t row, 
         DecodeRecordFields(rec, a ? &a->attr : nullptr, fields, &diags);
       };
       decode(r, out, scratch);
-      if (res.records.type[i] == kSample) AddUnwoundFields(r, res, row, out);
+      if (res.records.type[i] == kSample) {
+        AddUnwoundFields(r, res, row, out);
+        AddTracepointFields(w, r, res, row, out);
+      }
       if (res.records.type[i] == kSpSplitEnd) JoinedSplitFields(w, res, row, session_.order, decode, out);
       break;
     }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/format/decoder.h"
+#include "core/trace/tracing_data.h"
 #include "core/format/perf/perf_missing.h"
 #include "core/format/perf/perf_script_sample.h"
 #include "core/format/perf/perf_session.h"
@@ -76,6 +77,10 @@ class PerfDecoder : public Decoder {
   // A --call-graph dwarf SAMPLE's field view: its user frames unwound again, each with the
   // bytes that gave it (the ip register, the stack-copy slot of each return address).
   void AddUnwoundFields(ByteReader rec, const DecodeResult& res, int32_t row, FieldList& out);
+  // A tracepoint SAMPLE's field view: its raw data's fields by name, from the file's TRACING_DATA formats.
+  void AddTracepointFields(Window& w, ByteReader rec, const DecodeResult& res, int32_t row, FieldList& out);
+  bool tracing_read_ = false;
+  trace::TracingData tracing_;
   // Profile::funcs.unknown: the funcs still named `path+0xoffset` that perf prints "[unknown]".
   void MarkUnknownFuncs(Profile& p, const std::vector<uint8_t>& address_named);
   // Fields of the rows that are not records: header, attrs, ids, event_types, feature table.
