@@ -89,3 +89,25 @@ test('the same perf.data without its binary: one-frame stacks and which binary t
   await shot(page, '41-dwarf-missing-binary');
   errs.check();
 });
+
+// Inlined functions (perf's "(inlined)" frames, from the program's DWARF): marked in the views.
+test('inlined functions are marked "inlined" in the Functions view and the call tree', async ({ page }) => {
+  const dir = dataFile('dwarf_cpp_nofp');
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles([path.join(dir, 'perf.data'), path.join(dir, 'cpp_nofp')]);
+  await waitDecoded(page, 'perf.data (+1 file');
+  await page.getByRole('tab', { name: 'Functions' }).click();
+  const fns = page.getByTestId('functions');
+  // std::sort's helpers are inlined into the program's sorting(): perf prints them "(inlined)"
+  const row = fns.locator('tr').filter({ hasText: 'std::__final_insertion_sort' }).first();
+  await expect(row).toBeVisible();
+  await expect(row.getByTestId('inlined-tag')).toBeVisible();
+  // the program's own, called function is not marked
+  const main = fns.locator('tr').filter({ hasText: /^\s*\d.*\bmain$/ }).first();
+  await expect(main.getByTestId('inlined-tag')).toHaveCount(0);
+  await row.scrollIntoViewIfNeeded();
+  await shot(page, '42-dwarf-inlined-tags');
+  errs.check();
+});

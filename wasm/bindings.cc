@@ -206,6 +206,7 @@ class JsSession {
   val funcMappings() const { return Copy("Int32Array", p().funcs.mapping); }
   val frameAddresses() const { return CopyU64(p().frames.address); }
   val frameFuncs() const { return Copy("Int32Array", p().frames.func); }
+  val frameInlined() const { return Copy("Uint8Array", p().frames.inlined); }
   val frameMappings() const { return Copy("Int32Array", p().frames.mapping); }
   val stackFrames() const { return Copy("Int32Array", p().stacks.frame); }
   val stackPrefixes() const { return Copy("Int32Array", p().stacks.prefix); }
@@ -330,6 +331,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("funcMappings", &JsSession::funcMappings)
       .function("frameAddresses", &JsSession::frameAddresses)
       .function("frameFuncs", &JsSession::frameFuncs)
+      .function("frameInlined", &JsSession::frameInlined)
       .function("frameMappings", &JsSession::frameMappings)
       .function("stackFrames", &JsSession::stackFrames)
       .function("stackPrefixes", &JsSession::stackPrefixes)

@@ -232,6 +232,7 @@ export interface Session {
   funcMappings(): Int32Array;      // func -> mapping (-1)
   frameAddresses(): BigUint64Array; // frame -> absolute address (exact, kernel addresses included)
   frameFuncs(): Int32Array;        // frame -> func
+  frameInlined(): Uint8Array;      // frame -> 1: an inlined function's frame (perf's "(inlined)"); shorter than the frames: the rest 0
   frameMappings(): Int32Array;     // frame -> mapping (-1)
   stackFrames(): Int32Array;       // stack -> frame (leaf-most frame of that stack node)
   stackPrefixes(): Int32Array;     // stack -> parent stack (-1 for a root); parents before children

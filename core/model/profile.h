@@ -122,6 +122,10 @@ struct FrameTable {
   std::vector<uint64_t> address;  // absolute
   std::vector<int32_t> func;      // func row
   std::vector<int32_t> mapping;   // mapping row or kNone
+  // Optional (shorter than address: the rest 0): 1 where the frame is an
+  // inlined function's (perf's "(inlined)": DWARF says it was inlined into
+  // the frame below it, no call took place).
+  std::vector<uint8_t> inlined;
 };
 
 // Stacks as a prefix tree: a stack is (frame, prefix); parents come before

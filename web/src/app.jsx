@@ -220,6 +220,7 @@ export function App() {
               onHoverNode={frame.setHoverNode}
               testid="call-tree"
               formatValue={valueFormatter(analysis, doc)}
+              inlined={doc.funcInlined}
             />
           ) : tab === 'sandwich' ? (
             <Sandwich sandwich={sw.sandwich} formatValue={valueFormatter(analysis, doc)} />

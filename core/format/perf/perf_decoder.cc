@@ -221,6 +221,7 @@ void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) 
   NameFramesFromElf(files, used, sb, out, *store_, mapping_dso_, &parser_->dso_paths());
   // perf's inlined frames of the unwound (--call-graph dwarf) user frames.
   const InlineCounts ic = AddInlineFrames(parser_->unwound_frames(), mapping_dso_, *store_, sb, out, &inlined_frames_);
+  out.profile.frames.inlined = inlined_frames_;
   if (ic.inline_frames)
     out.facts.push_back({"inlined frames", Dec(ic.inline_frames) + " added to " + Dec(ic.expanded) + " frames (" +
                                                Dec(ic.samples) + " samples), from DWARF debug information"});

@@ -28,7 +28,7 @@ import { RecordKind } from '../lib/record-kind.js';
 import { decodeStrings } from '../lib/strings.js';
 import { buildRecordIndex } from './record-index.js';
 import { parseJson, readIntervals, readMarkers, readProfile, readRecords } from './session-columns.js';
-import { buildLanes, cpuLanes, cpuRows, eventTotals, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames } from './derive.js';
+import { buildLanes, cpuLanes, cpuRows, eventTotals, funcInlined, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames } from './derive.js';
 import { FileAnalysis, defaultWeight } from './file-analysis.js';
 import { functionTotals, samplesOf } from './call-nodes.js';
 import { callchainSlot, frameAddressFor } from './record-slot.js';
@@ -224,6 +224,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     intervals: readIntervals(s, analysis.canon, base.scale),
     account: parseJson(s.accountJson(), []),
     funcSources: funcSources(s.frameSourceFrames(), s.frameSourceStrings(), profile.frameFuncs, analysis.canon, strings),
+    funcInlined: funcInlined(s.frameInlined(), profile.frameFuncs, analysis.canon),
     typeNames, // (kind, type) -> type name: a row's name until its label arrives
     composition: recordComposition(records, typeNames),
     timing,

@@ -183,6 +183,31 @@ export function recordSamples(sampleRecords, rows) {
 }
 
 /**
+ * Canonical func -> how DWARF says it was called: 1 = inlined wherever it appears (perf's
+ * "(inlined)"), 2 = inlined at some of its frames only; absent = never inlined.
+ * @param {Uint8Array} frameInlined frame -> 1 (may be shorter than the frames)
+ * @param {Int32Array} frameFuncs
+ * @param {Int32Array} canon
+ * @returns {Record<number, 1 | 2>}
+ */
+export function funcInlined(frameInlined, frameFuncs, canon) {
+  /** @type {Record<number, 1 | 2>} */
+  const out = {};
+  if (!frameInlined.length) return out;
+  /** @type {Record<number, true>} */
+  const direct = {};
+  for (let f = 0; f < frameFuncs.length; f++) {
+    const fn = frameFuncs[f];
+    if (fn < 0) continue;
+    const c = canon[fn];
+    if (f < frameInlined.length && frameInlined[f]) out[c] = 1;
+    else direct[c] = true;
+  }
+  for (const c of Object.keys(out)) if (direct[Number(c)]) out[Number(c)] = 2;
+  return out;
+}
+
+/**
  * Canonical func -> "file:line" (jitdump DEBUG_INFO): the first source of any of its frames.
  * @param {Int32Array} sourceFrames
  * @param {Int32Array} sourceStrings

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { profile } from '../../../tests/reference/small-profile.js';
 import { RecordKind } from '../lib/record-kind.js';
-import { buildLanes, cpuLanes, cpuRows, eventTotals, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames, typeKey } from './derive.js';
+import { buildLanes, cpuLanes, cpuRows, eventTotals, funcInlined, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames, typeKey } from './derive.js';
 
 describe('lanes', () => {
   it('per thread, sorted by time', () => {
@@ -82,5 +82,17 @@ describe('rows and samples', () => {
     const frameFuncs = Int32Array.from([0, 1, 2]);
     const src = funcSources(Int32Array.from([2, 1]), Int32Array.from([0, 1]), frameFuncs, canon, ['a.js:3', 'b.js:9']);
     expect(src).toEqual({ 1: 'a.js:3' });
+  });
+});
+
+describe('funcInlined', () => {
+  it('marks canonical funcs whose frames DWARF says were inlined: everywhere (1) or at some frames (2)', () => {
+    // frames 0..3 -> funcs 0, 1, 2, 2; canon merges funcs 1 and 3 (same name)
+    const frameFuncs = Int32Array.from([0, 1, 2, 2, 3]);
+    const canon = Int32Array.from([0, 1, 2, 1]);
+    const inl = Uint8Array.from([0, 1, 1, 0]); // shorter than the frames: frame 4 is not inlined
+    expect(funcInlined(inl, frameFuncs, canon)).toEqual({ 1: 2, 2: 2 });
+    expect(funcInlined(Uint8Array.from([0, 1, 1, 1, 0]), Int32Array.from([0, 1, 2, 2, 0]), canon)).toEqual({ 1: 1, 2: 1 });
+    expect(funcInlined(new Uint8Array(0), frameFuncs, canon)).toEqual({});
   });
 });

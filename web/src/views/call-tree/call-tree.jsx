@@ -1,6 +1,7 @@
 // Call tree table of a call-node table from the worker (top-down or inverted): total and
 // self columns, sortable, expandable (click the triangle, or ←/→ on the selected row),
 // virtualised. Used by the Call tree view and twice by the Sandwich view.
+import { InlinedTag } from '../../lib/inlined-tag.jsx';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useVirtual } from '../../lib/virtual.js';
 import { formatInt, formatPercent } from '../../lib/format.js';
@@ -11,9 +12,10 @@ const ROW_H = 20;
 
 /**
  * @param {{tree: any, names: string[], matches?: Uint8Array|null, selectedNode?: number,
- *   onSelectNode?: (node: number) => void, label: string, testid?: string, autoExpand?: boolean}} props
+ *   onSelectNode?: (node: number) => void, label: string, testid?: string, autoExpand?: boolean,
+ *   inlined?: Record<number, number>}} props
  */
-export function CallTree({ tree, names, matches, selectedNode = -1, onSelectNode, label, testid, autoExpand = true, hoverNode = -1, onHoverNode, inverted = false, formatValue = formatInt }) {
+export function CallTree({ tree, names, matches, selectedNode = -1, onSelectNode, label, testid, autoExpand = true, hoverNode = -1, onHoverNode, inverted = false, formatValue = formatInt, inlined }) {
   const [sort, setSort] = useState({ key: 'total', desc: true });
   const [expanded, setExpanded] = useState(() => new Set([0]));
   // on a new tree: expand the heaviest path a few levels
@@ -154,6 +156,7 @@ export function CallTree({ tree, names, matches, selectedNode = -1, onSelectNode
                     >
                       {has ? (open ? '▾' : '▸') : ''}
                     </span>
+                    <InlinedTag how={inlined?.[tree.func[n]]} />
                     {name}
                   </span>
                 </div>

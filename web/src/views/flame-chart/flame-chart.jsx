@@ -5,6 +5,7 @@
 // first; each can be collapsed, pinned (on top) or hidden (listed to show again); many lanes
 // get an overview track. Times are from the file's one time zero (doc.timing.zero).
 // Wheel or + - 0 zoom, drag or arrows/WASD pan, drag on the ruler selects a time range.
+import { inlinedText } from '../../lib/inlined-tag.jsx';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useDark } from '../../lib/theme.js';
 import { fitCanvas, useElementSize } from '../../lib/element-size.js';
@@ -304,7 +305,7 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
       tip.querySelector('.fc-name').textContent = String(analysis.names[fn] ?? '[unknown]') + (src ? `  (${src})` : '');
       tip.querySelector('.fc-sub').textContent = `${fmtTime(iv.end[h.i] - iv.start[h.i])} from ${fmtTime(iv.start[h.i] - geo.zero)} · depth ${iv.depth[h.i]} · click for its entry record's bytes`;
     } else if (h.kind === 'frame') {
-      const src = doc.funcSources?.[tree.func[h.node]];
+      const src = [doc.funcSources?.[tree.func[h.node]], inlinedText(doc.funcInlined?.[tree.func[h.node]])].filter(Boolean).join(' · ');
       tip.querySelector('.fc-name').textContent = name(h.node) + (src ? `  (${src})` : '');
       const t = doc.sampleTimes[h.sample];
       tip.querySelector('.fc-sub').textContent = `sample #${h.sample}${geo.noTime ? '' : ` at ${fmtTime(t - geo.zero)}`} · ${plural(tree.total[h.node], 'sample')} in this call node`;

@@ -1,5 +1,6 @@
 // Flame graph (top-down icicle) of one event's samples, drawn on a canvas.
 // Click a frame to zoom into it; click the root, press Escape or "Reset zoom" to go back.
+import { inlinedText } from '../../lib/inlined-tag.jsx';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useDark } from '../../lib/theme.js';
 import { fitCanvas, useElementSize } from '../../lib/element-size.js';
@@ -95,9 +96,9 @@ export function FlameGraph({ doc, analysis, matches, marked, selectedNode = -1, 
     tip.querySelector('.ft-samples').textContent = `${amount(total)} (${formatPercent(total, rootTotal)})`;
     tip.querySelector('.ft-self').textContent = `self ${byCount ? formatInt(self) : formatWeight(self, analysis, doc)} (${formatPercent(self, rootTotal)})`;
     // source position (jitdump DEBUG_INFO) of the function, when a side file gave one
-    const src = doc?.funcSources?.[layout.func[i]];
+    const src = [doc?.funcSources?.[layout.func[i]], inlinedText(doc?.funcInlined?.[layout.func[i]])].filter(Boolean).join(' · ');
     const srcEl = tip.querySelector('.ft-src');
-    srcEl.textContent = src ? String(src) : '';
+    srcEl.textContent = src;
     srcEl.hidden = !src;
     tip.hidden = false;
     const host = scrollRef.current.parentElement.getBoundingClientRect();

@@ -3,6 +3,7 @@
 // core); samplers get self and total weight per function of the current analysis (filters
 // and transforms applied), like speedscope's sandwich table. Click a header to sort; click a
 // row to select the function (double-click opens its sandwich).
+import { InlinedTag } from '../../lib/inlined-tag.jsx';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatInt, formatPercent, plural } from '../../lib/format.js';
 import { valueFormatter } from '../filter-bar/weight-switch.jsx';
@@ -113,6 +114,7 @@ export function Functions({ doc, analysis, client, onPick, onSandwich, selectedF
                         {fmtValue(r.total)} <span class="muted">{formatPercent(r.total, rootTotal)}</span>
                       </td>
                       <td class="fn-function">
+                        <InlinedTag how={doc.funcInlined?.[r.func]} />
                         {r.name}
                         {doc.funcSources?.[r.func] ? <span class="muted"> {doc.funcSources[r.func]}</span> : null}
                       </td>
