@@ -3,7 +3,7 @@
 // split) and ELF symbol loading (symtab/dynsym, program headers, PLT) of
 // hostile ELF files, and the .gnu_debuglink/build-id reading of the separate
 // debug file search (debug_file_search.h) over a host with no files; a side
-// folder's lazily read files (SymbolStore::AddFileLazily). Seeded with the perf cases' binaries and fuzz/seeds/symbols_fuzz.
+// folder's lazily read files (SymbolStore::AddFileLazily); a JIT's perf map. Seeded with the perf cases' binaries and fuzz/seeds/symbols_fuzz.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -12,6 +12,7 @@
 #include "core/symbols/debug_file_search.h"
 #include "core/symbols/elf_symbols.h"
 #include "core/symbols/kallsyms.h"
+#include "core/symbols/perf_map.h"
 #include "core/symbols/symbol_store.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -57,6 +58,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)lazy.Find(id, 0x1000);
     (void)lazy.Find(m, 0x10);
     lazy.Finish();
+  }
+  // A JIT's perf map: the text as /tmp/perf-PID.map, looked up in perf's tree.
+  {
+    for (const auto& s : symbols::ParsePerfMap(std::string_view(reinterpret_cast<const char*>(data), size))) (void)s;
+    (void)symbols::LooksLikePerfMap(data, size);
+    symbols::SymbolStore maps;
+    MemorySource m(data, size);
+    maps.AddFile("perf-42.map", m);
+    int32_t d = maps.Dso("/tmp/perf-42.map", "", false);
+    (void)maps.Find(d, 0x7f0000001000ull);
+    (void)maps.Find(d, data && size >= 8 ? (uint64_t{data[0]} << 40 | uint64_t{data[size - 1]} << 8) : 0);
+    maps.Finish();
   }
   struct NoFiles : symbols::FileAccess {
     std::unique_ptr<ByteSource> Open(const std::string&, std::string* e) override { *e = "none"; return nullptr; }
