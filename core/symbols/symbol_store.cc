@@ -240,9 +240,22 @@ void SymbolStore::AddFileLazilyImpl(const std::string& path, ByteSource& src, co
   inputs_.push_back(std::move(in));
 }
 
+void SymbolStore::set_memory_limit(uint64_t bytes) {
+  memory_limit_ = bytes;
+  if (bytes && bytes < tar_.max_stream_bytes) tar_.max_stream_bytes = bytes;
+}
+
 bool SymbolStore::Materialize(Input& in) {
   if (!in.src) return in.elf_ok;
   ByteSource& src = *in.src;
+  if (memory_limit_ && !in.compressed && src.size() > memory_limit_ - std::min(memory_limit_, read_bytes_)) {
+    // Reading it would pass the decode's memory budget: not read, said once.
+    in.src = nullptr;
+    in.elf_ok = false;
+    problems_.push_back({in.Label(), 0, true, in.path + ": " + std::to_string(src.size()) + " bytes would take the side files read past the memory budget of " +
+                                                  std::to_string(memory_limit_ >> 20) + " MB (--max-memory); not read"});
+    return false;
+  }
   in.src = nullptr;
   if (in.compressed) {
     if (!Decompress(in, src)) {
@@ -254,6 +267,7 @@ bool SymbolStore::Materialize(Input& in) {
     size_t got = in.bytes.empty() ? 0 : src.Read(0, in.bytes.data(), in.bytes.size());
     in.bytes.resize(got);
   }
+  read_bytes_ += in.bytes.size();
   in.elf = elf::ReadElfBytes(in.bytes.data(), in.bytes.size());
   in.elf.funcs.clear();  // the store reads symbols itself, by perf's rules
   in.elf.funcs.shrink_to_fit();
@@ -331,6 +345,7 @@ void SymbolStore::AddTar(const std::string& path, ByteSource& src, const std::st
 }
 
 void SymbolStore::AddBytes(const std::string& path, std::vector<uint8_t> bytes, const std::string& origin) {
+  read_bytes_ += bytes.size();
   auto in = std::make_unique<Input>();
   in->path = StripSlash(path);
   in->logical = CachedPath(in->path);

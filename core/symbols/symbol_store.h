@@ -76,6 +76,10 @@ class SymbolStore {
   void AddLink(const std::string& path, const std::string& target, const std::string& origin = {});
   // Tar limits for tarballs added later.
   archive::TarOptions& tar_options() { return tar_; }
+  // The decode's memory budget (bytes): a file whose bytes would take the
+  // files read so far past it is not read (said as a problem), and a tarball
+  // is not expanded past it. 0 = no limit.
+  void set_memory_limit(uint64_t bytes);
 
   // A DSO of the recording: its path as recorded (MMAP/MMAP2 filename or the
   // build-id table's), its build-id (lower-case hex, perf pads it to 20 bytes
@@ -148,6 +152,8 @@ class SymbolStore {
   std::vector<std::unique_ptr<DsoEntry>> dsos_;
   std::vector<StoreProblem> problems_;
   archive::TarOptions tar_;
+  uint64_t memory_limit_ = 0;  // 0: none
+  uint64_t read_bytes_ = 0;    // bytes of inputs held (materialized files, tar members)
   std::string kernel_ref_name_;
   uint64_t kernel_ref_addr_ = 0, kernel_start_ = 0, kernel_end_ = 0;
   bool kernel_map_set_ = false;

@@ -491,3 +491,25 @@ TEST(PerfMapText, StoreNamesThePerfMapDso) {
   const int32_t other = store.Dso("/tmp/perf-1.map", "", false);
   EXPECT_FALSE(store.Find(other, 0x7f0000001050));
 }
+
+// One memory budget bounds the decode, side files included: a binary whose bytes would
+// take the side files read past it is not read (a problem says so), never an abort.
+TEST(SymbolStoreBudget, AFileThatWouldPassTheBudgetIsNotRead) {
+  auto bin = MtBinary();
+  ASSERT_FALSE(bin.empty());
+  elf::ElfFile f = elf::ReadElfBytes(bin.data(), bin.size());
+  ASSERT_TRUE(f.ok);
+  for (bool fits : {true, false}) {
+    SCOPED_TRACE(fits);
+    MemorySource src(bin.data(), bin.size());
+    SymbolStore store;
+    store.set_memory_limit(fits ? bin.size() : bin.size() - 1);
+    store.AddFileLazily("mt", src);
+    const int32_t d = store.Dso("/opt/demo/run/archive_mt_fp/mt", f.build_id, false);
+    EXPECT_EQ(store.Find(d, 0x11e7) != nullptr, fits);
+    store.Finish();
+    bool said = false;
+    for (const auto& p : store.problems()) said = said || p.message.find("past the memory budget") != std::string::npos;
+    EXPECT_EQ(said, !fits);
+  }
+}

@@ -126,6 +126,7 @@ bool PerfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progres
   // The side files' symbol inputs go to the store now: the DWARF unwinder
   // takes its binaries from it while decoding, the names come from it after.
   store_ = std::make_unique<symbols::SymbolStore>();
+  store_->set_memory_limit(out.budget.limit());
   AddSymbolInputs(early_side_, *store_);
   parser_->UseBinaries(early_side_, store_.get());
   ordered_ = std::make_unique<PerfOrderedEvents>(session_, out, *parser_);
