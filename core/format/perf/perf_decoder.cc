@@ -43,16 +43,10 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
   // Tracepoint texts: the file's TRACING_DATA (feature section or pipe-mode payload).
   trace::TracingData td;
   std::unique_ptr<trace::TracePrinter> printer;
-  for (size_t i = 0; i < res.records.rows(); ++i) {
-    auto kind = static_cast<RecordKind>(res.records.kind[i]);
-    if ((kind == RecordKind::kFeature && res.records.type[i] == kFeatTracingData) ||
-        (kind == RecordKind::kPayload && res.records.type[i] == kHeaderTracingData)) {
-      std::vector<uint8_t> keep;
-      int32_t row = static_cast<int32_t>(i);
-      td = trace::ReadTracingData(RowBytes(row_window(row), res, row, session_.order, keep));
-      printer = std::make_unique<trace::TracePrinter>(td);
-      break;
-    }
+  if (const int32_t row = TracingDataRow(res); row != kNone) {
+    std::vector<uint8_t> keep;
+    td = trace::ReadTracingData(RowBytes(row_window(row), res, row, session_.order, keep));
+    printer = std::make_unique<trace::TracePrinter>(td);
   }
   const SampleTable& st = p.samples;
   ScriptSampleInfo s;
@@ -214,10 +208,6 @@ void PerfDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) 
     if (f.kind == "elf" && f.window && !f.implicit) missing_in_.elves.push_back({f.name, symbols::ReadDebugInfoRefs(f.window->source())});
     missing_in_.archive_given = missing_in_.archive_given || f.kind == "archive";
     missing_in_.kallsyms_given = missing_in_.kallsyms_given || f.kind == "kallsyms";
-  }
-  if (!store_) {
-    store_ = std::make_unique<symbols::SymbolStore>();
-    AddSymbolInputs(files, *store_);
   }
   NameFramesFromElf(files, used, sb, out, *store_, mapping_dso_, &parser_->dso_paths());
   // perf's inlined frames of the unwound (--call-graph dwarf) user frames.
@@ -386,6 +376,16 @@ void PerfDecoder::AddUnwoundFields(ByteReader rec, const DecodeResult& res, int3
   }
 }
 
+int32_t PerfDecoder::TracingDataRow(const DecodeResult& res) {
+  for (size_t i = 0; i < res.records.rows(); ++i) {
+    const auto kind = static_cast<RecordKind>(res.records.kind[i]);
+    if ((kind == RecordKind::kFeature && res.records.type[i] == kFeatTracingData) ||
+        (kind == RecordKind::kPayload && res.records.type[i] == kHeaderTracingData))
+      return static_cast<int32_t>(i);
+  }
+  return kNone;
+}
+
 void PerfDecoder::AddTracepointFields(Window& w, ByteReader rec, const DecodeResult& res, int32_t row, FieldList& out) {
   if (rec.size() < 8) return;
   const PerfSession::AttrInfo* a = session_.AttrForRecord(rec, kSample);
@@ -394,14 +394,9 @@ void PerfDecoder::AddTracepointFields(Window& w, ByteReader rec, const DecodeRes
   // window of a main-file row (a perf --threads data.N row's window is its own file's).
   if (!tracing_read_ && res.records.file[static_cast<size_t>(row)] == 0) {
     tracing_read_ = true;
-    for (size_t i = 0; i < res.records.rows(); ++i) {
-      const auto kind = static_cast<RecordKind>(res.records.kind[i]);
-      if ((kind == RecordKind::kFeature && res.records.type[i] == kFeatTracingData) ||
-          (kind == RecordKind::kPayload && res.records.type[i] == kHeaderTracingData)) {
-        std::vector<uint8_t> keep;
-        tracing_ = trace::ReadTracingData(RowBytes(w, res, static_cast<int32_t>(i), session_.order, keep));
-        break;
-      }
+    if (const int32_t t = TracingDataRow(res); t != kNone) {
+      std::vector<uint8_t> keep;
+      tracing_ = trace::ReadTracingData(RowBytes(w, res, t, session_.order, keep));
     }
   }
   const trace::EventFormat* f = tracing_.ok ? tracing_.Find(static_cast<uint32_t>(a->attr.config)) : nullptr;

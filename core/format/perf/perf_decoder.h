@@ -79,6 +79,8 @@ class PerfDecoder : public Decoder {
   void AddUnwoundFields(ByteReader rec, const DecodeResult& res, int32_t row, FieldList& out);
   // A tracepoint SAMPLE's field view: its raw data's fields by name, from the file's TRACING_DATA formats.
   void AddTracepointFields(Window& w, ByteReader rec, const DecodeResult& res, int32_t row, FieldList& out);
+  // The row of the file's TRACING_DATA (feature section or pipe-mode payload), kNone without one.
+  static int32_t TracingDataRow(const DecodeResult& res);
   bool tracing_read_ = false;
   trace::TracingData tracing_;
   // Profile::funcs.unknown: the funcs still named `path+0xoffset` that perf prints "[unknown]".
