@@ -44,6 +44,13 @@ bool UnwindModule::Bias(uint64_t map_start, uint64_t pgoff, uint64_t* bias) cons
   return true;
 }
 
+uint64_t UnwindModule::ElfBase() const {
+  if (synthetic_) return 0;
+  for (const auto& ph : elf_.segments)
+    if (ph.type == 1) return ph.vaddr - ph.offset;  // PT_LOAD
+  return 0;
+}
+
 void UnwindModule::SetupSection(CfiSection* s, const std::vector<uint8_t>& bytes, uint64_t address, bool eh_frame) {
   s->data = bytes.empty() ? nullptr : bytes.data();
   s->size = bytes.size();

@@ -47,6 +47,8 @@ class UnwindModule {
   // holds pgoff (a synthetic module's file offsets are its link-time
   // addresses). False when no PT_LOAD holds it.
   bool Bias(uint64_t map_start, uint64_t pgoff, uint64_t* bias) const;
+  // perf's elf_base_address: the first PT_LOAD's vaddr - offset (0 for a synthetic module).
+  uint64_t ElfBase() const;
 
   enum class FdeStatus : uint8_t {
     kFound,

@@ -387,7 +387,7 @@ bool Unwinder::Impl::Step(const FrameState& cur, const ModuleHit& hit, bool have
     Stop(StopReason::kMissingBinary, lookup, hit.mapping, "");
     return false;
   }
-  const uint64_t svma = lookup - hit.bias;
+  const uint64_t svma = lookup - (hit.has_fde_bias ? hit.fde_bias : hit.bias);
   Slot& slot = cache[((svma * 0x9E3779B97F4A7C15ULL) ^ reinterpret_cast<uintptr_t>(hit.module)) >> 11 & (kCacheSlots - 1)];
   if (slot.module == hit.module && slot.pc == svma && slot.arch == arch) {
     ++stats->row_cache_hits;

@@ -36,6 +36,12 @@ struct ModuleHit {
   UnwindModule* module = nullptr;  // null: the mapping's binary was not given (or is anonymous memory)
   uint64_t bias = 0;               // process address - link-time address
   int32_t mapping = -1;            // the caller's id of the mapping (reported back)
+  // The bias the unwind tables are searched with, where it is not `bias`
+  // (perf 6.1 places a DSO's .eh_frame_hdr from the lowest mapping of that
+  // DSO in the process, which is not its load base when a stale mapping sits
+  // lower or only a later segment was mapped: its lookups then find no FDE).
+  bool has_fde_bias = false;
+  uint64_t fde_bias = 0;
 };
 
 class ModuleLookup {

@@ -296,8 +296,8 @@ class Builder {
     return End();
   }
   int Task(uint32_t type, int32_t pid, int32_t ppid, int32_t tid, int32_t ptid, uint64_t time,
-           const PerfEventAttr* a = nullptr, const Sid& s = Sid()) {
-    Begin(type);
+           const PerfEventAttr* a = nullptr, const Sid& s = Sid(), uint16_t misc = 0) {
+    Begin(type, misc);
     w().I32(pid);
     w().I32(ppid);
     w().I32(tid);
@@ -2627,6 +2627,62 @@ TEST_P(PerfDecoderModes, CallchainIsCutAt127Entries) {
   std::string want;
   for (uint64_t i = 127; i-- > 0;) want += Hex(0x400000 + 16 * i) + (i ? ";" : " 1\n");
   EXPECT_EQ(d.s().StacksText(true, ""), want);
+}
+
+
+// A FORK perf synthesized for a task that ran before the recording (misc
+// FORK_EXEC) clones no maps: the child's own MMAPs follow. A kernel FORK does
+// (perf's machine__process_fork_event). And the idle task (pid = tid = 0) is
+// "swapper" without any COMM (perf_session__register_idle_thread).
+TEST_P(PerfDecoderModes, SynthesizedForkClonesNoMapsAndTheIdleTaskIsSwapper) {
+  for (bool synthesized : {false, true}) {
+    SCOPED_TRACE(synthesized);
+    Builder b = MakeBuilder();
+    PerfEventAttr a = MakeAttr(kTypeSoftware, 0, kSampleIp | kSampleTid | kSampleTime, kFlagExcludeGuest);
+    b.Attr(a, {1});
+    b.Mmap(100, 0x400000, 0x1000, 0, "/bin/parent");
+    b.Task(kFork, 200, 100, 200, 100, 5, nullptr, Sid(), synthesized ? kMiscForkExec : 0);
+    S s;
+    s.ip = 0x400010; s.pid = 200; s.tid = 200; s.time = 10;
+    b.Sample(a, s);
+    S idle;
+    idle.ip = 0xffffffff81000010; idle.pid = 0; idle.tid = 0; idle.time = 11; idle.misc = kMiscKernel;
+    b.Sample(a, idle);
+    Decoded d(b.Build());
+    ASSERT_TRUE(d.ok()) << d.Diags();
+    // the child's ip is in the parent's map only when perf cloned the maps
+    EXPECT_EQ(d.s().StacksText(false, ""), synthesized ? "[unknown] 2\n" : "/bin/parent+0x10 1\n[unknown] 1\n");
+    std::string script;
+    {
+      StringSink sink(script);
+      d.s().WriteScript(sink);
+    }
+    EXPECT_NE(script.find("swapper     0 "), std::string::npos) << script;
+  }
+}
+
+// perf's kernel map ends where kallsyms' symbols do: a kernel frame past the
+// recorded [kernel.kallsyms] mapping (the init text: start_kernel) is named.
+TEST_P(PerfDecoderModes, KernelFramesPastTheKernelMapAreNamedFromKallsyms) {
+  Builder b = MakeBuilder();
+  PerfEventAttr a = MakeAttr(kTypeSoftware, 0, kSampleIp | kSampleTid | kSampleTime | kSampleCallchain, kFlagExcludeGuest);
+  b.Attr(a, {1});
+  b.Mmap(-1, kKernelStart, 0x100000, kKernelStart, "[kernel.kallsyms]_text", nullptr, Sid(), kMiscKernel);
+  S s;
+  s.ip = kKernelStart + 0x10; s.pid = 0; s.tid = 0; s.time = 10; s.misc = kMiscKernel;
+  s.callchain = {kContextKernel, kKernelStart + 0x10, kKernelStart + 0x2000010};
+  b.Sample(a, s);
+  const std::vector<uint8_t> bytes = b.Build();
+  MemorySource src(bytes.data(), bytes.size());
+  Session session(src, "perf.data");
+  const std::string kallsyms = Hex(kKernelStart).substr(2) + " T _text\n" + Hex(kKernelStart).substr(2) + " T idle_loop\n" +
+                               Hex(kKernelStart + 0x2000000).substr(2) + " T start_kernel\n" +
+                               Hex(kKernelStart + 0x2001000).substr(2) + " T _einittext\n";
+  std::vector<uint8_t> ks(kallsyms.begin(), kallsyms.end());
+  MemorySource ksrc(ks.data(), ks.size());
+  session.AddSideFile(ksrc, "kallsyms");
+  ASSERT_TRUE(session.Decode());
+  EXPECT_EQ(session.StacksText(false, ""), "start_kernel;idle_loop 1\n");
 }
 
 }  // namespace

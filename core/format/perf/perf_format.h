@@ -48,6 +48,7 @@ RecordCategory RecordCategoryOf(uint32_t type);
 // perf_event_header.misc bits.
 inline constexpr uint16_t kMiscCpumodeMask = 7;
 inline constexpr uint16_t kMiscMmapData = 1 << 13;       // also COMM_EXEC, SWITCH_OUT
+inline constexpr uint16_t kMiscForkExec = 1 << 13;       // FORK: perf synthesized it (a task running before the recording)
 inline constexpr uint16_t kMiscSwitchOut = 1 << 13;
 inline constexpr uint16_t kMiscSwitchOutPreempt = 1 << 14;  // SWITCH out while runnable
 inline constexpr uint16_t kMiscMmapBuildId = 1 << 14;    // MMAP2 carries a build id

@@ -48,7 +48,7 @@ void PerfRecordParser::Record(int32_t row, ByteReader rec) {
     case kMmap2: Mmap(rec, payload, type, misc, row, when); break;
     case kComm: Comm(rec, payload, misc, row, when); break;
     case kFork:
-    case kExit: Task(rec, payload, type, row, when); break;
+    case kExit: Task(rec, payload, type, misc, row, when); break;
     case kHeaderAttr: HeaderAttr(rec, payload, row); break;
     case kHeaderFeature: {
       HeaderFeatureRecord hf;
@@ -139,7 +139,8 @@ void PerfRecordParser::Comm(ByteReader rec, FieldReader& r, uint16_t misc, int32
   markers_.Comm(when, misc, c, row, out_.profile);
 }
 
-void PerfRecordParser::Task(ByteReader rec, FieldReader& r, uint32_t type, int32_t row, const RecordWhen& when) {
+void PerfRecordParser::Task(ByteReader rec, FieldReader& r, uint32_t type, uint16_t misc, int32_t row,
+                            const RecordWhen& when) {
   TaskRecord t;
   ParseTask(r, &t);
   if (!t.ok) {
@@ -154,12 +155,18 @@ void PerfRecordParser::Task(ByteReader rec, FieldReader& r, uint32_t type, int32
       // maps (perf's maps__clone; threads of one process share them).
       int32_t parent = threads_.Find(t.ptid);
       int32_t name = parent == kNone ? kNone : out_.profile.threads.name[static_cast<size_t>(parent)];
+      if (name == kNone && t.ptid == 0) name = out_.profile.strings.Intern("swapper");  // perf's idle task
       if (name != kNone) threads_.Name(th, when.time, name);
-      if (t.pid != t.ppid && t.pid != kKernelPid) {
+      // A FORK perf synthesized for a task that ran before the recording (misc
+      // PERF_RECORD_MISC_FORK_EXEC) clones no maps: its own MMAPs follow (machine.c
+      // machine__process_fork_event).
+      const bool synthesized = (misc & kMiscForkExec) != 0;
+      if (t.pid != t.ppid && t.pid != kKernelPid && !synthesized) {
         if (const AddressSpaces::Space* ps = spaces_.Find(t.ppid)) {
           const AddressSpaces::Space copy = *ps;
           for (const auto& [start, v] : copy) spaces_.Map(t.pid, start, v.first, v.second);
         }
+        unwind_.Forked(t.ppid, t.pid);
       }
     }
   }
@@ -259,6 +266,10 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
   const int32_t tid = (st & kSampleTid) ? static_cast<int32_t>(s.tid) : -1;
   const uint64_t time = (st & kSampleTime) ? s.time : 0;
   const int32_t th = threads_.Seen(pid, tid, time);
+  // perf registers the idle task (pid = tid = 0) as "swapper" before any event
+  // (perf_session__register_idle_thread): it has that name without a COMM.
+  if (pid == 0 && tid == 0 && out_.profile.threads.name[static_cast<size_t>(th)] == kNone)
+    threads_.Name(th, 0, out_.profile.strings.Intern("swapper"));
   threads_.AddSamples(th);
   if (!arch_set_) {  // (the features are read before the records, pipe mode's come first)
     unwind_.SetArch(session_.features.arch);

@@ -65,7 +65,7 @@ class PerfRecordParser : public RecordSink {
   // modules also by perf's DSO name ("[kernel.kallsyms]", "[ext4]").
   std::string FeatureBuildId(const std::string& filename, bool kernel_space) const;
   void Comm(ByteReader rec, FieldReader& r, uint16_t misc, int32_t row, const RecordWhen& when);
-  void Task(ByteReader rec, FieldReader& r, uint32_t type, int32_t row, const RecordWhen& when);
+  void Task(ByteReader rec, FieldReader& r, uint32_t type, uint16_t misc, int32_t row, const RecordWhen& when);
   void HeaderAttr(ByteReader rec, FieldReader& r, int32_t row);
   void TimeConv(ByteReader rec, FieldReader& r, int32_t row);
   // Fills read_samples_ (the samples a PERF_SAMPLE_READ sample becomes); false: keep it as recorded.

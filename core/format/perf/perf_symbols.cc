@@ -63,6 +63,18 @@ void NameFramesFromElf(const std::vector<SideFile>& files, std::vector<bool>& us
     if (IsSymbolInput(files[i])) used[i] = any = true;
   if (!any) return;
   dso = BindMappings(p, store, dso_paths);
+  // perf's kernel map ends where its symbols do (map__fixup_end once kallsyms is loaded): a
+  // kernel frame past the recorded [kernel.kallsyms] mapping (the init text the boot CPU's
+  // idle task still runs from: x86_64_start_kernel, start_kernel) belongs to it.
+  uint64_t kstart = 0, kend = 0;
+  int32_t kmap = kNone;
+  for (size_t k = 0; k < m.size() && kmap == kNone; ++k)
+    if (dso[k] != kNone && store.Kind(dso[k]) == symbols::DsoKind::kKernel) kmap = static_cast<int32_t>(k);
+  if (kmap != kNone && store.KernelMapRange(&kstart, &kend)) {
+    for (size_t fr = 0; fr < p.frames.address.size(); ++fr)
+      if (p.frames.mapping[fr] == kNone && p.frames.address[fr] >= kstart && p.frames.address[fr] < kend)
+        p.frames.mapping[fr] = kmap;
+  }
   std::unordered_map<const symbols::Symbol*, int32_t> name_ids;
   std::unordered_map<std::string, uint64_t> named_by_source;
   for (size_t fr = 0; fr < p.frames.address.size(); ++fr) {

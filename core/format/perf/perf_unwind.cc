@@ -76,8 +76,21 @@ class PerfUnwind::Lookup : public uw::ModuleLookup {
       return row != kNone;
     }
     if (mi->binary >= 0 && mi->bias_ok) {
-      out->module = u_.binaries_[static_cast<size_t>(mi->binary)].module.get();
+      uw::UnwindModule* m = u_.binaries_[static_cast<size_t>(mi->binary)].module.get();
+      out->module = m;
       out->bias = mi->bias;
+      // perf 6.1 (unwind-libunwind-local.c read_unwind_spec_eh_frame) places the .eh_frame_hdr
+      // table at the lowest start of any mapping of the DSO in the process minus the ELF's base
+      // (first PT_LOAD's vaddr - offset): the load base only when that mapping is the file's
+      // first segment of this very load.
+      auto p = u_.lowest_.find(pid_);
+      if (p != u_.lowest_.end() && m->has_eh_frame_hdr()) {
+        auto b = p->second.find(mi->binary);
+        if (b != p->second.end()) {
+          out->has_fde_bias = true;
+          out->fde_bias = b->second - m->ElfBase();
+        }
+      }
     } else if (mi->jit) {
       out->module = mi->jit_module;
       out->bias = mi->bias;
@@ -175,9 +188,26 @@ void PerfUnwind::Mapped(int32_t pid, int32_t row) {
   // none, so once any binary is given such a [vdso] counts as readable (its
   // frames then stop unwinding, as a missing binary's do).
   const size_t r = static_cast<size_t>(row);
+  if (const int32_t b = Resolve(row).binary; b >= 0) {
+    auto [at, fresh] = lowest_[pid].emplace(b, p_.mappings.start[r]);
+    if (!fresh && p_.mappings.start[r] < at->second) at->second = p_.mappings.start[r];
+  }
   if (Resolve(row).binary >= 0 ||
       (p_.mappings.build_id[r] == kNone && p_.strings.Get(p_.mappings.path[r]) == "[vdso]"))
     unwinds_[pid] = true;
+}
+
+void PerfUnwind::Forked(int32_t parent, int32_t child) {
+  auto it = unwinds_.find(parent);
+  if (it != unwinds_.end() && it->second) unwinds_[child] = true;
+  auto low = lowest_.find(parent);
+  if (low != lowest_.end()) {
+    const auto copy = low->second;
+    for (const auto& [binary, start] : copy) {
+      auto [at, fresh] = lowest_[child].emplace(binary, start);
+      if (!fresh && start < at->second) at->second = start;
+    }
+  }
 }
 
 uint64_t PerfUnwind::DwarfSizeFor(uint64_t needed) {

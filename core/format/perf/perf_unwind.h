@@ -59,6 +59,9 @@ class PerfUnwind {
 
   // Mapping table row `row` was just mapped into process `pid`.
   void Mapped(int32_t pid, int32_t row);
+  // A new process `child` forked from `parent` with a copy of its maps (perf's
+  // maps__clone, which prepares the child's unwinding as the parent's was).
+  void Forked(int32_t parent, int32_t child);
 
   // For a sample that carries user registers and a stack copy: unwinds it and
   // returns the user frames perf adds after the callchain (leaf first; valid
@@ -134,6 +137,9 @@ class PerfUnwind {
   JitUnwind jit_;
   std::vector<MapInfo> maps_;                    // by mapping row
   std::unordered_map<int32_t, bool> unwinds_;    // pid -> a mapping with a binary was mapped
+  // pid -> binary -> the lowest start of a mapping of it in that process (inherited ones
+  // included: perf keeps a forked process's copy of its parent's maps after exec).
+  std::unordered_map<int32_t, std::unordered_map<int32_t, uint64_t>> lowest_;
   unwind::Arch machine_ = unwind::Arch::kX86_64;
   unwind::RegisterAbi regs_abi_ = unwind::RegisterAbi::kPerf;
   std::unique_ptr<unwind::Unwinder> unwinder_;
