@@ -12,7 +12,7 @@ D=$(dirname "$(readlink -f "$0")")
 F=$(cd "$D/../../../../scripts/perf-refs" && pwd)
 R=/opt/demo/run/perf_map_node
 rm -rf "$R" && mkdir -p "$R" && cd "$R"
-cp "$D/jswork.js" .
+cp "$D/../perf_inject_jit_dwarf/jswork.js" .   # the workload of perf_inject_jit_dwarf
 perf record -g -F 4000 -o perf.data node --perf-basic-prof --interpreted-frames-native-stack ./jswork.js > run.stdout 2> record.stderr
 PID=$(perf script -i perf.data -F pid 2>/dev/null | awk '{print $1; exit}')
 cp "/tmp/perf-$PID.map" .
