@@ -1,5 +1,7 @@
 #include "core/format/perf/perf_stacks.h"
 
+#include <cstring>
+
 #include "core/format/perf/perf_format.h"
 
 namespace profscope::perf {
@@ -21,8 +23,89 @@ PerfStacks::PerfStacks(Profile& p) : p_(p), stacks_(std::make_unique<StackBuilde
 
 void PerfStacks::Release() {
   frame_cache_.Clear();
+  ClearChains();
   std::vector<std::vector<ChainEntry>>().swap(thread_chains_);
   stacks_->ReleaseIndexes();
+}
+
+void PerfStacks::ClearChains() {
+  std::vector<ChainSlot>().swap(chain_slots_);
+  chain_count_ = 0;
+  std::vector<uint8_t>().swap(chain_bytes_);
+}
+
+void PerfStacks::GrowChains() {
+  std::vector<ChainSlot> old;
+  old.swap(chain_slots_);
+  const size_t n = old.empty() ? 1024 : old.size() + old.size() / 2;
+  chain_slots_.assign(n, ChainSlot{});
+  for (const ChainSlot& c : old) {
+    if (!c.size) continue;
+    size_t i = static_cast<size_t>((static_cast<uint64_t>(c.tag) * n) >> 32);
+    while (chain_slots_[i].size) i = i + 1 == n ? 0 : i + 1;
+    chain_slots_[i] = c;
+  }
+}
+
+uint64_t PerfStacks::ChainKey(const SampleData& s, bool kernel_mode, int32_t pid, const AddressSpaces& spaces) {
+  if (spaces.epoch() != ver_epoch_ || pid != ver_pid_) {
+    ver_epoch_ = spaces.epoch();
+    ver_pid_ = pid;
+    ver_user_ = spaces.Version(pid);
+    ver_kernel_ = spaces.Version(kKernelPid);
+  }
+  const size_t n = s.callchain.size();
+  // header (3 varints and a byte), 8 bytes written per entry, the sizes' words, the hash's padding
+  const size_t need = 31 + 8 * n + 8 * (n / 32 + 1) + 8;
+  if (chain_key_.size() < need) chain_key_.resize(need);
+  uint8_t* const b = chain_key_.data();
+  uint8_t* p = b;
+  for (uint64_t z : {ver_user_, ver_kernel_, static_cast<uint64_t>(n)}) {
+    while (z >= 0x80) {
+      *p++ = static_cast<uint8_t>(z | 0x80);
+      z >>= 7;
+    }
+    *p++ = static_cast<uint8_t>(z);
+  }
+  *p++ = kernel_mode;
+  // Each entry: the zigzag of its difference to the one before (small steps either way are small
+  // numbers) in 2, 4 or 8 bytes, written whole and overlapped by the next one; the sizes follow, 2
+  // bits each (32 to a word). No branch per entry.
+  uint64_t prev = 0, sizes = 0;
+  unsigned k = 0;
+  size_t nsizes = 0;
+  if (chain_sizes_.size() < n / 32 + 1) chain_sizes_.resize(n / 32 + 1);
+  for (const uint64_t v : s.callchain) {
+    const uint64_t d = v - prev;
+    prev = v;
+    const uint64_t z = (d << 1) ^ (0 - (d >> 63));
+    const unsigned c = static_cast<unsigned>(z > 0xffff) + static_cast<unsigned>(z > 0xffffffff);
+    std::memcpy(p, &z, 8);
+    p += 2u << c;
+    sizes |= static_cast<uint64_t>(c) << (2 * k);
+    if (++k == 32) {
+      chain_sizes_[nsizes++] = sizes;
+      sizes = 0;
+      k = 0;
+    }
+  }
+  for (size_t i = 0; i < nsizes; ++i) {
+    std::memcpy(p, &chain_sizes_[i], 8);
+    p += 8;
+  }
+  std::memcpy(p, &sizes, 8);
+  p += (2 * k + 7) / 8;
+  const size_t len = static_cast<size_t>(p - b);
+  chain_key_size_ = len;
+  std::memset(p, 0, 8);  // the hash reads whole words
+  uint64_t h = len * 0x9e3779b97f4a7c15ULL;
+  for (size_t i = 0; i < len; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, b + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    h ^= h >> 32;
+  }
+  return FlatIndex::Mix(h, len);
 }
 
 void PerfStacks::CollectFrames(const SampleData& s, const PerfEventAttr& attr, uint16_t misc) {
@@ -195,6 +278,46 @@ int32_t PerfStacks::NewFrame(size_t i, SimpleperfInfo& spi) {
 int32_t PerfStacks::Stack(const SampleData& s, const PerfEventAttr& attr, uint16_t misc, int32_t pid, int32_t tid,
                           uint64_t time, int32_t thread, const AddressSpaces& spaces, SimpleperfInfo& spi,
                           const std::vector<uint64_t>* user) {
+  // A plain callchain (no unwound user frames, LBR stack or simpleperf rewriting): its stack depends
+  // only on its entries, the cpumode and what the process and the kernel have mapped.
+  const bool kernel_mode = (misc & kMiscCpumodeMask) == 1 || (misc & kMiscCpumodeMask) == 4;
+  if (!user && !spi.present && (attr.sample_type & kSampleCallchain) && !s.callchain.empty() && s.lbr_from.empty()) {
+    if (chain_bytes_.size() >= kChainBytes) ClearChains();
+    if ((chain_count_ + 1) * 4 > chain_slots_.size() * 3) GrowChains();
+    const uint64_t h = ChainKey(s, kernel_mode, pid, spaces);
+    const uint8_t* key = chain_key_.data();
+    const uint32_t len = static_cast<uint32_t>(chain_key_size_);
+    const uint32_t tag = static_cast<uint32_t>(h >> 32);
+    const size_t n = chain_slots_.size();
+    size_t i = static_cast<size_t>((static_cast<uint64_t>(tag) * n) >> 32);
+    for (;; i = i + 1 == n ? 0 : i + 1) {
+      const ChainSlot& c = chain_slots_[i];
+      if (!c.size) break;
+      if (c.tag == tag && c.size == len && std::memcmp(chain_bytes_.data() + c.at, key, len) == 0) {
+        if (c.stack != kNone) {
+          chain_empty_ = false;
+          return c.stack;
+        }
+        break;
+      }
+    }
+    const bool added = !chain_slots_[i].size;
+    if (added) {
+      chain_slots_[i] = ChainSlot{tag, kNone, static_cast<uint32_t>(chain_bytes_.size()), len};
+      ++chain_count_;
+      chain_bytes_.insert(chain_bytes_.end(), key, key + len);
+    }
+    const int32_t stack = WalkFrames(s, attr, misc, pid, tid, time, thread, spaces, spi, nullptr);
+    // (a callchain perf shows empty stands for the sample's ip, which is not in the key)
+    if (added && !chain_empty_) chain_slots_[i].stack = stack;
+    return stack;
+  }
+  return WalkFrames(s, attr, misc, pid, tid, time, thread, spaces, spi, user);
+}
+
+int32_t PerfStacks::WalkFrames(const SampleData& s, const PerfEventAttr& attr, uint16_t misc, int32_t pid, int32_t tid,
+                               uint64_t time, int32_t thread, const AddressSpaces& spaces, SimpleperfInfo& spi,
+                               const std::vector<uint64_t>* user) {
   if (user) CollectUnwound(s, misc, *user);
   else CollectFrames(s, attr, misc);
   chain_empty_ = false;
