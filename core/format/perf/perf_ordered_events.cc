@@ -12,9 +12,17 @@ constexpr uint32_t kUserTypeStart = 64;  // PERF_RECORD_USER_TYPE_START
 }
 
 bool PerfOrderedEvents::PassThrough() {
-  if (!passing_ && (session_.features.simpleperf.present || RecordedBySimpleperf(session_.features))) {
+  if (passing_) return true;
+  const auto& argv = session_.features.cmdline_argv;
+  if (!session_.features.simpleperf.present && simpleperf_checked_ &&
+      (argv.empty() ? checked_argv0_.empty() : argv[0] == checked_argv0_))
+    return false;
+  if (session_.features.simpleperf.present || RecordedBySimpleperf(session_.features)) {
     Flush(~0ull);
     passing_ = true;
+  } else {
+    simpleperf_checked_ = true;
+    checked_argv0_ = argv.empty() ? std::string() : argv[0];
   }
   return passing_;
 }
@@ -90,9 +98,29 @@ void PerfOrderedEvents::Flush(uint64_t limit) {
   // queued since are in file order. Sorting only them and merging keeps ties in
   // file order (ordered-events.c queue_event) without re-sorting what waited.
   auto by_time = [](const Queued& a, const Queued& b) { return a.time < b.time; };
-  const auto mid = queue_.begin() + static_cast<long>(sorted_);
-  std::stable_sort(mid, queue_.end(), by_time);
-  std::inplace_merge(queue_.begin(), mid, queue_.end(), by_time);
+  // What a round holds is mostly a few runs already in time order (perf writes each CPU's buffer
+  // in turn): the runs are merged, neighbours first, which is a stable sort too.
+  runs_.clear();
+  runs_.push_back(sorted_);
+  for (size_t i = sorted_ + 1; i < queue_.size(); ++i)
+    if (queue_[i].time < queue_[i - 1].time) runs_.push_back(i);
+  if (runs_.size() > 64) {
+    std::stable_sort(queue_.begin() + static_cast<long>(sorted_), queue_.end(), by_time);
+    runs_.resize(1);
+  }
+  runs_.push_back(queue_.size());
+  if (sorted_ > 0) runs_.insert(runs_.begin(), 0);  // what waited from the previous flush, in order
+  while (runs_.size() > 2) {
+    size_t w = 0;
+    for (size_t r = 0; r + 2 < runs_.size(); r += 2) {
+      std::inplace_merge(queue_.begin() + static_cast<long>(runs_[r]), queue_.begin() + static_cast<long>(runs_[r + 1]),
+                         queue_.begin() + static_cast<long>(runs_[r + 2]), by_time);
+      runs_[w++] = runs_[r];
+    }
+    if (runs_.size() % 2 == 0) runs_[w++] = runs_[runs_.size() - 2];  // an odd run out waits
+    runs_[w++] = runs_.back();
+    runs_.resize(w);
+  }
   sorted_ = queue_.size();
   size_t n = 0;
   while (n < queue_.size() && queue_[n].time <= limit) {

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/format/decoder.h"
@@ -67,9 +68,14 @@ class PerfOrderedEvents : public RecordSink {
   std::vector<Queued> queue_;
   std::vector<uint8_t> arena_, spare_;
   size_t sorted_ = 0;  // queue_[0, sorted_) is in time order
+  std::vector<size_t> runs_;  // scratch: where the runs in time order start
   uint64_t max_time_ = 0, next_flush_ = 0;
   uint64_t max_bytes_ = kMaxQueuedBytes;
   bool passing_ = false, told_half_ = false;
+  // The cmdline's argv[0] (what RecordedBySimpleperf reads) when it last said no: asked again
+  // only when it changes (pipe mode's features come as records).
+  bool simpleperf_checked_ = false;
+  std::string checked_argv0_;
 };
 
 }  // namespace profscope::perf
