@@ -118,6 +118,11 @@ TEST(PerfOrderedEvents, RunsOfARoundComeOutAsAStableSortByTime) {
   for (int trial = 0; trial < 200; ++trial) {
     SCOPED_TRACE(trial);
     Fixture f;
+    // Some trials with a small bound (the older half goes when full), some with records that
+    // wait long (a time far ahead: they keep an arena of an early round until the end).
+    const size_t bound = trial % 4 == 1 ? 32 * (5 + next() % 20) : 0;
+    if (bound) f.q.set_max_queued_bytes(bound);
+    const bool stragglers = trial % 5 == 2;
     std::vector<std::pair<uint64_t, int32_t>> all;  // (time, row) of every timed record, file order
     int32_t row = 0;
     const int rounds = 1 + static_cast<int>(next() % 4);
@@ -130,8 +135,9 @@ TEST(PerfOrderedEvents, RunsOfARoundComeOutAsAStableSortByTime) {
         const int len = static_cast<int>(next() % 12);
         for (int i = 0; i < len; ++i) {
           t += next() % 3;
-          all.push_back({t, ++row});
-          f.Add(row, Sample(t));
+          const uint64_t time = stragglers && next() % 10 == 0 ? 1000000 + next() % 5 : t;
+          all.push_back({time, ++row});
+          f.Add(row, Sample(time));
         }
       }
       f.Add(++row, Round());
@@ -151,6 +157,16 @@ TEST(PerfOrderedEvents, RunsOfARoundComeOutAsAStableSortByTime) {
     size_t next_timed = 0;
     for (int32_t x = 1; x <= row; ++x) {
       if (next_timed < all.size() && all[next_timed].second == x) {
+        if (bound && !waiting.empty() && 32 * (waiting.size() + 1) > bound) {  // full: the older half
+          uint64_t lo = ~0ull, hi = 0;
+          for (const auto& w : waiting) {
+            lo = std::min(lo, w.first);
+            hi = std::max(hi, w.first);
+          }
+          const uint64_t half = lo + (hi - lo) / 2;
+          deliver(half);
+          limit = std::max(limit, half);
+        }
         waiting.push_back(all[next_timed]);
         max_time = std::max(max_time, all[next_timed].first);
         ++next_timed;
