@@ -67,8 +67,7 @@ class PerfStacks {
                      const std::vector<uint64_t>* user);
   // Whole callchains: the key of `s`'s (chain_key_: the versions of the
   // process's and the kernel's address spaces, the number of entries, the
-  // cpumode, each raw entry's difference to the one before in 2, 4 or 8
-  // bytes, then those sizes) and its hash.
+  // cpumode, then the raw entries compactly) and its hash.
   uint64_t ChainKey(const SampleData& s, bool kernel_mode, int32_t pid, const AddressSpaces& spaces);
   void ClearChains();
   void GrowChains();
@@ -109,7 +108,6 @@ class PerfStacks {
   size_t chain_count_ = 0;
   std::vector<uint8_t> chain_bytes_;
   std::vector<uint8_t> chain_key_;  // scratch: the key being looked up
-  std::vector<uint64_t> chain_sizes_;  // scratch: its entries' byte counts
   size_t chain_key_size_ = 0;
   // The versions of the last sample's spaces (valid while the spaces' epoch is the same).
   uint64_t ver_epoch_ = ~0ull, ver_user_ = 0, ver_kernel_ = 0;
