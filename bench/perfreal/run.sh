@@ -12,7 +12,7 @@
 # 2. times, in one run, as processes (/usr/bin/time: wall, CPU = user+sys, peak RSS;
 #    output to /dev/null; medians of BENCH_REAL_RUNS, default 3): profscope native
 #    `stacks` and `info`, the WASM CLI under node (`node wasm/cli.mjs stacks`) and
-#    `perf report --stdio` (BENCH_REAL_REPORT_RUNS, default 1: it takes a while), with
+#    `perf report --stdio` (BENCH_REAL_REPORT_RUNS, default 1: it takes a while; 0 skips it), with
 #    the load average beside each; checks that native and WASM print the same stacks;
 # 3. (BENCH_REAL_BROWSER=1, or `browser` as an argument) opens the recording in headless
 #    chromium through the page (e2e/bench-browser.spec.js via bench/browser/run.sh):
@@ -22,7 +22,7 @@
 # Results: build/bench/perfreal.json (+ build/bench/browser.jsonl for the page).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-B="$ROOT/build/bench/perfreal"
+B=${BENCH_REAL_DIR:-$ROOT/build/bench/perfreal}  # the recordings (another tree's run can share them)
 MB=${BENCH_REAL_MB:-1024}
 RUNS=${BENCH_REAL_RUNS:-3}
 REPORT_RUNS=${BENCH_REAL_REPORT_RUNS:-1}
@@ -89,8 +89,10 @@ for paths in $PATHS_LIST; do
   p+="$(proc "profscope stacks (native)" "$RUNS" "$B/stacks.native.txt" "$CLI" stacks "$DATA"),"
   p+="$(proc "profscope info (native)" "$RUNS" /dev/null "$CLI" info "$DATA"),"
   p+="$(proc "profscope stacks (WASM CLI, node)" "$RUNS" "$B/stacks.wasm.txt" node "$WCLI" stacks "$DATA"),"
-  log "$(basename "$DATA"): perf report --stdio ($REPORT_RUNS runs)"
-  p+="$(proc "perf report --stdio" "$REPORT_RUNS" /dev/null "$PERF" report --stdio -i "$DATA"),"
+  if ((REPORT_RUNS > 0)); then
+    log "$(basename "$DATA"): perf report --stdio ($REPORT_RUNS runs)"
+    p+="$(proc "perf report --stdio" "$REPORT_RUNS" /dev/null "$PERF" report --stdio -i "$DATA"),"
+  fi
   same=false
   cmp -s "$B/stacks.native.txt" "$B/stacks.wasm.txt" && same=true
   lines=$(wc -l <"$B/stacks.native.txt")
@@ -123,12 +125,13 @@ for (const r of all) {
   for (const p of r.procs)
     console.log(`| ${p.name}${p.exit ? ' (exit ' + p.exit + ')' : ''} | ${p.wall_s} | ${p.cpu_s} | ${p.peak_rss_MB} | ${p.loads.join(', ')} |`);
   const st = by('profscope stacks (native)'), w = by('profscope stacks (WASM CLI, node)'), rep = by('perf report --stdio');
-  console.log(`\nnative stacks vs perf report --stdio: ${(rep.wall_s / st.wall_s).toFixed(1)}x on wall, ${(rep.cpu_s / st.cpu_s).toFixed(1)}x on CPU (goal >= 20x: ${met(rep.cpu_s / st.cpu_s >= 20)} on CPU, ${met(rep.wall_s / st.wall_s >= 20)} on wall)`);
+  if (rep) console.log(`\nnative stacks vs perf report --stdio: ${(rep.wall_s / st.wall_s).toFixed(1)}x on wall, ${(rep.cpu_s / st.cpu_s).toFixed(1)}x on CPU (goal >= 20x: ${met(rep.cpu_s / st.cpu_s >= 20)} on CPU, ${met(rep.wall_s / st.wall_s >= 20)} on wall)`);
   console.log(`WASM CLI vs native stacks: ${(w.wall_s / st.wall_s).toFixed(2)}x on wall, ${(w.cpu_s / st.cpu_s).toFixed(2)}x on CPU (goal <= 1.3x: ${met(w.cpu_s / st.cpu_s <= 1.3)} on CPU, ${met(w.wall_s / st.wall_s <= 1.3)} on wall)`);
   for (const b of browser.filter((x) => x.file === r.file)) {
     const t = b.t?.flame, g = b.browserMemory;
     console.log(`page: drop -> flame graph drawn ${t == null ? '-' : (t / 1000).toFixed(2) + ' s'} (goal <= 3 s: ${met(t != null && t <= 3000)}); ` +
-      (g ? `browser memory (PSS of chromium's processes) grew ${(g.peakGrowth / r.bytes).toFixed(2)}x the file at its peak, ${(g.endGrowth / r.bytes).toFixed(2)}x once drawn (goal <= 0.5x: ${met(g.peakGrowth <= 0.5 * r.bytes)})` : 'browser memory not measured') +
+      (g ? `browser memory (PSS of chromium's processes) grew ${(g.peakGrowth / r.bytes).toFixed(2)}x the file at its peak, ${(g.endGrowth / r.bytes).toFixed(2)}x once drawn, ${((g.settledGrowth ?? NaN) / r.bytes).toFixed(2)}x 3 s later (goal <= 0.5x: ${met(g.peakGrowth <= 0.5 * r.bytes)})` : 'browser memory not measured') +
+      (b.worker ? `; in the worker: decode ${(b.worker.decodeMs / 1000).toFixed(2)} s, of which reading the file ${(b.worker.readMs / 1000).toFixed(2)} s, then ${(b.worker.afterMs / 1000).toFixed(2)} s` : '') +
       (b.load ? `; load ${b.load}` : ''));
   }
 }
