@@ -29,7 +29,7 @@ REPORT_RUNS=${BENCH_REAL_REPORT_RUNS:-1}
 CLI=${PROFSCOPE_CLI:-$ROOT/build/native/profscope}
 WCLI="$ROOT/wasm/cli.mjs"
 PERF=${PERF:-perf}
-mkdir -p "$B"
+mkdir -p "$B" "$ROOT/build/bench"
 log() { printf '[bench/perfreal] %s\n' "$*" >&2; }
 command -v "$PERF" >/dev/null || { log "no perf: skipped"; exit 0; }
 
