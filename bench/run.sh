@@ -99,6 +99,12 @@ bash "$ROOT/bench/formats/run.sh"
 # WASM CLI against `llvm-xray stack`, wall, CPU and peak memory against the log's size.
 bash "$ROOT/bench/xray/run.sh"
 
+# A real 1 GB perf.data (bench/perfreal/run.sh, issue 16): `perf record -F 20000 -g` of a deep
+# recursion (BENCH_REAL_MB, default 1024), profscope native and WASM CLI against `perf report
+# --stdio`, wall, CPU and peak memory, the load average beside each; with BENCH_BROWSER=1 also the
+# page: drop -> flame graph drawn and the browser's memory growth.
+BENCH_REAL_BROWSER=${BENCH_BROWSER:-} bash "$ROOT/bench/perfreal/run.sh"
+
 # DWARF unwinding (bench/unwind/run.sh): samples unwound per second, native and WASM, on the
 # --call-graph dwarf cases of tests/data/perf and on a bigger recording made once with perf
 # record, against `perf script` on the same files.

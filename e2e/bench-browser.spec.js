@@ -7,6 +7,10 @@
 // The file is build/bench/browser-<MB>MB-s<SEED>.data, written by build/bench/perfgen (built from
 // bench/gen/perfgen.cc when missing) unless BENCH_BROWSER_FILE names another file.
 // bench/browser/run.sh (BENCH_BROWSER=1 bash bench/run.sh) builds the site and runs this.
+// The browser's memory: the proportional set size (PSS, /proc/PID/smaps_rollup) summed over
+// chromium's processes (the test's own descendants), read every 250 ms (BENCH_BROWSER_PSS_MS) from
+// just before the drop until the flame graph is drawn: its peak and final growth over the value
+// before the drop, and the growth 3 s later.
 import { test, expect } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +22,50 @@ test.skip(!process.env.PROFSCOPE_BENCH_BROWSER, 'set PROFSCOPE_BENCH_BROWSER=1 t
 const MB = Number(process.env.BENCH_BROWSER_MB || 100);
 const SEED = Number(process.env.BENCH_SEED || 42);
 const TIMEOUT = Number(process.env.BENCH_BROWSER_TIMEOUT_S || 1800) * 1000;
+
+// chromium's processes started by this test process (browser, zygotes, renderers, GPU, utilities).
+function chromiumPids() {
+  const parent = new Map();
+  const comm = new Map();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(d)) continue;
+    try {
+      const st = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const close = st.lastIndexOf(')');
+      parent.set(Number(d), Number(st.slice(close + 2).split(' ')[1]));
+      comm.set(Number(d), st.slice(st.indexOf('(') + 1, close));
+    } catch {
+      /* gone */
+    }
+  }
+  const mine = (pid) => {
+    for (let p = parent.get(pid), n = 0; p && n < 64; p = parent.get(p), n++) if (p === process.pid) return true;
+    return false;
+  };
+  return [...parent.keys()].filter((pid) => /chrom/i.test(comm.get(pid) || '') && mine(pid));
+}
+
+// PSS in bytes summed over chromium's processes (null when /proc does not say); the processes
+// are looked for again every 10th call (a /proc walk costs more than the reads).
+let pssPids = [];
+let pssCalls = 0;
+function browserPss() {
+  if (pssCalls++ % 10 === 0) pssPids = chromiumPids();
+  let total = 0;
+  let any = false;
+  for (const pid of pssPids) {
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      if (m) {
+        total += Number(m[1]) * 1024;
+        any = true;
+      }
+    } catch {
+      /* gone */
+    }
+  }
+  return any ? total : null;
+}
 
 function benchFile() {
   if (process.env.BENCH_BROWSER_FILE) return process.env.BENCH_BROWSER_FILE;
@@ -54,6 +102,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
           if (d.type === 'decoded') {
             b.t.decodedMessage = now;
             b.heapBytes = d.heapBytes ?? null;
+            b.worker = d.benchTimes ?? null;
             b.records = d.records?.offsets?.length ?? null;
             b.samples = d.sampleTimes?.length ?? null;
           }
@@ -83,7 +132,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
           if (b.t.flame == null && b.t.summary != null) {
             const c = document.querySelector('canvas.flame-canvas');
             const label = c?.getAttribute('aria-label') || '';
-            if (c && label !== b.oldFlame && /: [1-9][0-9]* samples$/.test(label)) b.t.flame = now;
+            if (c && label !== b.oldFlame && /: [1-9][0-9,.\u00a0\u202f ]* samples$/.test(label)) b.t.flame = now; // (counts have digit group separators)
           }
           const alert = document.querySelector('[role="alert"]');
           if (alert && !b.error) b.error = alert.textContent;
@@ -104,6 +153,18 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
   // the sample's flame graph label: the new file's graph is the first canvas with another one
   const oldFlame = await page.locator('canvas.flame-canvas').getAttribute('aria-label');
   await page.evaluate((l) => (window.__bench.oldFlame = l), oldFlame);
+  // the browser's memory before the drop (after a moment to settle), then every 250 ms
+  await page.waitForTimeout(500);
+  pssCalls = 0;
+  const pss0 = browserPss();
+  let pssPeak = pss0;
+  const every = Number(process.env.BENCH_BROWSER_PSS_MS ?? 250); // 0: only before and after (reading /proc costs the page some speed)
+  const sampler = setInterval(() => {
+    if (!every) return;
+    const v = browserPss();
+    if (v != null && (pssPeak == null || v > pssPeak)) pssPeak = v;
+  }, every || 1000);
+  const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
   const wall0 = Date.now();
   await page.getByTestId('file-input').setInputFiles(file);
   let outcome = 'ok';
@@ -120,6 +181,16 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
     outcome = crashed ? 'page crashed (renderer gone, e.g. out of memory)' : `not finished: ${String(e.message).split('\n')[0]}`;
   }
   const wall = Date.now() - wall0;
+  clearInterval(sampler);
+  const pssEnd = browserPss();
+  if (pssEnd != null && (pssPeak == null || pssEnd > pssPeak)) pssPeak = pssEnd;
+  // and 3 s later, once what the open left behind may have been collected
+  if (!crashed) await page.waitForTimeout(3000).catch(() => {});
+  const pssSettled = crashed ? null : browserPss();
+  const browserMemory =
+    pss0 == null || pssEnd == null
+      ? null
+      : { before: pss0, peak: pssPeak, end: pssEnd, peakGrowth: pssPeak - pss0, endGrowth: pssEnd - pss0, settledGrowth: pssSettled == null ? null : pssSettled - pss0 };
   const b = crashed ? null : await page.evaluate(() => window.__bench).catch(() => null);
   if (b?.error) outcome = `error shown: ${b.error}`;
   let mem = null;
@@ -143,11 +214,13 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `drop -> first hex paint (file's first bytes shown): ${ms(b?.t.hex)}`,
       `drop -> decode done in the worker (its last progress message): ${ms(b?.t.decodeDone)}`,
       `drop -> 'decoded' message at the page: ${ms(b?.t.decodedMessage)} (the worker's work after decode: ${ms(b?.t.decodedMessage - b?.t.decodeDone)})`,
+      `in the worker: decode ${ms(b?.worker?.decodeMs)} (reading the file: ${ms(b?.worker?.readMs)}, ${b?.worker?.reads ?? '–'} reads of ${mbOf(b?.worker?.readBytes)}), then ${ms(b?.worker?.afterMs)} reading the session and laying out what the page shows`,
       `drop -> summary filled (decode finished): ${ms(b?.t.summary)}`,
       `drop -> flame graph painted: ${ms(b?.t.flame)}`,
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
-      `(test wall from setInputFiles: ${wall} ms)`,
-      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, t: b?.t ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem })}`,
+      `browser memory (PSS of chromium's processes): ${browserMemory ? `${mbOf(browserMemory.before)} before the drop, peak +${mbOf(browserMemory.peakGrowth)} (${(browserMemory.peakGrowth / bytes).toFixed(2)}x the file), +${mbOf(browserMemory.endGrowth)} once drawn (${(browserMemory.endGrowth / bytes).toFixed(2)}x), +${mbOf(browserMemory.settledGrowth)} 3 s later (${((browserMemory.settledGrowth ?? 0) / bytes).toFixed(2)}x)` : '–'}`,
+      `(test wall from setInputFiles: ${wall} ms; load average ${load})`,
+      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, browserMemory })}`,
     ].join('\n'),
   );
   expect(outcome, 'the browser benchmark did not finish (see the printed outcome)').toBe('ok');

@@ -16,30 +16,14 @@
 #include "core/api/export/exporter.h"
 #include "core/api/session.h"
 #include "core/trace/trace_printer.h"
+#include "wasm/js_source.h"
 
 using emscripten::val;
 
 namespace {
 
-// Pulls byte ranges from JS: read(offset, length) -> Uint8Array (in the
-// worker: FileReaderSync over Blob.slice; in node: fs.readSync).
-class JsSource : public profscope::ByteSource {
- public:
-  JsSource(val read, double size) : read_(std::move(read)), size_(static_cast<uint64_t>(size)) {}
-  uint64_t size() const override { return size_; }
-  size_t Read(uint64_t offset, uint8_t* dst, size_t len) override {
-    val chunk = read_(static_cast<double>(offset), static_cast<double>(len));
-    size_t n = chunk["length"].as<size_t>();
-    if (n > len) n = len;
-    val view(emscripten::typed_memory_view(n, dst));
-    view.call<void>("set", chunk.call<val>("subarray", 0, static_cast<double>(n)));
-    return n;
-  }
-
- private:
-  val read_;
-  uint64_t size_;
-};
+// Pulls byte ranges from JS (wasm/js_source.h).
+using profscope::wasm::JsSource;
 
 template <typename T>
 val Copy(const char* ctor, const std::vector<T>& v) {

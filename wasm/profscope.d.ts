@@ -21,7 +21,7 @@ export interface ProfscopeModule {
 
 /** What wasm/cli.mjs gives the command line: its files, and where the output goes (chunks as they are made). */
 export interface CliHost {
-  open(path: string): { read: (offset: number, length: number) => Uint8Array; size: number } | { error: string };
+  open(path: string): { read: ByteReadFn; size: number } | { error: string };
   isDirectory(path: string): boolean;
   list(dir: string): string[];
   /** export -o: writes the file; "" when written, else why not. */
@@ -30,7 +30,11 @@ export interface CliHost {
   stderr(bytes: Uint8Array): void;
 }
 
-export type ByteReadFn = (offset: number, length: number) => Uint8Array;
+/**
+ * The bytes [offset, offset + length) of a file: a Uint8Array, or (given `into`, a view of where
+ * they go in the module's heap, valid during the call) the number of bytes written into `into`.
+ */
+export type ByteReadFn = (offset: number, length: number, into?: Uint8Array) => Uint8Array | number;
 
 /**
  * Record kinds (the Uint8 recordKinds() column): what a row of the record table is.

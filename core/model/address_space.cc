@@ -31,6 +31,7 @@ void AddressSpaces::Map(int32_t pid, uint64_t start, uint64_t end, int32_t row) 
   // What is left of an overlapped older mapping before and after the new one
   // stays (perf's maps__fixup_overlap).
   Space& pm = spaces_[pid];
+  versions_[pid] = ++epoch_;
   auto it = pm.lower_bound(start);
   if (it != pm.begin() && std::prev(it)->second.first > start) it = std::prev(it);
   std::vector<std::pair<uint64_t, std::pair<uint64_t, int32_t>>> keep;

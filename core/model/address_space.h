@@ -37,9 +37,19 @@ class AddressSpaces {
   const Space* Find(int32_t pid) const;
   // The mapping of `addr` in `pid` now (kernel addresses: the kernel's maps first), or kNone.
   int32_t Lookup(int32_t pid, uint64_t addr, bool kernel) const;
+  // Changes of any space so far (each Map() is one).
+  uint64_t epoch() const { return epoch_; }
+  // The epoch of `pid`'s space's last change (0: never mapped): two lookups in
+  // the same space with the same version give the same mapping.
+  uint64_t Version(int32_t pid) const {
+    auto it = versions_.find(pid);
+    return it == versions_.end() ? 0 : it->second;
+  }
 
  private:
   std::unordered_map<int32_t, Space> spaces_;
+  std::unordered_map<int32_t, uint64_t> versions_;
+  uint64_t epoch_ = 0;
 };
 
 // Lookups for the frames of one sample: the process's and the kernel's spaces

@@ -12,8 +12,16 @@ int32_t ThreadTracker::Find(int32_t tid) const {
 }
 
 int32_t ThreadTracker::Row(int32_t tid, int32_t pid, uint64_t time) {
+  Recent& r = recent_[static_cast<uint32_t>(tid) & 63];
+  if (r.row != kNone && r.tid == tid) return r.row;
+  // (find first: emplace makes and frees a node when the thread is known, as it mostly is)
+  if (auto known = rows_.find(tid); known != rows_.end()) {
+    r = Recent{tid, known->second};
+    return known->second;
+  }
   auto [it, added] = rows_.emplace(tid, static_cast<int32_t>(t_.size()));
   if (!added) return it->second;
+  r = Recent{tid, it->second};
   t_.tid.push_back(tid);
   t_.pid.push_back(pid);
   t_.name.push_back(kNone);

@@ -40,6 +40,11 @@ class ThreadTracker {
   Profile& p_;
   ThreadTable& t_;
   std::unordered_map<int32_t, int32_t> rows_;  // tid -> row
+  // The rows of recent tids (a tid keeps its row): most lookups skip the map's hashing.
+  struct Recent {
+    int32_t tid = 0, row = kNone;
+  };
+  Recent recent_[64];
 };
 
 }  // namespace profscope

@@ -2608,6 +2608,58 @@ TEST_P(PerfDecoderModes, InvalidCallchainContextDiscardsTheCallchain) {
   EXPECT_NE(script.find("\t              30 [unknown] (/bin/app)\n"), std::string::npos) << script;  // the second sample's user frame
 }
 
+// Whole callchains are interned (PerfStacks): a callchain seen before gives its stack without its
+// frames being walked, unless what its addresses mean has changed since. The same callchain after
+// a new MMAP of the process (or of the kernel) resolves against the new mappings; in another
+// process, or with another cpumode, it is another stack; a callchain perf shows empty stands for
+// each sample's own ip.
+TEST_P(PerfDecoderModes, RepeatedCallchainsFollowTheMappingsOfTheirTime) {
+  Builder b = MakeBuilder();
+  PerfEventAttr a = MakeAttr(kTypeSoftware, 0, kSampleIp | kSampleTid | kSampleTime | kSampleCallchain,
+                             kFlagSampleIdAll | kFlagExcludeGuest);
+  b.Attr(a, {1});
+  b.Mmap(-1, kKernelStart, 0x100000, 0, "[kernel.kallsyms]", &a, At(-1, -1, 1, 0));
+  b.Mmap(-1, 0x400000, 0x1000, 0, "[kmap]", &a, At(-1, -1, 1, 0));  // the kernel maps this range too
+  b.Mmap(100, 0x400000, 0x1000, 0, "/bin/old", &a, At(100, 100, 1, 0));
+  b.Mmap(200, 0x400000, 0x1000, 0, "/bin/other", &a, At(200, 200, 1, 0));
+  const std::vector<uint64_t> chain = {kContextKernel, kKernelStart + 0x10, kContextUser, 0x400030, 0x400040};
+  uint64_t t = 10;
+  auto sample = [&](int32_t pid, std::vector<uint64_t> cc, uint16_t misc = kMiscUser, uint64_t ip = 0x400030) {
+    S s;
+    s.ip = ip; s.pid = pid; s.tid = pid; s.time = t++; s.misc = misc;
+    s.callchain = std::move(cc);
+    b.Sample(a, s);
+  };
+  for (int i = 0; i < 3; ++i) sample(100, chain);
+  sample(200, chain);                          // another process: its own mapping
+  for (int i = 0; i < 2; ++i) sample(100, {0x400050});   // no context: a user frame (the sample is user mode)...
+  for (int i = 0; i < 2; ++i) sample(100, {0x400050}, kMiscKernel);  // ...or a kernel one
+  b.Mmap(100, 0x400000, 0x1000, 0x1000, "/bin/new", &a, At(100, 100, t++, 0));  // exec: new code at the same addresses
+  for (int i = 0; i < 2; ++i) sample(100, chain);
+  sample(200, chain);                          // pid 200's space did not change
+  b.Mmap(-1, kKernelStart, 0x100000, 0x100, "[kernel.new]", &a, At(-1, -1, t++, 0));  // the kernel's maps change
+  for (int i = 0; i < 2; ++i) sample(200, chain);
+  for (uint64_t ip : {0x400060, 0x400070, 0x400060}) sample(100, {kContextUser}, kMiscUser, ip);  // shown empty: the ip
+  Decoded d(b.Build());
+  ASSERT_TRUE(d.ok()) << d.Diags();
+  EXPECT_TRUE(d.Clean()) << d.Diags();
+  EXPECT_EQ(d.s().StacksText(false, ""),
+            "/bin/new+0x1040;/bin/new+0x1030;[kernel.kallsyms]+0x10 2\n"
+            "/bin/new+0x1060 2\n"
+            "/bin/new+0x1070 1\n"
+            "/bin/old+0x40;/bin/old+0x30;[kernel.kallsyms]+0x10 3\n"
+            "/bin/old+0x50 2\n"
+            "/bin/other+0x40;/bin/other+0x30;[kernel.kallsyms]+0x10 2\n"
+            "/bin/other+0x40;/bin/other+0x30;[kernel.new]+0x110 2\n"
+            "[kmap]+0x50 2\n");
+  // One stack row per distinct stack: a repeated callchain adds none.
+  const Profile& p = d.r().profile;
+  std::vector<int32_t> leaves(p.samples.stack.begin(), p.samples.stack.end());
+  std::sort(leaves.begin(), leaves.end());
+  leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
+  EXPECT_EQ(leaves.size(), 8u);
+}
+
 // perf script and perf report walk at most 127 callchain entries (context
 // markers do not count), leaf first.
 TEST_P(PerfDecoderModes, CallchainIsCutAt127Entries) {

@@ -72,6 +72,59 @@ std::string Advice(const MissingInputs& in, symbols::DsoKind kind, const std::st
          (build_id.empty() ? " (the recording machine's " + path + ")" : " (build-id " + Short(build_id) + ")");
 }
 
+// Per entry (frame_entry's values): the samples with one of its frames, and its frames in every
+// sample's stack. Counted per stack node rather than by walking each sample's stack: the samples
+// under each node (parents come before children), a node's frames count once per sample under it,
+// and a sample counts for an entry at the topmost node of that entry on its path (those nodes'
+// subtrees are disjoint), found with a mask of the entries on each node's path.
+template <typename Mask>
+void CountPerNode(const Profile& p, const std::vector<int32_t>& frame_entry, std::vector<MissingMapping>& out) {
+  const StackTable& t = p.stacks;
+  const size_t ns = t.frame.size();
+  std::vector<uint32_t> sub(ns, 0);  // (fewer samples than 2^31: rows are int32)
+  for (const int32_t st : p.samples.stack)
+    if (st != kNone) ++sub[static_cast<size_t>(st)];
+  for (size_t n = ns; n-- > 0;)
+    if (t.prefix[n] != kNone) sub[static_cast<size_t>(t.prefix[n])] += sub[n];
+  std::vector<Mask> on_path(ns, 0);
+  for (size_t n = 0; n < ns; ++n) {
+    const Mask above = t.prefix[n] == kNone ? Mask(0) : on_path[static_cast<size_t>(t.prefix[n])];
+    const int32_t e = frame_entry[static_cast<size_t>(t.frame[n])];
+    if (e == kNone) {
+      on_path[n] = above;
+      continue;
+    }
+    const Mask bit = static_cast<Mask>(Mask(1) << e);
+    on_path[n] = static_cast<Mask>(above | bit);
+    MissingMapping& mm = out[static_cast<size_t>(e)];
+    mm.frames += sub[n];
+    if (!(above & bit)) mm.samples += sub[n];
+  }
+}
+
+void CountSamples(const Profile& p, const std::vector<int32_t>& frame_entry, std::vector<MissingMapping>& out,
+                  std::vector<uint64_t>& last_sample) {
+  const StackTable& t = p.stacks;
+  bool ordered = true;  // every prefix before its node (as StackBuilder makes them)
+  for (size_t n = 0; n < t.frame.size() && ordered; ++n) ordered = t.prefix[n] < static_cast<int32_t>(n);
+  if (ordered && out.size() <= 8) return CountPerNode<uint8_t>(p, frame_entry, out);
+  if (ordered && out.size() <= 32) return CountPerNode<uint32_t>(p, frame_entry, out);
+  if (ordered && out.size() <= 64) return CountPerNode<uint64_t>(p, frame_entry, out);
+  const SampleTable& s = p.samples;
+  for (size_t i = 0; i < s.size(); ++i) {
+    for (int32_t st = s.stack[i]; st != kNone; st = t.prefix[static_cast<size_t>(st)]) {
+      int32_t e = frame_entry[static_cast<size_t>(t.frame[static_cast<size_t>(st)])];
+      if (e == kNone) continue;
+      MissingMapping& mm = out[static_cast<size_t>(e)];
+      ++mm.frames;
+      if (last_sample[static_cast<size_t>(e)] != i) {
+        last_sample[static_cast<size_t>(e)] = i;
+        ++mm.samples;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 MissingReport FindMissing(const Profile& p, const MissingInputs& in) {
@@ -126,19 +179,7 @@ MissingReport FindMissing(const Profile& p, const MissingInputs& in) {
     frame_entry[f] = static_cast<int32_t>(entry(dso_path != kNone ? dso_path : m.path[mk], dso_path != kNone ? kNone : m.build_id[mk],
                                                 m.pid[mk] == -1));
   }
-  const SampleTable& s = p.samples;
-  for (size_t i = 0; i < s.size(); ++i) {
-    for (int32_t st = s.stack[i]; st != kNone; st = p.stacks.prefix[static_cast<size_t>(st)]) {
-      int32_t e = frame_entry[static_cast<size_t>(p.stacks.frame[static_cast<size_t>(st)])];
-      if (e == kNone) continue;
-      MissingMapping& mm = r.mappings[static_cast<size_t>(e)];
-      ++mm.frames;
-      if (last_sample[static_cast<size_t>(e)] != i) {
-        last_sample[static_cast<size_t>(e)] = i;
-        ++mm.samples;
-      }
-    }
-  }
+  CountSamples(p, frame_entry, r.mappings, last_sample);
   for (const auto& u : in.unwind) r.mappings[entry(u.path, u.build_id, false)].unwind_cut += u.samples;
   for (size_t k = 0; k < r.mappings.size(); ++k)
     r.mappings[k].drop = jit_pid[k] >= 0 ? "drop jit-" + Dec(static_cast<uint64_t>(jit_pid[k])) +

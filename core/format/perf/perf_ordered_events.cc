@@ -12,9 +12,17 @@ constexpr uint32_t kUserTypeStart = 64;  // PERF_RECORD_USER_TYPE_START
 }
 
 bool PerfOrderedEvents::PassThrough() {
-  if (!passing_ && (session_.features.simpleperf.present || RecordedBySimpleperf(session_.features))) {
+  if (passing_) return true;
+  const auto& argv = session_.features.cmdline_argv;
+  if (!session_.features.simpleperf.present && simpleperf_checked_ &&
+      (argv.empty() ? checked_argv0_.empty() : argv[0] == checked_argv0_))
+    return false;
+  if (session_.features.simpleperf.present || RecordedBySimpleperf(session_.features)) {
     Flush(~0ull);
     passing_ = true;
+  } else {
+    simpleperf_checked_ = true;
+    checked_argv0_ = argv.empty() ? std::string() : argv[0];
   }
   return passing_;
 }
@@ -51,6 +59,7 @@ void PerfOrderedEvents::Record(int32_t row, ByteReader rec) {
   if (type == kFinishedRound) {
     Flush(next_flush_);
     next_flush_ = max_time_;
+    NextArena();
     next_.Record(row, rec);
     return;
   }
@@ -60,7 +69,7 @@ void PerfOrderedEvents::Record(int32_t row, ByteReader rec) {
     return;
   }
   max_time_ = std::max(max_time_, t);
-  if (arena_.size() + rec.size() > max_bytes_ && !queue_.empty()) {
+  if (queued_bytes_ + rec.size() > max_bytes_ && !queue_.empty()) {
     // perf's OE_FLUSH__HALF: the older half of the queued time span goes now.
     uint64_t lo = ~0ull, hi = 0;
     for (const Queued& q : queue_) {
@@ -79,9 +88,65 @@ void PerfOrderedEvents::Record(int32_t row, ByteReader rec) {
     Flush(half);
     next_flush_ = std::max(next_flush_, half);
   }
-  const size_t at = arena_.size();
-  arena_.insert(arena_.end(), rec.data(), rec.data() + rec.size());
-  queue_.push_back(Queued{t, rec.base(), at, rec.size(), row});
+  if (arenas_.empty()) arenas_.emplace_back();
+  Arena& a = arenas_[current_];
+  const size_t at = a.bytes.size();
+  a.bytes.insert(a.bytes.end(), rec.data(), rec.data() + rec.size());
+  ++a.live;
+  a.live_bytes += rec.size();
+  queued_bytes_ += rec.size();
+  queue_.push_back(Queued{t, rec.base(), at, rec.size(), row, current_});
+}
+
+void PerfOrderedEvents::NextArena() {
+  if (arenas_.empty() || arenas_[current_].live == 0) return;  // (an empty one was cleared by Reclaim)
+  for (uint32_t i = 0; i < arenas_.size(); ++i) {
+    if (arenas_[i].live == 0) {
+      arenas_[i].bytes.clear();
+      current_ = i;
+      return;
+    }
+  }
+  arenas_.emplace_back();
+  current_ = static_cast<uint32_t>(arenas_.size() - 1);
+}
+
+void PerfOrderedEvents::MoveTo(Queued& q, std::vector<uint8_t>& dst, uint32_t dst_arena) {
+  const size_t at = dst.size();
+  const uint8_t* src = arenas_[q.arena].bytes.data() + q.at;  // (never dst's own bytes)
+  dst.insert(dst.end(), src, src + q.size);
+  q.at = at;
+  q.arena = dst_arena;
+}
+
+void PerfOrderedEvents::Reclaim() {
+  for (uint32_t i = 0; i < arenas_.size(); ++i) {
+    Arena& a = arenas_[i];
+    if (a.live == 0) {
+      a.bytes.clear();  // (keeps its capacity: a large buffer allocated afresh costs a page fault per page)
+      a.live_bytes = 0;
+      continue;
+    }
+    // Mostly dead: what waits there moves (at most half the arena's bytes, so each byte is moved
+    // a bounded number of times).
+    if (a.bytes.size() < (1u << 20) || a.live_bytes * 2 > a.bytes.size()) continue;
+    if (i != current_) {
+      Arena& c = arenas_[current_];
+      for (Queued& q : queue_) {
+        if (q.arena != i) continue;
+        MoveTo(q, c.bytes, current_);
+        ++c.live;
+        c.live_bytes += q.size;
+      }
+      a.bytes.clear();
+      a.live = a.live_bytes = 0;
+    } else {
+      spare_.clear();
+      for (Queued& q : queue_)
+        if (q.arena == i) MoveTo(q, spare_, i);
+      a.bytes.swap(spare_);
+    }
+  }
 }
 
 void PerfOrderedEvents::Flush(uint64_t limit) {
@@ -90,36 +155,45 @@ void PerfOrderedEvents::Flush(uint64_t limit) {
   // queued since are in file order. Sorting only them and merging keeps ties in
   // file order (ordered-events.c queue_event) without re-sorting what waited.
   auto by_time = [](const Queued& a, const Queued& b) { return a.time < b.time; };
-  const auto mid = queue_.begin() + static_cast<long>(sorted_);
-  std::stable_sort(mid, queue_.end(), by_time);
-  std::inplace_merge(queue_.begin(), mid, queue_.end(), by_time);
+  // What a round holds is mostly a few runs already in time order (perf writes each CPU's buffer
+  // in turn): the runs are merged, neighbours first, which is a stable sort too.
+  runs_.clear();
+  runs_.push_back(sorted_);
+  for (size_t i = sorted_ + 1; i < queue_.size(); ++i)
+    if (queue_[i].time < queue_[i - 1].time) runs_.push_back(i);
+  if (runs_.size() > 64) {
+    std::stable_sort(queue_.begin() + static_cast<long>(sorted_), queue_.end(), by_time);
+    runs_.resize(1);
+  }
+  runs_.push_back(queue_.size());
+  if (sorted_ > 0) runs_.insert(runs_.begin(), 0);  // what waited from the previous flush, in order
+  while (runs_.size() > 2) {
+    size_t w = 0;
+    for (size_t r = 0; r + 2 < runs_.size(); r += 2) {
+      std::inplace_merge(queue_.begin() + static_cast<long>(runs_[r]), queue_.begin() + static_cast<long>(runs_[r + 1]),
+                         queue_.begin() + static_cast<long>(runs_[r + 2]), by_time);
+      runs_[w++] = runs_[r];
+    }
+    if (runs_.size() % 2 == 0) runs_[w++] = runs_[runs_.size() - 2];  // an odd run out waits
+    runs_[w++] = runs_.back();
+    runs_.resize(w);
+  }
   sorted_ = queue_.size();
   size_t n = 0;
   while (n < queue_.size() && queue_[n].time <= limit) {
     const Queued& q = queue_[n++];
-    next_.Record(q.row, ByteReader(arena_.data() + q.at, q.size, q.base, session_.order));
+    next_.Record(q.row, ByteReader(arenas_[q.arena].bytes.data() + q.at, q.size, q.base, session_.order));
   }
   if (n == 0) return;
-  if (n == queue_.size()) {
-    queue_.clear();
-    arena_.clear();
-    sorted_ = 0;
-    return;
+  for (size_t i = 0; i < n; ++i) {
+    Arena& a = arenas_[queue_[i].arena];
+    --a.live;
+    a.live_bytes -= queue_[i].size;
+    queued_bytes_ -= queue_[i].size;
   }
-  // Keep the rest, compacted into the spare arena (both keep their capacity:
-  // a large buffer allocated afresh at every flush costs a page fault per page).
-  spare_.clear();
-  size_t w = 0;
-  for (size_t i = n; i < queue_.size(); ++i) {
-    Queued q = queue_[i];
-    const size_t at = spare_.size();
-    spare_.insert(spare_.end(), arena_.begin() + static_cast<long>(q.at), arena_.begin() + static_cast<long>(q.at + q.size));
-    q.at = at;
-    queue_[w++] = q;
-  }
-  queue_.resize(w);
-  sorted_ = w;
-  arena_.swap(spare_);
+  queue_.erase(queue_.begin(), queue_.begin() + static_cast<long>(n));
+  sorted_ = queue_.size();
+  Reclaim();
 }
 
 void PerfOrderedEvents::Finish() { Flush(~0ull); }

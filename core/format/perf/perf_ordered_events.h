@@ -18,8 +18,8 @@
 // interpretation is reordered. simpleperf's files are passed through in file
 // order (simpleperf reads them so).
 //
-// Memory: each queued record is copied (its bytes may live in a window or a
-// decompression buffer that moves on). perf bounds its queue too
+// Memory: each queued record is copied once (its bytes may live in a window or
+// a decompression buffer that moves on), into its round's arena. perf bounds its queue too
 // (ordered_events.max_alloc_size): when the queued bytes pass kMaxQueuedBytes
 // (a round that large, or a file without FINISHED_ROUND), the older half of
 // the queued time span is delivered at once, as perf's OE_FLUSH__HALF does,
@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/format/decoder.h"
@@ -54,22 +55,46 @@ class PerfOrderedEvents : public RecordSink {
   struct Queued {
     uint64_t time;
     uint64_t base;    // the record's file offset (its ByteReader base)
-    size_t at, size;  // its bytes in arena_
+    size_t at, size;  // its bytes in arenas_[arena]
     int32_t row;
+    uint32_t arena;
+  };
+  // The bytes of queued records. Every record of a round is delivered by the next round's
+  // FINISHED_ROUND (its limit is the largest time up to this round), so each round's records go
+  // to an arena of their own, which empties then and is reused as it is: records are copied
+  // once, not again at each flush they wait through. An arena left mostly empty (records that
+  // wait long, or a file without FINISHED_ROUND) has what still waits moved on.
+  struct Arena {
+    std::vector<uint8_t> bytes;
+    size_t live = 0, live_bytes = 0;  // queued records in it, and their bytes
   };
   // Delivers the queued records with time <= limit, in time order (ties in file order).
   void Flush(uint64_t limit);
   bool PassThrough();
+  // After a flush: empty arenas are cleared, what waits in mostly empty ones is moved to the
+  // current one (or the current one compacted).
+  void Reclaim();
+  // A FINISHED_ROUND: new records go to an empty arena.
+  void NextArena();
+  void MoveTo(Queued& q, std::vector<uint8_t>& dst, uint32_t dst_arena);
 
   PerfSession& session_;
   DecodeResult& out_;
   RecordSink& next_;
   std::vector<Queued> queue_;
-  std::vector<uint8_t> arena_, spare_;
+  std::vector<Arena> arenas_;
+  uint32_t current_ = 0;  // the arena new records go to
+  size_t queued_bytes_ = 0;  // the bytes of every queued record (the queue's bound counts them)
+  std::vector<uint8_t> spare_;
   size_t sorted_ = 0;  // queue_[0, sorted_) is in time order
+  std::vector<size_t> runs_;  // scratch: where the runs in time order start
   uint64_t max_time_ = 0, next_flush_ = 0;
   uint64_t max_bytes_ = kMaxQueuedBytes;
   bool passing_ = false, told_half_ = false;
+  // The cmdline's argv[0] (what RecordedBySimpleperf reads) when it last said no: asked again
+  // only when it changes (pipe mode's features come as records).
+  bool simpleperf_checked_ = false;
+  std::string checked_argv0_;
 };
 
 }  // namespace profscope::perf

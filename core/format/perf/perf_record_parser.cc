@@ -1,5 +1,8 @@
 #include "core/format/perf/perf_record_parser.h"
 
+#include <algorithm>
+#include <new>
+
 #include "core/symbols/symbol_store.h"
 
 #include "core/format/perf/perf_format.h"
@@ -286,6 +289,7 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
   const int32_t stack =
       stacks_.Stack(s, a->attr, rec.PeekU16(4), pid, tid, time, th, spaces_, session_.features.simpleperf, user);
   SampleTable& t = out_.profile.samples;
+  if (t.time.size() == t.time.capacity()) ReserveRows(rec, row);
   auto add = [&](const PerfSession::AttrInfo* attr, double weight) {
     t.time.push_back(time);
     t.thread.push_back(th);
@@ -306,6 +310,49 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
     if (!have_time_ || time < out_.time_start) out_.time_start = time;
     if (!have_time_ || time > out_.time_end) out_.time_end = time;
     have_time_ = true;
+  }
+}
+
+void PerfRecordParser::ReserveRows(ByteReader rec, int32_t row) {
+  SampleTable& t = out_.profile.samples;
+  RecordTable& rt = out_.records;
+  const size_t n = t.time.size();
+  // Only with enough samples to extrapolate, from a record of the main file at its file offset
+  // (not one inside a COMPRESSED record, whose offset is in the decompressed stream).
+  if (n < 4096 || row == kNone || static_cast<size_t>(row) >= rt.rows() || rt.file[static_cast<size_t>(row)] != 0 ||
+      rt.kind[static_cast<size_t>(row)] != static_cast<uint8_t>(RecordKind::kRecord))
+    return;
+  const uint64_t at = rec.base() + rec.size(), size = out_.file_size;
+  if (at == 0 || at > size) return;
+  const double scale = static_cast<double>(size) / static_cast<double>(at);
+  // Never more than the memory budget lets the tables hold (it counts 36 bytes a sample row and
+  // 27 a record row), nor less than a quarter more.
+  const double most = static_cast<double>(out_.budget.limit()) / 63.0;
+  auto want = [&](size_t have) {
+    const double est = std::min(static_cast<double>(have) * scale * 1.05 + 1024, most);
+    return static_cast<size_t>(std::max(est, static_cast<double>(have) * 1.25));
+  };
+  const size_t samples = want(n), rows = want(rt.rows());
+  try {
+    t.time.reserve(samples);
+    t.thread.reserve(samples);
+    t.cpu.reserve(samples);
+    t.event.reserve(samples);
+    t.weight.reserve(samples);
+    t.stack.reserve(samples);
+    t.record.reserve(samples);
+    sample_comm_.reserve(samples);
+    if (rt.offset.capacity() < rows) {
+      rt.offset.reserve(rows);
+      rt.size.reserve(rows);
+      rt.type.reserve(rows);
+      rt.kind.reserve(rows);
+      rt.category.reserve(rows);
+      rt.parent.reserve(rows);
+      rt.file.reserve(rows);
+    }
+  } catch (const std::bad_alloc&) {
+    // (the columns then grow as they fill)
   }
 }
 

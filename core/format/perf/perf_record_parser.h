@@ -59,6 +59,10 @@ class PerfRecordParser : public RecordSink {
   // Where and when the record happened, from its sample_id trailer.
   RecordWhen When(ByteReader rec, uint32_t type) const;
   void Sample(ByteReader rec, int32_t row);
+  // Before the sample table grows: reserve the rows the file will hold, extrapolated from how far
+  // into it this record is, so the big columns grow once instead of doubling (a copy and fresh
+  // pages each time, and a heap high-water mark of up to twice the tables in WASM).
+  void ReserveRows(ByteReader rec, int32_t row);
   void Overrun(ByteReader rec, const char* what);
   void Mmap(ByteReader rec, FieldReader& r, uint32_t type, uint16_t misc, int32_t row, const RecordWhen& when);
   // The BUILD_ID feature's build-id of a mapped file ("" when none): by name; the kernel map and

@@ -1,5 +1,6 @@
 #include "core/format/perf/perf_sample.h"
 
+#include <cstring>
 #include <string>
 
 #include "core/format/perf/perf_format.h"
@@ -34,6 +35,61 @@ void Regs(FieldReader& w, const char* name, uint64_t mask, uint64_t* abi_out, st
   }
 }
 
+// The members the fast path reads: fixed u64/u32 members and the callchain.
+constexpr uint64_t kFastBits = kSampleIdentifier | kSampleIp | kSampleTid | kSampleTime | kSampleAddr | kSampleId |
+                               kSampleStreamId | kSampleCpu | kSamplePeriod | kSampleCallchain | kSampleWeight |
+                               kSampleWeightStruct | kSampleDataSrc | kSampleTransaction | kSamplePhysAddr |
+                               kSampleCgroup | kSampleDataPageSize | kSampleCodePageSize;
+
+// A SAMPLE of the usual kinds (those members only, the host's byte order, no field list), read
+// straight from its bytes: what the general parser below gives it. False when the sample is of
+// another kind or any member does not fit: the general parser then reads it (and says what is
+// wrong), from the same members this one may have set to the same values.
+bool FastSample(ByteReader payload, uint64_t st, SampleData* s) {
+  if (payload.swapped() || (st & ~kFastBits)) return false;
+  const uint8_t* const p = payload.data();
+  const size_t n = payload.size();
+  size_t at = 0;
+  auto u64 = [&](uint64_t* v) {
+    if (n - at < 8) return false;
+    std::memcpy(v, p + at, 8);
+    at += 8;
+    return true;
+  };
+  auto u32 = [&](uint32_t* v) {
+    if (n - at < 4) return false;
+    std::memcpy(v, p + at, 4);
+    at += 4;
+    return true;
+  };
+  uint32_t skip32;
+  if ((st & kSampleIdentifier) && !u64(&s->id)) return false;
+  if ((st & kSampleIp) && !u64(&s->ip)) return false;
+  if ((st & kSampleTid) && (!u32(&s->pid) || !u32(&s->tid))) return false;
+  if ((st & kSampleTime) && !u64(&s->time)) return false;
+  if ((st & kSampleAddr) && !u64(&s->addr)) return false;
+  if ((st & kSampleId) && !u64(&s->id)) return false;
+  if ((st & kSampleStreamId) && !u64(&s->stream_id)) return false;
+  if ((st & kSampleCpu) && (!u32(&s->cpu) || !u32(&skip32))) return false;
+  if ((st & kSamplePeriod) && !u64(&s->period)) return false;
+  if (st & kSampleCallchain) {
+    uint64_t nr;
+    if (!u64(&nr) || nr > (n - at) / 8) return false;
+    s->callchain_offset = payload.base() + at;
+    s->callchain.resize(static_cast<size_t>(nr));
+    if (nr) std::memcpy(s->callchain.data(), p + at, static_cast<size_t>(nr) * 8);
+    at += static_cast<size_t>(nr) * 8;
+  }
+  if ((st & (kSampleWeight | kSampleWeightStruct)) && !u64(&s->weight)) return false;
+  if ((st & kSampleDataSrc) && !u64(&s->data_src)) return false;
+  if ((st & kSampleTransaction) && !u64(&s->transaction)) return false;
+  if ((st & kSamplePhysAddr) && !u64(&s->phys_addr)) return false;
+  if ((st & kSampleCgroup) && !u64(&s->cgroup)) return false;
+  if ((st & kSampleDataPageSize) && !u64(&s->data_page_size)) return false;
+  if ((st & kSampleCodePageSize) && !u64(&s->code_page_size)) return false;
+  return true;
+}
+
 }  // namespace
 
 IdPos ComputeIdPos(uint64_t st) {
@@ -62,7 +118,8 @@ bool ParseSample(ByteReader payload, const PerfEventAttr& attr, SampleData* s, F
                  Diagnostics* diags) {
   const uint64_t st = attr.sample_type;
   s->sample_type = st;
-  s->callchain.clear();
+  // (a callchain is resized to its entries: clearing it first would fill them with zeros too)
+  if (!(st & kSampleCallchain)) s->callchain.clear();
   s->lbr_from.clear();
   s->read_values.clear();
   s->regs_user.clear();
@@ -70,6 +127,8 @@ bool ParseSample(ByteReader payload, const PerfEventAttr& attr, SampleData* s, F
   s->regs_user_mask = attr.sample_regs_user;
   s->stack_user_size = 0;
   s->stack_user_dyn_size = 0;
+  if (!fields && FastSample(payload, st, s)) return true;
+  s->callchain.clear();
   FieldReader w(payload, fields ? &fields->items() : nullptr);
   ByteReader& r = w.reader();
   constexpr Fmt kHex = Fmt::kHex;
@@ -142,7 +201,12 @@ bool ParseSample(ByteReader payload, const PerfEventAttr& attr, SampleData* s, F
     }
     s->callchain_offset = r.abs_pos();
     s->callchain.resize(static_cast<size_t>(nr));
-    for (uint64_t i = 0; i < nr; ++i) s->callchain[i] = r.U64();
+    if (!r.swapped() && nr) {  // the file's order is the host's: the entries as they are
+      std::memcpy(s->callchain.data(), r.data() + r.pos(), static_cast<size_t>(nr) * 8);
+      r.Skip(static_cast<size_t>(nr) * 8);
+    } else {
+      for (uint64_t i = 0; i < nr; ++i) s->callchain[i] = r.U64();
+    }
     if (fields) {
       Field& f = fields->Add("callchain", at, 8 + 8 * nr, std::to_string(nr) + " entries");
       f.children.reserve(static_cast<size_t>(nr));

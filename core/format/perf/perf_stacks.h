@@ -5,9 +5,13 @@
 // `path+0xoffset` (simpleperf: from the file's own symbol tables), interned
 // into the profile's frame/func/stack tables.
 //
-// The decode's hot path: a frame and its name are made once per distinct
-// (address, mapping); the outer frames a thread's sample shares with its
-// previous one reuse their stack nodes without any lookup.
+// The decode's hot path: most samples repeat a callchain seen before, so a
+// whole callchain is looked up first (its raw entries, the cpumode and the
+// versions of the address spaces its frames resolve in: one probe) and a hit
+// gives its stack row without walking its frames. Otherwise a frame and its
+// name are made once per distinct (address, mapping), and the outer frames a
+// thread's sample shares with its previous one reuse their stack nodes
+// without any lookup.
 #pragma once
 
 #include <cstdint>
@@ -42,7 +46,10 @@ class PerfStacks {
   // Frees the caches once no sample can follow (the interning indexes too).
   void Release();
   // Frames may have been renamed (side files): the frame cache no longer holds.
-  void ForgetFrames() { frame_cache_.Clear(); }
+  void ForgetFrames() {
+    frame_cache_.Clear();
+    ClearChains();
+  }
   // Per frame row: 1 when a sample had it as an unwound user frame (perf adds
   // inlined frames to those only: perf_inlines.h). Kept by Release().
   const std::vector<uint8_t>& unwound_frames() const { return unwound_; }
@@ -54,6 +61,16 @@ class PerfStacks {
   void CollectUnwound(const SampleData& s, uint16_t misc, const std::vector<uint64_t>& user);
   void SimpleperfFrames(int32_t pid, int32_t tid, uint64_t time, const AddressSpaces& spaces, SimpleperfInfo& spi);
   int32_t NewFrame(size_t i, SimpleperfInfo& spi);
+  // The stack of `s` frame by frame (what a cached callchain skips).
+  int32_t WalkFrames(const SampleData& s, const PerfEventAttr& attr, uint16_t misc, int32_t pid, int32_t tid,
+                     uint64_t time, int32_t thread, const AddressSpaces& spaces, SimpleperfInfo& spi,
+                     const std::vector<uint64_t>* user);
+  // Whole callchains: the key of `s`'s (chain_key_: the versions of the
+  // process's and the kernel's address spaces, the number of entries, the
+  // cpumode, then the raw entries compactly) and its hash.
+  uint64_t ChainKey(const SampleData& s, bool kernel_mode, int32_t pid, const AddressSpaces& spaces);
+  void ClearChains();
+  void GrowChains();
 
   Profile& p_;
   std::unique_ptr<StackBuilder> stacks_;
@@ -74,6 +91,27 @@ class PerfStacks {
   std::vector<uint8_t> unwound_;
   std::vector<uint8_t> address_named_;
   bool chain_empty_ = false;
+
+  // Callchains seen before -> their stack row: open addressing over 16-byte
+  // slots that hold what a probe compares (32 bits of the hash, the key's
+  // size) and the answer, so a hit reads one slot and its key's bytes.
+  // Bounded: cleared once its keys hold kChainBytes (a recording whose
+  // callchains rarely repeat then costs a probe and a copy of each key more,
+  // and memory stays flat).
+  static constexpr size_t kChainBytes = 24u << 20;
+  struct ChainSlot {
+    uint32_t tag = 0;
+    int32_t stack = kNone;  // kNone: walk its frames (a callchain perf shows empty: the ip's stack)
+    uint32_t at = 0, size = 0;  // its key in chain_bytes_; size 0: an empty slot
+  };
+  std::vector<ChainSlot> chain_slots_;
+  size_t chain_count_ = 0;
+  std::vector<uint8_t> chain_bytes_;
+  std::vector<uint8_t> chain_key_;  // scratch: the key being looked up
+  size_t chain_key_size_ = 0;
+  // The versions of the last sample's spaces (valid while the spaces' epoch is the same).
+  uint64_t ver_epoch_ = ~0ull, ver_user_ = 0, ver_kernel_ = 0;
+  int32_t ver_pid_ = 0;
 };
 
 }  // namespace profscope::perf

@@ -27,12 +27,13 @@ import wasmUrl from '@profscope-wasm/profscope_wasm.wasm?url';
 import { RecordKind } from '../lib/record-kind.js';
 import { decodeStrings } from '../lib/strings.js';
 import { buildRecordIndex } from './record-index.js';
-import { parseJson, readIntervals, readMarkers, readProfile, readRecords } from './session-columns.js';
+import { parseJson, readIntervals, readKept, readMarkers, readRecords } from './session-columns.js';
 import { buildLanes, cpuLanes, cpuRows, eventTotals, funcInlined, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames } from './derive.js';
 import { FileAnalysis, defaultWeight } from './file-analysis.js';
 import { functionTotals, samplesOf } from './call-nodes.js';
 import { callchainSlot, frameAddressFor } from './record-slot.js';
 import { diffModel } from './diff-model.js';
+import { readerOf } from './file-reader.js';
 
 /** @typedef {import('../../../wasm/profscope').ProfscopeModule} ProfscopeModule */
 /** @typedef {import('../../../wasm/profscope').Session} Session */
@@ -120,21 +121,6 @@ function closeSession() {
 }
 
 /**
- * read(offset, length) over a File/Blob with FileReaderSync.
- * @param {Blob} blob
- */
-function readerOf(blob) {
-  const size = blob.size;
-  const reader = new FileReaderSync();
-  return (/** @type {number} */ offset, /** @type {number} */ length) => {
-    const start = Math.max(0, Math.min(Number(offset), size));
-    const end = Math.max(start, Math.min(start + Number(length), size));
-    if (end <= start) return new Uint8Array(0);
-    return new Uint8Array(reader.readAsArrayBuffer(blob.slice(start, end)));
-  };
-}
-
-/**
  * Side files before decode(): a side folder's files (NamedFile.folder) with their paths, others alone.
  * @param {any} s
  * @param {NamedFile[]} sideFiles
@@ -155,7 +141,21 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   const m = await getModule();
   closeSession();
   const size = main.size;
-  const s = new m.Session(readerOf(main), size, name || main.name || 'file');
+  const t0 = performance.now();
+  const timed = { readMs: 0, reads: 0, bytes: 0 };
+  const readMain = readerOf(main);
+  const s = new m.Session(
+    (/** @type {number} */ offset, /** @type {number} */ length) => {
+      const r0 = performance.now();
+      const bytes = readMain(offset, length);
+      timed.readMs += performance.now() - r0;
+      timed.reads++;
+      timed.bytes += bytes.length;
+      return bytes;
+    },
+    size,
+    name || main.name || 'file',
+  );
   session = s;
   // perf --threads data.N files (in order), side files (ELF, jitdump, XRay map) and decoder options, before decode()
   for (const d of dataFiles) s.addDataFile(readerOf(d.file), d.file.size, String(d.name));
@@ -165,13 +165,14 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   let lastPost = 0;
   const progress = (/** @type {number} */ done, /** @type {number} */ total) => {
     const now = Date.now();
-    if (now - lastPost >= 50 || done >= total) {
+    if (now - lastPost >= 250 || done >= total) {
       lastPost = now;
       self.postMessage({ type: 'progress', done: Number(done), total: Number(total) });
     }
   };
   self.postMessage({ type: 'progress', done: 0, total: size });
   const ok = s.decode(progress);
+  const decodeMs = performance.now() - t0;
   self.postMessage({ type: 'progress', done: size, total: size });
 
   const summary = parseJson(s.summaryJson(), /** @type {any} */ ({}));
@@ -180,17 +181,20 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   const stringBlob = s.strings();
   const strings = decodeStrings(stringBlob);
   const records = readRecords(s);
-  const profile = readProfile(s);
+  const profile = readKept(s);
   // times are relative to the session's origin (exact as doubles); tracers count ticks, which
   // become ns here with the session's scale
   const base = s.timeBase();
   // zero: the views' one time zero (Session::TimeZero), what "from the start of the file" means
   const timing = { scale: base.scale, start: base.start * base.scale, end: base.end * base.scale, zero: base.zero * base.scale, unit: base.scale === 1 ? 'ns' : 'ticks' };
-  if (base.scale !== 1) for (let i = 0; i < profile.sampleTimes.length; i++) profile.sampleTimes[i] *= base.scale;
+  // The other sample columns are read for what is sent now, and not kept (they go with this call).
+  const sampleTimes = s.sampleTimes();
+  if (base.scale !== 1) for (let i = 0; i < sampleTimes.length; i++) sampleTimes[i] *= base.scale;
+  const sampleCounts = s.sampleCounts();
 
   const analysis = new FileAnalysis(s, profile, strings, base.scale);
   file = { analysis, sampleRecords: profile.sampleRecords, labels: null, format: String(summary.format ?? ''), name: String(name || main.name || 'file') };
-  const totals = eventTotals(profile.sampleEvents, profile.sampleCounts, events.length);
+  const totals = eventTotals(s.sampleEvents(), sampleCounts, events.length);
   const decoderOptions = parseJson(s.decoderOptionsJson(), /** @type {any} */ ({}));
   const typeNames = recordTypeNames(records, (r) => typeName(s, records.kinds[r], r));
   const defaultEvent = heaviestEvent(totals);
@@ -214,12 +218,11 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     strings: stringBlob, // the page decodes the few it shows (marker labels)
     records,
     index: buildRecordIndex(records),
-    sampleTimes: profile.sampleTimes.slice(), // the worker keeps its own
+    sampleTimes, // (the worker keeps none)
     recordSample: recordSamples(profile.sampleRecords, records.kinds.length),
     eventTotals: totals,
-    cpus: cpuRows(profile.sampleCpus),
-    lanes: buildLanes(profile.sampleTimes, profile.sampleThreads, threads.length, profile.sampleCounts),
-    cpuLanes: cpuLanes(profile.sampleTimes, profile.sampleCpus, profile.sampleCounts),
+    ...perCpu(s.sampleCpus(), sampleTimes, sampleCounts),
+    lanes: buildLanes(sampleTimes, s.sampleThreads(), threads.length, sampleCounts),
     markers: readMarkers(s, strings, base.scale),
     intervals: readIntervals(s, analysis.canon, base.scale),
     account: parseJson(s.accountJson(), []),
@@ -231,8 +234,20 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     defaultEvent,
     analysis: analysis.run({ filter: { event: totals.length ? defaultEvent : -1 }, transforms: [], invert: false, weight: defaultWeight(summary.format) }),
     heapBytes: (m.HEAP8 ?? m.HEAPU8)?.buffer.byteLength ?? 0, // WASM linear memory after decoding (bench)
+    // (bench) the decode's time, the part of it spent reading the file, and the work after it
+    benchTimes: { decodeMs, readMs: timed.readMs, reads: timed.reads, readBytes: timed.bytes, afterMs: performance.now() - t0 - decodeMs },
   };
   self.postMessage(msg, transferables(msg));
+}
+
+/**
+ * Samples per CPU and the per-CPU lanes (the CPU column is dropped after).
+ * @param {Int32Array} sampleCpus
+ * @param {Float64Array} sampleTimes
+ * @param {Uint32Array} sampleCounts
+ */
+function perCpu(sampleCpus, sampleTimes, sampleCounts) {
+  return { cpus: cpuRows(sampleCpus), cpuLanes: cpuLanes(sampleTimes, sampleCpus, sampleCounts) };
 }
 
 /**

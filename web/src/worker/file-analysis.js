@@ -42,7 +42,7 @@ export function weightChoices(format) {
 export class FileAnalysis {
   /**
    * @param {Session} session
-   * @param {import('./session-columns.js').ProfileColumns} profile (sample times in ns)
+   * @param {import('./session-columns.js').KeptColumns} profile
    * @param {string[]} strings
    * @param {number} scale ns per unit of the session's times
    */
