@@ -65,12 +65,13 @@ test.describe('flame chart lanes', () => {
     await expect(page.getByTestId('chart-status')).toContainText('11 lanes ·');
     // cycles at -F 1000: a sample lasts 1 ms
     await expect(page.getByTestId('chart-status')).toContainText('a sample is drawn 1.00 ms wide (1 / the sampling frequency)');
-    expect((await laneOrder(page)).slice(0, 4)).toEqual(['perf 15499/15499', ' 0/0', 'sleep 15500/15500', 'powerd 939/939']);
+    // pid 0 is perf's swapper (the idle task), named as perf script names it
+    expect((await laneOrder(page)).slice(0, 4)).toEqual(['perf 15499/15499', 'swapper 0/0', 'sleep 15500/15500', 'powerd 939/939']);
 
     // hide: gone from the lanes, listed to be shown again
     await page.getByRole('button', { name: 'Hide lane sleep 15500/15500' }).click();
     await expect(page.getByTestId('chart-status')).toContainText('10 lanes (1 hidden)');
-    expect((await laneOrder(page)).slice(0, 3)).toEqual(['perf 15499/15499', ' 0/0', 'powerd 939/939']);
+    expect((await laneOrder(page)).slice(0, 3)).toEqual(['perf 15499/15499', 'swapper 0/0', 'powerd 939/939']);
     await page.getByTestId('hidden-lanes').locator('summary').click();
     await expect(page.getByRole('button', { name: 'Show lane sleep 15500/15500' })).toContainText('8 samples');
     await shot(page, 'lanes-02-hidden-list');
@@ -80,18 +81,18 @@ test.describe('flame chart lanes', () => {
 
     // pin: on top, whatever its samples
     await page.getByRole('button', { name: 'Pin lane powerd 939/939' }).click();
-    expect((await laneOrder(page)).slice(0, 3)).toEqual(['powerd 939/939', 'perf 15499/15499', ' 0/0']);
+    expect((await laneOrder(page)).slice(0, 3)).toEqual(['powerd 939/939', 'perf 15499/15499', 'swapper 0/0']);
     await expect(page.getByRole('button', { name: 'Unpin lane powerd 939/939' })).toHaveAttribute('aria-pressed', 'true');
 
     // collapse: the lane keeps its title and one activity strip; the lanes below move up
     const topOf = (name) => page.locator(`[data-testid="lane-controls"][data-lane="${name}"]`).evaluate((e) => e.offsetTop);
-    const before = await topOf(' 0/0');
+    const before = await topOf('swapper 0/0');
     await page.getByRole('button', { name: 'Collapse lane perf 15499/15499' }).click();
     await expect(page.getByRole('button', { name: 'Expand lane perf 15499/15499' })).toHaveAttribute('aria-expanded', 'false');
-    expect(await topOf(' 0/0')).toBeLessThan(before);
+    expect(await topOf('swapper 0/0')).toBeLessThan(before);
     await shot(page, 'lanes-03-pinned-collapsed');
     await page.getByRole('button', { name: 'Expand lane perf 15499/15499' }).click();
-    expect(await topOf(' 0/0')).toBe(before);
+    expect(await topOf('swapper 0/0')).toBe(before);
 
     // the overview track: a row per lane; a click on the last row scrolls to the last lane
     const overview = page.getByTestId('lane-overview');
