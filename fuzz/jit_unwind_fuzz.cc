@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   profscope::perf::JitUnwind jit;
   jit.Add({profscope::SideFile{"jit-" + std::to_string(d.header.pid) + ".dump", "jitdump", &win}});
   const auto pid = static_cast<int32_t>(d.header.pid);
-  jit.Mapped(pid + 1, "/tmp/jit-" + std::to_string(d.header.pid) + ".dump");
+  jit.Mapped(static_cast<int32_t>(d.header.pid + 1u), "/tmp/jit-" + std::to_string(d.header.pid) + ".dump");
   size_t n = 0;
   for (const auto& l : d.loads) {
     if (++n > 64) break;

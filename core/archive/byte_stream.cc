@@ -107,10 +107,12 @@ class GzipStream : public ByteStream {
  public:
   explicit GzipStream(Window& w) : in_(w) {
     std::memset(&z_, 0, sizeof z_);
-    ok_ = inflateInit2(&z_, 15 + 32) == Z_OK;  // gzip or zlib header
+    started_ = inflateInit2(&z_, 15 + 32) == Z_OK;  // gzip or zlib header
+    ok_ = started_;
     if (!ok_) SetError("zlib could not start", 0);
   }
-  ~GzipStream() override { if (ok_) inflateEnd(&z_); }
+  // (ok_ drops on damaged data; the inflate state is still there to free)
+  ~GzipStream() override { if (started_) inflateEnd(&z_); }
   size_t Read(uint8_t* dst, size_t n) override {
     size_t done = 0;
     while (ok_ && !ended_ && done < n) {
@@ -146,7 +148,7 @@ class GzipStream : public ByteStream {
  private:
   Input in_;
   z_stream z_;
-  bool ok_ = false, ended_ = false;
+  bool started_ = false, ok_ = false, ended_ = false;
 };
 #endif
 
