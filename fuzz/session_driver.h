@@ -1,7 +1,7 @@
 // Shared by every fuzz target: one input = one file handed to profscope::Session,
 // as the CLI and the web worker do. Detection picks the decoder; each target is
 // seeded with one format's test files (fuzz/run.sh), so it mostly explores that
-// decoder. Every text the CLI can print, the fields of every record row and
+// decoder. Every text the CLI can print (`script` too), the fields of every record row and
 // the page's call trees (plain and inverted) are produced, every export written and the
 // profile diffed with itself. Any crash, sanitizer report, leak, >1 GiB allocation or timeout is a bug.
 #pragma once
@@ -11,6 +11,7 @@
 
 #include "core/api/compare.h"
 #include "core/api/export/exporter.h"
+#include "core/api/output_sink.h"
 #include "core/api/session.h"
 #include "core/io/byte_source.h"
 
@@ -46,6 +47,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     }
     sink += profscope::DiffCommand(s.result(), s.result(), "", true).text;
+    // perf script's text (tracepoint payloads through libtraceevent, from the file's TRACING_DATA)
+    {
+      profscope::StringSink script(sink);
+      s.WriteScript(script);
+    }
   }
   sink += s.DiagnosticsJson();
   return sink.empty() ? 0 : 0;

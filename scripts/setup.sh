@@ -4,7 +4,8 @@
 #
 #   1. apt packages (only the missing ones; apt-get update only then)
 #   2. npm ci       (when node_modules was not installed from this package-lock.json)
-#   3. the C libraries for WASM, once (scripts/build-wasm-deps.sh: libzstd, zlib, libbz2, liblzma, libiberty)
+#   3. the C libraries for WASM, once (scripts/build-wasm-deps.sh: libzstd, zlib, libbz2, liblzma, libiberty,
+#                   libtraceevent)
 #   4. native + WASM + web builds (scripts/build.sh)
 set -euo pipefail
 
@@ -25,12 +26,14 @@ t0=$(date +%s)
 # unwinding corpus test also repeats each libc frame once per inline level perf added for it,
 # from binutils' addr2line on that debug file (perf 6.1 without libbfd runs addr2line)
 # time: /usr/bin/time measures the hostile-input set's peak memory (tests/node/hostile.test.mjs)
+# xz-utils: scripts/wasm-deps/traceevent.sh unpacks the kernel tree's libtraceevent from
+#   linux-source-6.1's .tar.xz when Debian's libtraceevent source package cannot be fetched
 # bzip2: the hostile-input set unpacks a perf archive tarball to make a lying one (make-hostile-formats.mjs)
 # golang-go: `go tool pprof` reads the pprof exports in npm run test (tests/node/export.test.mjs;
 #   the pprof tool ships prebuilt with Go: offline, no module download)
 APT_PACKAGES=(emscripten cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev
   libzstd-dev zlib1g-dev libbz2-dev liblzma-dev libiberty-dev libtraceevent-dev libc6-dbg libprotozero-dev zstd
-  chromium clang-14 libclang-rt-14-dev golang-go binutils time bzip2)
+  chromium clang-14 libclang-rt-14-dev golang-go binutils time bzip2 xz-utils)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

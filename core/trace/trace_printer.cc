@@ -1,5 +1,9 @@
 #include "core/trace/trace_printer.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
 #include <vector>
 
 #if PROFSCOPE_HAVE_TRACEEVENT
@@ -10,11 +14,38 @@ extern "C" {
 #endif
 
 namespace profscope::trace {
+namespace {
+
+// Calls fn with each non-empty line of text (strtok_r(text, "\n") in perf).
+template <typename Fn>
+void ForEachLine(const std::string& text, Fn fn) {
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    if (end > at) fn(std::string_view(text).substr(at, end - at));
+    at = end + 1;
+  }
+}
+
+}  // namespace
 
 struct TracePrinter::Impl {
 #if PROFSCOPE_HAVE_TRACEEVENT
   tep_handle* tep = nullptr;
 #endif
+  KernelResolver resolve;
+  KernelSymbol last;  // the library keeps the returned pointers until the next call
+
+  // tep_func_resolver_t: the symbol's name (and *addrp its start), or null.
+  static char* Resolve(void* priv, unsigned long long* addrp, char** modp) {
+    auto* self = static_cast<Impl*>(priv);
+    self->last = KernelSymbol{};
+    if (!self->resolve || !self->resolve(*addrp, &self->last) || self->last.name.empty()) return nullptr;
+    *addrp = self->last.start;
+    *modp = self->last.module.empty() ? nullptr : self->last.module.data();
+    return self->last.name.data();
+  }
 };
 
 TracePrinter::TracePrinter(const TracingData& td) : impl_(std::make_unique<Impl>()), td_(td) {
@@ -31,15 +62,56 @@ TracePrinter::TracePrinter(const TracingData& td) : impl_(std::make_unique<Impl>
   hp.push_back(0);
   tep_parse_header_page(tep, hp.data(), td.header_page.size(), td.long_size);
   for (const auto& e : td.events) tep_parse_event(tep, e.text.data(), e.text.size(), e.system.c_str());
-  if (!td.kallsyms.empty()) tep_parse_kallsyms(tep, td.kallsyms.c_str());
-  if (!td.printk.empty()) tep_parse_printk_formats(tep, td.printk.c_str());
-  if (!td.saved_cmdlines.empty()) tep_parse_saved_cmdlines(tep, td.saved_cmdlines.c_str());
+  // Through the registration calls both copies of the library have (the
+  // kernel tree's, which Debian's perf links and the WASM build may use, has
+  // no tep_parse_kallsyms/printk_formats/saved_cmdlines), line by line as
+  // perf's util/trace-event-parse.c does.
+  ForEachLine(td.kallsyms, [tep](std::string_view line) {
+    // "ffffffff81000000 T _text" or "... t name\t[module]"
+    unsigned long long addr = 0;
+    char type = 0;
+    int name_end = 0;
+    std::string l(line);
+    std::vector<char> name(l.size() + 1);
+    if (std::sscanf(l.c_str(), "%llx %c %s%n", &addr, &type, name.data(), &name_end) != 3) return;
+    std::string mod;
+    if (auto open = l.find('[', static_cast<size_t>(name_end)); open != std::string::npos) {
+      auto close = l.find(']', open);
+      mod = l.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1);
+    }
+    tep_register_function(tep, name.data(), addr, mod.empty() ? nullptr : mod.data());
+  });
+  ForEachLine(td.printk, [tep](std::string_view line) {
+    // "0xffffffff8234abcd : \"format\\n\"": perf splits at the first ':' and
+    // skips the one space after it; the library strips the quotes and "\n".
+    auto colon = line.find(':');
+    if (colon == std::string_view::npos || colon == 0) return;
+    std::string addr(line.substr(0, colon));
+    std::string fmt(line.substr(std::min(colon + 2, line.size())));
+    // Both copies look two bytes before the end of the (unquoted) format for
+    // its "\n": shorter ones would read before the string.
+    if (fmt.size() - (fmt.rfind('"', 0) == 0 ? 1 : 0) < 3) return;
+    tep_register_print_string(tep, fmt.c_str(), std::strtoull(addr.c_str(), nullptr, 16));
+  });
+  ForEachLine(td.saved_cmdlines, [tep](std::string_view line) {
+    int pid = 0;
+    char comm[64] = {};
+    std::string l(line);
+    if (std::sscanf(l.c_str(), "%d %63s", &pid, comm) == 2) tep_register_comm(tep, comm, pid);
+  });
 #endif
 }
 
 TracePrinter::~TracePrinter() {
 #if PROFSCOPE_HAVE_TRACEEVENT
   if (impl_->tep) tep_free(impl_->tep);
+#endif
+}
+
+void TracePrinter::SetKernelResolver(KernelResolver resolve) {
+  impl_->resolve = std::move(resolve);
+#if PROFSCOPE_HAVE_TRACEEVENT
+  if (impl_->tep) tep_set_function_resolver(impl_->tep, &Impl::Resolve, impl_.get());
 #endif
 }
 

@@ -141,6 +141,8 @@ std::unique_ptr<Opened> Open(const std::string& name) {
   std::vector<fs::path> side = SystemSymbolFiles();
   side.insert(side.begin(), name == "tracepoint_sched_g" ? dir / ".." / "archive_kernel_fp" / "perf.data.tar.bz2"
                                                          : dir / "perf.data.tar.bz2");
+  // A program perf archive left out (its frames are only in callchains).
+  if (fs::exists(dir / "ksys")) side.push_back(dir / "ksys");
   o->keep.reserve(side.size());
   for (const auto& p : side) {
     o->keep.push_back(ReadFile(p));
@@ -173,6 +175,44 @@ TEST_P(PerfNamesSession, ScriptEqualsPerfScript) {
       if (x != y) { ADD_FAILURE() << same << " of " << a.size() << " lines equal; first difference, line " << i + 1 << "\n perf: " << x << "\n ours: " << y; break; }
     }
   }
+}
+
+// Kernel addresses inside tracepoint payloads (%pS: a kmalloc's call_site,
+// %ps: a timer's function) are named from the session's kernel symbols, here
+// the archive's kallsyms, as perf script names them; without them perf and
+// profscope print the bare address.
+TEST(PerfNamesTracepoint, PayloadKernelAddressesNamedAsPerfNamesThem) {
+  if (!profscope::trace::TracePrinter::Available()) GTEST_SKIP() << "needs libtraceevent";
+  const std::string name = "tracepoint_kmem_timer";
+  fs::path dir = profscope::corpus::PerfData() / name;
+  std::string want = ReadText(dir / "script_default.txt");
+  ASSERT_FALSE(want.empty());
+  auto o = Open(name);
+  ASSERT_TRUE(o->s->Decode());
+  std::string got;
+  {
+    profscope::StringSink sink(got);
+    ASSERT_TRUE(o->s->WriteScript(sink));
+  }
+  EXPECT_NE(got.find("kmem:kmalloc: call_site=perf_event_mmap+0x155 ptr="), std::string::npos);
+  EXPECT_NE(got.find("timer:hrtimer_start: hrtimer=0x"), std::string::npos);
+  EXPECT_EQ(got.find("call_site=0xffffffff"), std::string::npos);
+  auto a = profscope::corpus::Lines(want), b = profscope::corpus::Lines(got);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i], b[i]) << "line " << i + 1;
+
+  // Without the tarball there is no kernel symbol: the payloads keep the address.
+  auto data = ReadFile(dir / "perf.data");
+  MemorySource src(data);
+  profscope::Session bare(src, "perf.data");
+  ASSERT_TRUE(bare.Decode());
+  std::string plain;
+  {
+    profscope::StringSink sink(plain);
+    ASSERT_TRUE(bare.WriteScript(sink));
+  }
+  EXPECT_NE(plain.find("kmem:kmalloc: call_site=0xffffffff"), std::string::npos);
+  EXPECT_EQ(plain.find("call_site=perf_event_mmap"), std::string::npos);
 }
 
 TEST_P(PerfNamesSession, StacksWithSideFilesEqualPerfFoldedNames) {

@@ -47,6 +47,9 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
     std::vector<uint8_t> keep;
     td = trace::ReadTracingData(RowBytes(row_window(row), res, row, session_.order, keep));
     printer = std::make_unique<trace::TracePrinter>(td);
+    printer->SetKernelResolver([this, &p](uint64_t addr, trace::TracePrinter::KernelSymbol* out) {
+      return KernelSymbolAt(p, addr, out);
+    });
   }
   const SampleTable& st = p.samples;
   ScriptSampleInfo s;
@@ -112,6 +115,31 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
   return true;
 }
 PerfDecoder::~PerfDecoder() = default;
+
+bool PerfDecoder::KernelSymbolAt(const Profile& p, uint64_t addr, trace::TracePrinter::KernelSymbol* out) const {
+  // perf's machine__find_kernel_symbol: the kernel map holding addr (a
+  // module's, else the kernel's, which perf stretches up to the next map).
+  const MappingTable& mt = p.mappings;
+  int32_t best = kNone;
+  for (size_t m = 0; m < mt.size() && m < mapping_dso_.size(); ++m) {
+    if (mt.pid[m] != -1 || mapping_dso_[m] == kNone || addr < mt.start[m]) continue;
+    if (addr < mt.end[m]) { best = static_cast<int32_t>(m); break; }
+    if (store_->Kind(mapping_dso_[m]) == symbols::DsoKind::kKernel &&
+        (best == kNone || mt.start[m] > mt.start[static_cast<size_t>(best)]))
+      best = static_cast<int32_t>(m);
+  }
+  if (best == kNone) return false;
+  const size_t mk = static_cast<size_t>(best);
+  const int32_t d = mapping_dso_[mk];
+  const uint64_t map_addr = MapIp(*store_, d, mt, mk, addr);
+  const symbols::Symbol* sym = store_->Find(d, map_addr);
+  if (!sym) return false;
+  out->name = sym->name;
+  out->start = addr - (map_addr - sym->start);
+  out->module.clear();
+  if (store_->Kind(d) == symbols::DsoKind::kModule) out->module = store_->DsoName(d);
+  return true;
+}
 
 bool PerfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progress) {
   out.format = "perf.data";

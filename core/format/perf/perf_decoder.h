@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/format/decoder.h"
+#include "core/trace/trace_printer.h"
 #include "core/trace/tracing_data.h"
 #include "core/format/perf/perf_missing.h"
 #include "core/format/perf/perf_script_sample.h"
@@ -85,6 +86,8 @@ class PerfDecoder : public Decoder {
   trace::TracingData tracing_;
   // Profile::funcs.unknown: the funcs still named `path+0xoffset` that perf prints "[unknown]".
   void MarkUnknownFuncs(Profile& p, const std::vector<uint8_t>& address_named);
+  // The kernel symbol holding addr, as perf's tracepoint printer resolves it.
+  bool KernelSymbolAt(const Profile& p, uint64_t addr, trace::TracePrinter::KernelSymbol* out) const;
   // Fields of the rows that are not records: header, attrs, ids, event_types, feature table.
   void SectionFields(ByteReader r, const DecodeResult& res, int32_t row, FieldList& out) const;
 
