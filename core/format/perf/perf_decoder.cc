@@ -1,6 +1,7 @@
 #include "core/format/perf/perf_decoder.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "core/format/perf/perf_format.h"
@@ -66,7 +67,9 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
     s.comm = comm == kNone ? ":" + std::to_string(s.tid) : p.strings.Get(comm);
     s.cpu = st.cpu[i] == kNone ? 0 : static_cast<uint32_t>(st.cpu[i]);
     s.time = st.time[i];
-    s.period = static_cast<uint64_t>(st.weight[i]);
+    // The weight column is a double: a period near 2^64 rounds up past uint64_t.
+    const double wt = st.weight[i];
+    s.period = !(wt > 0) ? 0 : wt >= 18446744073709551615.0 ? UINT64_MAX : static_cast<uint64_t>(wt);
     s.event = a.name;
     s.attr_type = a.attr.type;
     s.sample_type = a.attr.sample_type;
