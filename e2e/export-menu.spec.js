@@ -37,7 +37,7 @@ test('Export menu: every format downloaded from the worker equals the native CLI
 
   await page.getByRole('button', { name: /^Export/ }).click();
   const menu = page.getByRole('menu', { name: 'Export' });
-  await expect(menu.getByRole('menuitem')).toHaveText([/Folded stacks/, /speedscope JSON/, /Firefox Profiler/, /pprof/, /Chrome trace/]);
+  await expect(menu.getByRole('menuitem')).toHaveText([/Folded stacks/, /speedscope JSON/, /Firefox Profiler/, /pprof/, /Chrome trace/, /perf script text/]);
   await shot(page, 'export-menu');
   await page.keyboard.press('Escape');
   await expect(menu).toHaveCount(0);
@@ -77,5 +77,37 @@ test('Export menu: every format downloaded from the worker equals the native CLI
   expect(gecko.meta.version).toBe(24);
   const chrome = JSON.parse((await exportFrom(page, 'chrome')).bytes.toString('utf8'));
   expect(chrome.traceEvents.some((e) => e.ph === 'X' && e.name === 'hash_worker')).toBe(true);
+  errs.check();
+});
+
+// perf script's text from the page: the tracepoint case with its perf archive tarball and the
+// program perf archive left out. The download is perf's own `perf script` output byte for
+// byte: callchains named from the tarball's kallsyms and the program, tracepoint payloads
+// printed through their print fmt by libtraceevent in the WASM module, kernel addresses in
+// them (a kmalloc's call_site) named as perf names them.
+test('Export menu: "perf script text" of a tracepoint recording equals perf script', async ({ page }) => {
+  const errs = watchErrors(page);
+  const kt = path.join(REPO, 'tests', 'data', 'perf', 'tracepoint_kmem_timer');
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles([path.join(kt, 'perf.data'), path.join(kt, 'perf.data.tar.bz2'), path.join(kt, 'ksys')]);
+  await waitDecoded(page, 'perf.data (+2 files)');
+  const script = await exportFrom(page, 'perf-script');
+  expect(script.name).toBe('perf.data.perf-script.txt');
+  const text = script.bytes.toString('utf8');
+  expect(text).toContain('kmem:kmalloc: call_site=perf_event_mmap+0x155 ptr=0xffff');
+  expect(text).toContain('sched:sched_stat_runtime: comm=ksys pid=');
+  expect(text).toBe(fs.readFileSync(path.join(kt, 'script_default.txt'), 'utf8'));
+  errs.check();
+});
+
+test('Export menu: no "perf script text" for a profile that is not a perf.data', async ({ page }) => {
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  await page.getByTestId('file-input').setInputFiles(path.join(REPO, 'tests', 'data', 'xray', 'fdr_calltree', 'xray.log'));
+  await waitDecoded(page, 'xray.log');
+  await page.getByRole('button', { name: /^Export/ }).click();
+  await expect(page.getByRole('menu', { name: 'Export' }).getByRole('menuitem')).toHaveCount(5);
   errs.check();
 });

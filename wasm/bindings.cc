@@ -10,10 +10,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/api/compare.h"
 #include "core/api/export/exporter.h"
+#include "core/api/output_sink.h"
 #include "core/api/session.h"
 #include "core/trace/trace_printer.h"
 #include "wasm/js_source.h"
@@ -41,6 +43,27 @@ val CopyU64(const std::vector<uint64_t>& v) {
   val bytes = val::global("Uint8Array").new_(emscripten::typed_memory_view(v.size() * sizeof(uint64_t), reinterpret_cast<const uint8_t*>(v.data())));
   return val::global("BigUint64Array").new_(bytes["buffer"]);
 }
+
+// Collects output into `out` until it would pass `cap`; then drops the rest and sets `over`.
+class CappedSink : public profscope::OutputSink {
+ public:
+  CappedSink(std::string& out, size_t cap, bool& over) : out_(out), cap_(cap), over_(over) {}
+  ~CappedSink() override { Flush(); }
+
+ protected:
+  void Emit(std::string_view chunk) override {
+    if (over_ || out_.size() + chunk.size() > cap_) {
+      over_ = true;
+      return;
+    }
+    out_.append(chunk);
+  }
+
+ private:
+  std::string& out_;
+  size_t cap_;
+  bool& over_;
+};
 
 // Strings as one UTF-8 blob plus offsets: string i is bytes[offsets[i], offsets[i + 1]).
 val StringBlob(const std::vector<std::string>& strings) {
@@ -116,6 +139,30 @@ class JsSession {
     o.set("bytes", val::global("Uint8Array").new_(
                        emscripten::typed_memory_view(r.bytes.size(), reinterpret_cast<const uint8_t*>(r.bytes.data()))));
     o.set("error", r.error);
+    return o;
+  }
+  // profscope script (perf script's default text, perf.data files only): {bytes, error}.
+  // The page keeps the text in the heap: past kScriptCap it says so and gives none.
+  val scriptFile() {
+    static constexpr size_t kScriptCap = size_t{256} << 20;
+    std::string text;
+    bool over = false;
+    bool ok;
+    {
+      CappedSink sink(text, kScriptCap, over);
+      ok = session_.WriteScript(sink);
+    }
+    std::string error;
+    if (!ok) error = "perf script text is made for perf.data files only";
+    if (over) {
+      error = "the perf script text of this profile passes 256 MiB: run `profscope script FILE` (the command line) for it";
+      text.clear();
+      text.shrink_to_fit();
+    }
+    val o = val::object();
+    o.set("bytes", val::global("Uint8Array").new_(
+                       emscripten::typed_memory_view(text.size(), reinterpret_cast<const uint8_t*>(text.data()))));
+    o.set("error", error);
     return o;
   }
   // profscope diff THIS OTHER: {text: "STACK COUNT_A COUNT_B" lines, error: string}.
@@ -300,6 +347,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("decoderOptionsJson", &JsSession::decoderOptionsJson)
       .function("strings", &JsSession::strings)
       .function("exportFile", &JsSession::exportFile)
+      .function("scriptFile", &JsSession::scriptFile)
       .function("diffText", &JsSession::diffText)
       .function("diff", &JsSession::diff)
       .function("recordCount", &JsSession::recordCount)

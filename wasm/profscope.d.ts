@@ -228,6 +228,8 @@ export interface Session {
   /** profscope export: the file's bytes (JSON text, or gzip for pprof), or why none was written.
    *  format: folded|speedscope|gecko|pprof|chrome; weight: ""|samples|period|time; event: "" = every event. */
   exportFile(format: string, weight: string, event: string): { bytes: Uint8Array; error: string };
+  /** perf script's default text (perf.data only; `profscope script`), or an error past 256 MiB. */
+  scriptFile(): { bytes: Uint8Array; error: string };
   /** profscope diff THIS OTHER: "STACK COUNT_A COUNT_B" lines (difffolded.pl's form), or an error. */
   diffText(other: Session, event: string, normalize: boolean): { text: string; error: string };
   /** The page's Compare tab: the diff model of THIS (A) and OTHER (B) (core/api/compare.h CompareProfiles). */

@@ -280,7 +280,7 @@ function TopBar({ files, busy, onKeys, onFiles, exp }) {
           </button>
         </div>
       ) : null}
-      <ExportMenu disabled={!files.doc || busy} busy={exp.busy} onExport={exp.exportAs} />
+      <ExportMenu disabled={!files.doc || busy} busy={exp.busy} format={files.doc?.summary?.format} onExport={exp.exportAs} />
       <span class="privacy muted">Decoded in your browser · nothing is uploaded</span>
       <ThemePicker />
       <button type="button" class="keys-btn" onClick={onKeys} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">

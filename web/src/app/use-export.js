@@ -11,7 +11,18 @@ export const EXPORT_FORMATS = [
   { id: 'gecko', label: 'Firefox Profiler (Gecko JSON)', suffix: '.gecko.json', type: 'application/json' },
   { id: 'pprof', label: 'pprof (profile.proto, gzip)', suffix: '.pb.gz', type: 'application/gzip' },
   { id: 'chrome', label: 'Chrome trace (Perfetto, chrome://tracing)', suffix: '.trace.json', type: 'application/json' },
+  // perf.data only: perf script's default output, what FlameGraph's stackcollapse-perf.pl,
+  // speedscope and the Firefox Profiler import (the same bytes as `profscope script`).
+  { id: 'perf-script', label: 'perf script text (FlameGraph, speedscope, Firefox Profiler)', suffix: '.perf-script.txt', type: 'text/plain', only: 'perf.data' },
 ];
+
+/**
+ * The formats offered for a profile of format `format` (its summary's).
+ * @param {string | undefined} format
+ */
+export function exportFormatsFor(format) {
+  return EXPORT_FORMATS.filter((f) => !f.only || f.only === format);
+}
 
 /**
  * The download's name: the opened file's name with the format's suffix.

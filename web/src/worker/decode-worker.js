@@ -17,7 +17,7 @@
 //   {type:'samplesOf', id, node}                       {type:'samplesOf', id, node, samples, rows}
 //   {type:'slot', id, sample, node}                    {type:'slot', id, sample, row, address, slot, fields, label}
 //   {type:'library', id, func}                         {type:'library', id, func, lib}
-//   {type:'export', id, format, weight, event}          {type:'export', id, format, bytes: Uint8Array, error}
+//   {type:'export', id, format, weight, event}  (format perf-script: `profscope script`)          {type:'export', id, format, bytes: Uint8Array, error}
 //   {type:'openCompare', id, file, name, sideFiles}    {type:'openCompare', id, name, ok, format, samples, diagnostics}
 //   {type:'compare', id, normalize, swap, event}       {type:'compare', id, model}  (diff-model.js; {error} in model)
 //   {type:'closeCompare', id}                          {type:'closeCompare', id}
@@ -479,7 +479,8 @@ self.onmessage = async (e) => {
       }
       case 'export': {
         // the file is made here, from the decoded session; the page only saves it
-        const r = requireSession().exportFile(String(msg.format), String(msg.weight || ''), String(msg.event || ''));
+        const s = requireSession();
+        const r = msg.format === 'perf-script' ? s.scriptFile() : s.exportFile(String(msg.format), String(msg.weight || ''), String(msg.event || ''));
         const out = { type: 'export', id: msg.id, format: msg.format, bytes: r.bytes, error: String(r.error) };
         self.postMessage(out, [r.bytes.buffer]);
         break;

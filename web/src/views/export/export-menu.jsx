@@ -1,11 +1,11 @@
 // The "Export" menu of the top bar: one item per format; the worker writes the file
 // (app/use-export.js) and the page downloads it.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { EXPORT_FORMATS } from '../../app/use-export.js';
+import { exportFormatsFor } from '../../app/use-export.js';
 import './export-menu.css';
 
-/** @param {{disabled: boolean, busy: string, onExport: (format: string) => void}} props */
-export function ExportMenu({ disabled, busy, onExport }) {
+/** @param {{disabled: boolean, busy: string, format?: string, onExport: (format: string) => void}} props */
+export function ExportMenu({ disabled, busy, format, onExport }) {
   const [open, setOpen] = useState(false);
   const root = useRef(/** @type {HTMLDivElement | null} */ (null));
   useEffect(() => {
@@ -29,7 +29,7 @@ export function ExportMenu({ disabled, busy, onExport }) {
       </button>
       {open ? (
         <div class="export-list" role="menu" aria-label="Export">
-          {EXPORT_FORMATS.map((f) => (
+          {exportFormatsFor(format).map((f) => (
             <button
               type="button"
               role="menuitem"
