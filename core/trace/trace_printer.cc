@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -30,11 +31,26 @@ void ForEachLine(const std::string& text, Fn fn) {
 
 }  // namespace
 
+#if PROFSCOPE_HAVE_TRACEEVENT
+constexpr size_t kPadding = (size_t{128} << 10) + 16;
+
+// Every field of `ev` (or only its common ones) lies inside `size` bytes of raw data.
+bool FieldsInside(const tep_event* ev, size_t size, bool common_only = false) {
+  if (!ev) return false;
+  for (const tep_format_field* list : {ev->format.common_fields, common_only ? nullptr : ev->format.fields})
+    for (const tep_format_field* f = list; f; f = f->next)
+      if (f->offset < 0 || f->size < 0 || static_cast<uint64_t>(f->offset) + static_cast<uint64_t>(f->size) > size)
+        return false;
+  return true;
+}
+#endif
+
 struct TracePrinter::Impl {
 #if PROFSCOPE_HAVE_TRACEEVENT
   tep_handle* tep = nullptr;
 #endif
   KernelResolver resolve;
+  std::vector<uint8_t> padded;  // the raw data being printed, zeros after it
   KernelSymbol last;  // the library keeps the returned pointers until the next call
 
   // tep_func_resolver_t: the symbol's name (and *addrp its start), or null.
@@ -90,7 +106,9 @@ TracePrinter::TracePrinter(const TracingData& td) : impl_(std::make_unique<Impl>
     std::string fmt(line.substr(std::min(colon + 2, line.size())));
     // Both copies look two bytes before the end of the (unquoted) format for
     // its "\n": shorter ones would read before the string.
-    if (fmt.size() - (fmt.rfind('"', 0) == 0 ? 1 : 0) < 3) return;
+    // (The text may hold a NUL: the library sees the C string.)
+    const char* text = fmt.c_str();
+    if (std::strlen(text + (*text == '"' ? 1 : 0)) < 3) return;
     tep_register_print_string(tep, fmt.c_str(), std::strtoull(addr.c_str(), nullptr, 16));
   });
   ForEachLine(td.saved_cmdlines, [tep](std::string_view line) {
@@ -125,11 +143,28 @@ bool TracePrinter::Available() {
 
 std::string TracePrinter::Print(uint32_t id, uint32_t cpu, const uint8_t* raw, size_t size) const {
 #if PROFSCOPE_HAVE_TRACEEVENT
-  if (impl_->tep && tep_find_event(impl_->tep, static_cast<int>(id))) {
+  tep_event* ev = impl_->tep ? tep_find_event(impl_->tep, static_cast<int>(id)) : nullptr;
+  // The library reads the fields where the formats (from the file) put them and
+  // never checks them against the record: only formats whose fields lie inside
+  // the raw data go to it, and the data is handed over with zeros after it for
+  // what __data_loc offsets (16-bit) and strings may reach.
+  if (ev && size <= (64u << 20) && FieldsInside(ev, size) && 
+      // the library reads every record's common_type and common_pid where the first event has them
+      FieldsInside(tep_get_event(impl_->tep, 0), size, true)) {
+    std::vector<uint8_t>& padded = impl_->padded;  // all zeros between prints
+    if (padded.size() < size + kPadding) padded.resize(size + kPadding, 0);
+    if (size) std::memcpy(padded.data(), raw, size);
+    struct Rezero {
+      std::vector<uint8_t>& b;
+      size_t n;
+      ~Rezero() { std::memset(b.data(), 0, n); }
+    } rezero{padded, size};
     tep_record rec{};
     rec.cpu = static_cast<int>(cpu);
     rec.size = static_cast<int>(size);
-    rec.data = const_cast<uint8_t*>(raw);
+    rec.data = padded.data();
+    // The event the library will print is the one the record's common_type names.
+    if (tep_find_event_by_record(impl_->tep, &rec) != ev) return FieldText(id, raw, size);
     trace_seq s;
     trace_seq_init(&s);
     tep_print_event(impl_->tep, &s, &rec, "%s", TEP_PRINT_INFO);
@@ -139,6 +174,10 @@ std::string TracePrinter::Print(uint32_t id, uint32_t cpu, const uint8_t* raw, s
     return out;
   }
 #endif
+  return FieldText(id, raw, size);
+}
+
+std::string TracePrinter::FieldText(uint32_t id, const uint8_t* raw, size_t size) const {
   const EventFormat* f = td_.Find(id);
   if (!f) return {};
   std::string out;
@@ -146,7 +185,6 @@ std::string TracePrinter::Print(uint32_t id, uint32_t cpu, const uint8_t* raw, s
     if (v.name.rfind("common_", 0) == 0) continue;
     out += (out.empty() ? "" : " ") + v.name + "=" + v.value;
   }
-  (void)cpu;
   return out;
 }
 

@@ -42,6 +42,9 @@ class TracePrinter {
   std::string Print(uint32_t id, uint32_t cpu, const uint8_t* raw, size_t size) const;
 
  private:
+  // The fields as "name=value" pairs (without libtraceevent, or data it cannot take).
+  std::string FieldText(uint32_t id, const uint8_t* raw, size_t size) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
   const TracingData& td_;

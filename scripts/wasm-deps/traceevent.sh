@@ -42,7 +42,7 @@ kernel_tree_source() {
   log "source: $SRC_DIR"
 }
 
-# wasm32_fixes EVENT_PARSE_C: the library prints for the host it runs on; two
+# source_fixes EVENT_PARSE_C: the library prints for the host it runs on; three
 # of its printf calls depend on a 64-bit host, which wasm32 is not. Rewritten
 # (in the unpacked copy under build/, never committed) to print what the
 # native x86_64 build prints from the same bytes:
@@ -52,9 +52,13 @@ kernel_tree_source() {
 #    as the library already widens %lu;
 #  - %Lu (sched_stat_runtime's runtime): glibc reads it as %llu, emscripten's
 #    musl prints nothing: written %llu.
-wasm32_fixes() {
+# And one fix of a bug fuzzing found (fuzz/regressions/perf_fuzz): when a
+# format's field list fails to parse, event_read_fields frees the field it
+# had already linked into the event (freed again by tep_free): the pointer is
+# cleared once the field is linked.
+source_fixes() {
   local f="$1" n
-  grep -q "profscope: wasm32" "$f" && return 0   # already rewritten
+  grep -q "profscope: linked" "$f" && return 0   # already rewritten (the last fix below)
   n=$(grep -c 'trace_seq_printf(s, "%p", (void \*)(intptr_t)val);' "$f" || true)
   if [[ "$n" == 1 ]]; then
     sed -i 's|trace_seq_printf(s, "%p", (void \*)(intptr_t)val);|if (val) trace_seq_printf(s, "0x%llx", val); else trace_seq_puts(s, "(nil)"); /* profscope: wasm32 */|' "$f"
@@ -73,12 +77,18 @@ wasm32_fixes() {
   else
     log "WARNING: $f: the digit format to rewrite %Lu in for wasm32 was not found ($n); %Lu prints nothing"
   fi
+  n=$(grep -c "^		fields = &field->next;$" "$f" || true)
+  if [[ "$n" == 1 ]]; then
+    sed -i "s|^\t\tfields = \&field->next;$|\t\tfields = \&field->next;\n\t\tfield = NULL; /* profscope: linked, not ours to free on failure */|" "$f"
+  else
+    log "NOTE: $f: no field-list link to guard ($n): this copy is assumed to have its own fix"
+  fi
 }
 
 PKG="$(source_of libtraceevent-dev)"
 if (fetch_source "${PKG:-libtraceevent}" src/event-parse.c); then
   fetch_source "${PKG:-libtraceevent}" src/event-parse.c
-  wasm32_fixes "$SRC_DIR/src/event-parse.c"
+  source_fixes "$SRC_DIR/src/event-parse.c"
   srcs=(); for s in "${SOURCES[@]}"; do srcs+=("$SRC_DIR/src/$s.c"); done
   compile_static "$OUT" libtraceevent.a -O2 -DNDEBUG -D_GNU_SOURCE -I"$SRC_DIR/include/traceevent" -I"$SRC_DIR/src" \
     -- "${srcs[@]}"
@@ -93,7 +103,7 @@ elif kernel_tree_source; then
     'typedef int8_t __s8; typedef uint8_t __u8; typedef int16_t __s16; typedef uint16_t __u16;' \
     'typedef int32_t __s32; typedef uint32_t __u32; typedef int64_t __s64; typedef uint64_t __u64;' > "$SHIM/asm/types.h"
   printf '%s\n' '#pragma once' > "$SHIM/asm/posix_types.h"
-  wasm32_fixes "$SRC_DIR/event-parse.c"
+  source_fixes "$SRC_DIR/event-parse.c"
   srcs=(); for s in "${SOURCES[@]}"; do srcs+=("$SRC_DIR/$s.c"); done
   compile_static "$OUT" libtraceevent.a -O2 -DNDEBUG -D_GNU_SOURCE -Wno-everything \
     -I"$SRC_DIR" -I"$SRC_DIR/../../include" -I"$SHIM" -- "${srcs[@]}"
