@@ -56,33 +56,29 @@ kernel_tree_source() {
 # format's field list fails to parse, event_read_fields frees the field it
 # had already linked into the event (freed again by tep_free): the pointer is
 # cleared once the field is linked.
+# rewrite FILE LINE SED WHY: applies SED to FILE when LINE (a fixed string)
+# occurs there exactly once; otherwise says WHY it matters.
+rewrite() {
+  local f="$1" line="$2" script="$3" why="$4" n
+  n=$(grep -cF -- "$line" "$f" || true)
+  if [[ "$n" == 1 ]]; then sed -i "$script" "$f"; else log "NOTE: $f: '$line' found $n times, not rewritten: $why"; fi
+}
+
 source_fixes() {
-  local f="$1" n
+  local f="$1"
   grep -q "profscope: linked" "$f" && return 0   # already rewritten (the last fix below)
-  n=$(grep -c 'trace_seq_printf(s, "%p", (void \*)(intptr_t)val);' "$f" || true)
-  if [[ "$n" == 1 ]]; then
-    sed -i 's|trace_seq_printf(s, "%p", (void \*)(intptr_t)val);|if (val) trace_seq_printf(s, "0x%llx", val); else trace_seq_puts(s, "(nil)"); /* profscope: wasm32 */|' "$f"
-  else
-    log "WARNING: $f: the %p print to widen for wasm32 was not found ($n); pointers print 32-bit"
-  fi
-  n=$(grep -c "if (ls == 1 && (p = strchr(print_format, 'l')))" "$f" || true)
-  if [[ "$n" == 1 ]]; then
-    sed -i "s|if (ls == 1 \&\& (p = strchr(print_format, 'l')))|if ((p = strchr(print_format, 'z')) \|\| (p = strchr(print_format, 'Z'))) *p = 'l'; /* profscope: wasm32 */\n\t\t\t\tif (ls == 1 \&\& (p = strchr(print_format, 'l')))|" "$f"
-  else
-    log "WARNING: $f: the %l widening for wasm32 was not found ($n); %zu prints 32-bit"
-  fi
-  n=$(grep -c "if (event->tep->long_size == 8 && ls == 1 &&" "$f" || true)
-  if [[ "$n" == 1 ]]; then
-    sed -i "s|if (event->tep->long_size == 8 \&\& ls == 1 \&\&|{ char *q = strchr(print_format, 'L'); if (q \&\& strlen(print_format) < 30) { memmove(q + 1, q, strlen(q) + 1); q[0] = q[1] = 'l'; } } /* profscope: wasm32 */\n\t\t\tif (event->tep->long_size == 8 \&\& ls == 1 \&\&|" "$f"
-  else
-    log "WARNING: $f: the digit format to rewrite %Lu in for wasm32 was not found ($n); %Lu prints nothing"
-  fi
-  n=$(grep -c "^		fields = &field->next;$" "$f" || true)
-  if [[ "$n" == 1 ]]; then
-    sed -i "s|^\t\tfields = \&field->next;$|\t\tfields = \&field->next;\n\t\tfield = NULL; /* profscope: linked, not ours to free on failure */|" "$f"
-  else
-    log "NOTE: $f: no field-list link to guard ($n): this copy is assumed to have its own fix"
-  fi
+  rewrite "$f" 'trace_seq_printf(s, "%p", (void *)(intptr_t)val);' \
+    's|trace_seq_printf(s, "%p", (void \*)(intptr_t)val);|if (val) trace_seq_printf(s, "0x%llx", val); else trace_seq_puts(s, "(nil)"); /* profscope: wasm32 */|' \
+    "pointers print 32-bit in WASM"
+  rewrite "$f" "if (ls == 1 && (p = strchr(print_format, 'l')))" \
+    "s|if (ls == 1 \&\& (p = strchr(print_format, 'l')))|if ((p = strchr(print_format, 'z')) \|\| (p = strchr(print_format, 'Z'))) *p = 'l'; /* profscope: wasm32 */\n\t\t\t\tif (ls == 1 \&\& (p = strchr(print_format, 'l')))|" \
+    "%zu prints 32-bit in WASM"
+  rewrite "$f" "if (event->tep->long_size == 8 && ls == 1 &&" \
+    "s|if (event->tep->long_size == 8 \&\& ls == 1 \&\&|{ char *q = strchr(print_format, 'L'); if (q \&\& strlen(print_format) < 30) { memmove(q + 1, q, strlen(q) + 1); q[0] = q[1] = 'l'; } } /* profscope: wasm32 */\n\t\t\tif (event->tep->long_size == 8 \&\& ls == 1 \&\&|" \
+    "%Lu prints nothing in WASM"
+  rewrite "$f" "$(printf '\t\tfields = &field->next;')" \
+    "s|^\t\tfields = \&field->next;$|\t\tfields = \&field->next;\n\t\tfield = NULL; /* profscope: linked, not ours to free on failure */|" \
+    "this copy is assumed to have its own fix of the field-list double free"
 }
 
 PKG="$(source_of libtraceevent-dev)"
