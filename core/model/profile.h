@@ -146,6 +146,16 @@ struct SampleTable {
   // How many samples each row stands for (gperftools records carry a count); empty = 1 each.
   std::vector<uint32_t> count;
   size_t size() const { return time.size(); }
+  // Room for n rows in every per-row column (count stays as it is); may throw std::bad_alloc.
+  void Reserve(size_t n) {
+    time.reserve(n);
+    thread.reserve(n);
+    cpu.reserve(n);
+    event.reserve(n);
+    weight.reserve(n);
+    stack.reserve(n);
+    record.reserve(n);
+  }
   uint64_t Count(size_t i) const { return count.empty() ? 1 : count[i]; }
   uint64_t Total() const {
     if (count.empty()) return size();
@@ -210,6 +220,15 @@ struct IntervalTable {
   std::vector<int32_t> depth;    // 0 = outermost call on its thread
   std::vector<int32_t> record;   // record row of the entry
   size_t size() const { return start.size(); }
+  // Room for n rows in every column; may throw std::bad_alloc.
+  void Reserve(size_t n) {
+    thread.reserve(n);
+    func.reserve(n);
+    start.reserve(n);
+    end.reserve(n);
+    depth.reserve(n);
+    record.reserve(n);
+  }
 };
 
 // Source positions of frames, where a side file gave one (jitdump

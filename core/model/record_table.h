@@ -60,6 +60,17 @@ struct RecordTable {
     return static_cast<int32_t>(offset.size() - 1);
   }
   size_t rows() const { return offset.size(); }
+  size_t capacity() const { return offset.capacity(); }
+  // Room for n rows in every column; may throw std::bad_alloc.
+  void Reserve(size_t n) {
+    offset.reserve(n);
+    size.reserve(n);
+    type.reserve(n);
+    kind.reserve(n);
+    category.reserve(n);
+    parent.reserve(n);
+    file.reserve(n);
+  }
 };
 
 }  // namespace profscope

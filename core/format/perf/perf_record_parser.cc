@@ -334,23 +334,9 @@ void PerfRecordParser::ReserveRows(ByteReader rec, int32_t row) {
   };
   const size_t samples = want(n), rows = want(rt.rows());
   try {
-    t.time.reserve(samples);
-    t.thread.reserve(samples);
-    t.cpu.reserve(samples);
-    t.event.reserve(samples);
-    t.weight.reserve(samples);
-    t.stack.reserve(samples);
-    t.record.reserve(samples);
+    t.Reserve(samples);
     sample_comm_.reserve(samples);
-    if (rt.offset.capacity() < rows) {
-      rt.offset.reserve(rows);
-      rt.size.reserve(rows);
-      rt.type.reserve(rows);
-      rt.kind.reserve(rows);
-      rt.category.reserve(rows);
-      rt.parent.reserve(rows);
-      rt.file.reserve(rows);
-    }
+    if (rt.capacity() < rows) rt.Reserve(rows);
   } catch (const std::bad_alloc&) {
     // (the columns then grow as they fill)
   }

@@ -45,19 +45,8 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   size_t entries = 0;
   for (CallAction a : calls.action) entries += IsEntry(a) ? 1 : 0;
   try {  // (as in ReadXRayLog: without the room, the tables grow as they fill)
-    p.samples.time.reserve(p.samples.time.size() + entries);
-    p.samples.thread.reserve(p.samples.thread.size() + entries);
-    p.samples.cpu.reserve(p.samples.cpu.size() + entries);
-    p.samples.event.reserve(p.samples.event.size() + entries);
-    p.samples.weight.reserve(p.samples.weight.size() + entries);
-    p.samples.stack.reserve(p.samples.stack.size() + entries);
-    p.samples.record.reserve(p.samples.record.size() + entries);
-    p.intervals.thread.reserve(p.intervals.thread.size() + entries);
-    p.intervals.func.reserve(p.intervals.func.size() + entries);
-    p.intervals.start.reserve(p.intervals.start.size() + entries);
-    p.intervals.end.reserve(p.intervals.end.size() + entries);
-    p.intervals.depth.reserve(p.intervals.depth.size() + entries);
-    p.intervals.record.reserve(p.intervals.record.size() + entries);
+    p.samples.Reserve(p.samples.size() + entries);
+    p.intervals.Reserve(p.intervals.size() + entries);
   } catch (const std::bad_alloc&) {
   }
   size_t run = 0;  // the run of the last record looked at (records of a run mostly follow each other)
