@@ -135,6 +135,15 @@ struct StackTable {
   std::vector<int32_t> prefix;   // kNone for a root
 };
 
+// A weight (SampleTable::weight, a double) as an integer: rounded, 0 for
+// negative or NaN, saturated at UINT64_MAX (a period read from a file can be
+// any u64; casting a double >= 2^64 would be undefined).
+inline uint64_t WeightToU64(double w) {
+  if (!(w > 0)) return 0;
+  if (w >= 18446744073709551616.0) return UINT64_MAX;
+  return static_cast<uint64_t>(w + 0.5);
+}
+
 struct SampleTable {
   std::vector<uint64_t> time;    // ns in the file's clock; 0 when absent
   std::vector<int32_t> thread;   // thread row

@@ -110,12 +110,6 @@ void AppendScaled(std::string& out, uint64_t ns, int digits) {
 
 void AppendQuoted(std::string& out, const std::string& s) { out += QuoteString(s); }
 
-uint64_t WeightToU64(double w) {
-  if (!(w > 0)) return 0;
-  if (w >= 18446744073709551616.0) return UINT64_MAX;
-  return static_cast<uint64_t>(w + 0.5);
-}
-
 bool FindEvent(const Profile& p, const std::string& name, int32_t* event) {
   *event = kNone;
   if (name.empty()) return true;

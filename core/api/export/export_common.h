@@ -68,10 +68,6 @@ void AppendQuoted(std::string& out, const std::string& s);  // JSON string
 
 using profscope::BaseName;  // core/io/path_name.h
 
-// A weight (SampleTable::weight, a double) as an integer: rounded, 0 for
-// negative or NaN, saturated at UINT64_MAX (a period read from a file can be
-// any u64; casting a double >= 2^64 would be undefined).
-uint64_t WeightToU64(double w);
 inline uint64_t SatAdd(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 inline uint64_t SatMul(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
 inline int64_t ToI64(uint64_t v) { return v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(v); }

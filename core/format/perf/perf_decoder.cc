@@ -48,8 +48,11 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
     std::vector<uint8_t> keep;
     td = trace::ReadTracingData(RowBytes(row_window(row), res, row, session_.order, keep));
     printer = std::make_unique<trace::TracePrinter>(td);
-    printer->SetKernelResolver([this, &p](uint64_t addr, trace::TracePrinter::KernelSymbol* out) {
-      return KernelSymbolAt(p, addr, out);
+    std::vector<size_t> kernel_maps;  // once, not per address printed
+    for (size_t m = 0; m < p.mappings.size() && m < mapping_dso_.size(); ++m)
+      if (p.mappings.pid[m] == -1 && mapping_dso_[m] != kNone) kernel_maps.push_back(m);
+    printer->SetKernelResolver([this, &p, kernel_maps](uint64_t addr, trace::TracePrinter::KernelSymbol* out) {
+      return KernelSymbolAt(p, kernel_maps, addr, out);
     });
   }
   const SampleTable& st = p.samples;
@@ -67,9 +70,7 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
     s.comm = comm == kNone ? ":" + std::to_string(s.tid) : p.strings.Get(comm);
     s.cpu = st.cpu[i] == kNone ? 0 : static_cast<uint32_t>(st.cpu[i]);
     s.time = st.time[i];
-    // The weight column is a double: a period near 2^64 rounds up past uint64_t.
-    const double wt = st.weight[i];
-    s.period = !(wt > 0) ? 0 : wt >= 18446744073709551615.0 ? UINT64_MAX : static_cast<uint64_t>(wt);
+    s.period = WeightToU64(st.weight[i]);
     s.event = a.name;
     s.attr_type = a.attr.type;
     s.sample_type = a.attr.sample_type;
@@ -119,13 +120,14 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
 }
 PerfDecoder::~PerfDecoder() = default;
 
-bool PerfDecoder::KernelSymbolAt(const Profile& p, uint64_t addr, trace::TracePrinter::KernelSymbol* out) const {
+bool PerfDecoder::KernelSymbolAt(const Profile& p, const std::vector<size_t>& kernel_maps, uint64_t addr,
+                                 trace::TracePrinter::KernelSymbol* out) const {
   // perf's machine__find_kernel_symbol: the kernel map holding addr (a
   // module's, else the kernel's, which perf stretches up to the next map).
   const MappingTable& mt = p.mappings;
   int32_t best = kNone;
-  for (size_t m = 0; m < mt.size() && m < mapping_dso_.size(); ++m) {
-    if (mt.pid[m] != -1 || mapping_dso_[m] == kNone || addr < mt.start[m]) continue;
+  for (const size_t m : kernel_maps) {
+    if (addr < mt.start[m]) continue;
     if (addr < mt.end[m]) { best = static_cast<int32_t>(m); break; }
     if (store_->Kind(mapping_dso_[m]) == symbols::DsoKind::kKernel &&
         (best == kNone || mt.start[m] > mt.start[static_cast<size_t>(best)]))

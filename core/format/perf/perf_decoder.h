@@ -87,7 +87,9 @@ class PerfDecoder : public Decoder {
   // Profile::funcs.unknown: the funcs still named `path+0xoffset` that perf prints "[unknown]".
   void MarkUnknownFuncs(Profile& p, const std::vector<uint8_t>& address_named);
   // The kernel symbol holding addr, as perf's tracepoint printer resolves it.
-  bool KernelSymbolAt(const Profile& p, uint64_t addr, trace::TracePrinter::KernelSymbol* out) const;
+  // kernel_maps: the mapping rows of the kernel (pid -1) that have a DSO.
+  bool KernelSymbolAt(const Profile& p, const std::vector<size_t>& kernel_maps, uint64_t addr,
+                      trace::TracePrinter::KernelSymbol* out) const;
   // Fields of the rows that are not records: header, attrs, ids, event_types, feature table.
   void SectionFields(ByteReader r, const DecodeResult& res, int32_t row, FieldList& out) const;
 
