@@ -120,12 +120,8 @@ uint64_t TimeOriginOf(const Profile& p, uint64_t* zero) {
 }  // namespace
 
 bool Session::Decode(const ProgressFn& progress) {
-  bool ok = DecodeFiles(progress);
-  analyzer_.reset();  // the tables are new
-  uint64_t zero = UINT64_MAX;
-  time_origin_ = TimeOriginOf(res_.profile, &zero);
-  time_zero_ = zero == UINT64_MAX ? 0 : zero;
-  return ok;
+  DecodeStart(progress, nullptr);
+  return decode_ok_;
 }
 
 void Session::FindDebugFiles() {
@@ -159,7 +155,7 @@ void Session::FindDebugFiles() {
   }
 }
 
-bool Session::DecodeFiles(const ProgressFn& progress) {
+bool Session::BeginDecode(PauseFn pause, uint64_t pause_every) {
   FindDebugFiles();
   res_ = DecodeResult();
   for (const Diagnostic& d : found_notes_) res_.diags.Add(d.code, d.severity, d.offset, d.length, d.message);
@@ -184,37 +180,88 @@ bool Session::DecodeFiles(const ProgressFn& progress) {
     if (!decoder_->SetOption(k, v))
       res_.diags.Warning(DiagCode::kBadHeader, 0, 0, "option " + k + " is not known to the " + std::string("decoder of this format") + "; ignored");
   decoder_->PrepareSideFiles(side_);
-  bool ok = true;
+  decoder_->SetPause(std::move(pause), pause_every);
+  return true;
+}
+
+Session::DecodeState Session::DecodeStart(const ProgressFn& progress, PauseFn pause, uint64_t pause_every) {
+  progress_ = progress;
+  decode_ok_ = true;
+  if (!BeginDecode(std::move(pause), pause_every)) {
+    decode_ok_ = false;
+    Conclude();
+    return DecodeState::kDone;
+  }
+  return Step([this] { return decoder_->Decode(window_, res_, progress_); });
+}
+
+Session::DecodeState Session::DecodeResume() {
+  if (!decoder_ || !decoder_->Paused()) return DecodeState::kDone;
+  return Step([this] { return decoder_->Resume(window_, res_, progress_); });
+}
+
+void Session::DecodeStop() {
+  if (!decoder_ || !decoder_->Paused()) return;
+  try {
+    decoder_->Stop(window_, res_);
+    AfterMainFile(false);
+  } catch (const std::bad_alloc&) {
+    NoteOutOfMemory();
+  }
+  Conclude();
+}
+
+Session::DecodeState Session::Step(const std::function<bool()>& step) {
   // An allocation that fails anyway (a budget counts rows, not every byte)
   // ends the decode with a diagnostic; what was decoded stays.
   try {
-    ok = decoder_->Decode(window_, res_, progress);
-    for (size_t i = 0; ok && i < extra_.size() && i < 254; ++i) {
-      if (!decoder_->DecodeDataFile(*extra_[i], static_cast<uint8_t>(i + 1), res_, progress)) {
-        res_.diags.Warning(DiagCode::kBadHeader, 0, 0,
-                           "extra file " + extra_names_[i] + " was given, but this format has no separate data files; ignored");
-      }
+    decode_ok_ = step() && decode_ok_;
+    if (decoder_->Paused()) return DecodeState::kPaused;
+    AfterMainFile(true);
+  } catch (const std::bad_alloc&) {
+    NoteOutOfMemory();
+  }
+  Conclude();
+  return DecodeState::kDone;
+}
+
+void Session::AfterMainFile(bool read_data_files) {
+  for (size_t i = 0; read_data_files && decode_ok_ && i < extra_.size() && i < 254; ++i) {
+    if (!decoder_->DecodeDataFile(*extra_[i], static_cast<uint8_t>(i + 1), res_, progress_)) {
+      res_.diags.Warning(DiagCode::kBadHeader, 0, 0,
+                         "extra file " + extra_names_[i] + " was given, but this format has no separate data files; ignored");
     }
-    if (ok && !side_.empty()) decoder_->UseSideFiles(side_, res_);
-  } catch (const std::bad_alloc&) {
-    // Where it stopped: the last record read, or the file record holding it
-    // (a nested record's offset is within a decompressed stream).
-    const RecordTable& rt = res_.records;
-    int32_t row = static_cast<int32_t>(rt.rows()) - 1;
-    for (int guard = 0; row >= 0 && rt.parent[static_cast<size_t>(row)] >= 0 && guard < 64; ++guard)
-      row = rt.parent[static_cast<size_t>(row)];
-    const uint64_t at = row >= 0 ? rt.offset[static_cast<size_t>(row)] : 0;
-    const uint64_t len = row >= 0 ? rt.size[static_cast<size_t>(row)] : 0;
-    res_.diags.Error(DiagCode::kOutOfMemory, at, len,
-                     "out of memory while decoding the record at byte offset " + std::to_string(at) + " (" +
-                         std::to_string(rt.rows()) + " records read); decoding stopped, everything before it is shown");
   }
-  try {
-    decoder_->Finish(res_);
-  } catch (const std::bad_alloc&) {
-    res_.diags.Error(DiagCode::kOutOfMemory, 0, 0, "out of memory while finishing the decode; some names or stacks may be missing");
+  if (decode_ok_ && !side_.empty()) decoder_->UseSideFiles(side_, res_);
+}
+
+void Session::NoteOutOfMemory() {
+  // Where it stopped: the last record read, or the file record holding it
+  // (a nested record's offset is within a decompressed stream).
+  const RecordTable& rt = res_.records;
+  int32_t row = static_cast<int32_t>(rt.rows()) - 1;
+  for (int guard = 0; row >= 0 && rt.parent[static_cast<size_t>(row)] >= 0 && guard < 64; ++guard)
+    row = rt.parent[static_cast<size_t>(row)];
+  const uint64_t at = row >= 0 ? rt.offset[static_cast<size_t>(row)] : 0;
+  const uint64_t len = row >= 0 ? rt.size[static_cast<size_t>(row)] : 0;
+  res_.diags.Error(DiagCode::kOutOfMemory, at, len,
+                   "out of memory while decoding the record at byte offset " + std::to_string(at) + " (" +
+                       std::to_string(rt.rows()) + " records read); decoding stopped, everything before it is shown");
+}
+
+void Session::Conclude() {
+  if (decoder_) {
+    try {
+      decoder_->Finish(res_);
+    } catch (const std::bad_alloc&) {
+      res_.diags.Error(DiagCode::kOutOfMemory, 0, 0, "out of memory while finishing the decode; some names or stacks may be missing");
+    }
   }
-  return ok && !res_.diags.has_fatal();
+  decode_ok_ = decode_ok_ && !res_.diags.has_fatal();
+  analyzer_.reset();  // the tables are new
+  uint64_t zero = UINT64_MAX;
+  time_origin_ = TimeOriginOf(res_.profile, &zero);
+  time_zero_ = zero == UINT64_MAX ? 0 : zero;
 }
 
 std::string Session::DiagnosticsJson() const {

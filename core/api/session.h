@@ -43,6 +43,21 @@ class Session {
 
   // Detects and decodes; false when nothing could be decoded (fatal diagnostic present).
   bool Decode(const ProgressFn& progress = nullptr);
+  // The same decode in steps (the page's worker: it reads ahead and hears a
+  // cancel between them). DecodeStart begins it; with `pause` (PauseFn), a
+  // decoder that can pause returns kPaused before a record of the main file,
+  // and DecodeResume goes on (with the same progress function) or DecodeStop
+  // ends it there: a decode_stopped warning names the offset, the rest of the
+  // main file and the data files are not read, side files still name what was
+  // read, and everything read before is kept. kDone: the decode is complete
+  // (DecodeOk says what Decode would have returned).
+  enum class DecodeState { kDone, kPaused };
+  DecodeState DecodeStart(const ProgressFn& progress, PauseFn pause, uint64_t pause_every = 1u << 20);
+  DecodeState DecodeResume();
+  void DecodeStop();
+  bool DecodeOk() const { return decode_ok_; }
+  // Where a paused decode stopped (the next record's offset in the main file).
+  uint64_t PausedAt() const { return decoder_ && decoder_->Paused() ? decoder_->PausedAt() : 0; }
 
   const DecodeResult& result() const { return res_; }
   const std::string& name() const { return name_; }
@@ -137,7 +152,15 @@ class Session {
   std::string AnalysisLibrary(int32_t canon);
 
  private:
-  bool DecodeFiles(const ProgressFn& progress);
+  // DecodeStart's steps: the decoder for the file (false: none), a step of
+  // the main file, and what follows it (data files, side files, Finish).
+  bool BeginDecode(PauseFn pause, uint64_t pause_every);
+  DecodeState Step(const std::function<bool()>& step);
+  void AfterMainFile(bool read_data_files);
+  void Conclude();
+  void NoteOutOfMemory();
+  ProgressFn progress_;
+  bool decode_ok_ = false;
   void FindDebugFiles();
   symbols::FileAccess* files_ = nullptr;
   bool debug_searched_ = false;

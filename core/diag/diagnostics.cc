@@ -30,6 +30,7 @@ const char* DiagCodeName(DiagCode code) {
     case DiagCode::kStackRepaired: return "stack_repaired";
     case DiagCode::kMemoryBudget: return "memory_budget";
     case DiagCode::kOutOfMemory: return "out_of_memory";
+    case DiagCode::kDecodeStopped: return "decode_stopped";
     case DiagCode::kUnwindMissingBinary: return "unwind_missing_binary";
     case DiagCode::kUnwindStackTooSmall: return "unwind_stack_too_small";
     case DiagCode::kUnwindStopped: return "unwind_stopped";

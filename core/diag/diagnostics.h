@@ -40,6 +40,7 @@ enum class DiagCode : uint16_t {
   kStackRepaired,          // call stack repaired: exit without a matching entry, or inner calls never exited (XRay)
   kMemoryBudget,           // the decode reached its memory budget (--max-memory) and stopped there
   kOutOfMemory,            // an allocation failed; the decode stopped there
+  kDecodeStopped,          // the decode was stopped on request (the page's Cancel); what was read is kept
   kUnwindMissingBinary,    // --call-graph dwarf: a mapping's binary was not given, so its samples' stacks stop there
   kUnwindStackTooSmall,    // --call-graph dwarf: the stack copies ended before the root (a larger dwarf,SIZE fixes it)
   kUnwindStopped,          // --call-graph dwarf: unwinding stopped early for another reason (no CFI, damaged CFI, ...)

@@ -20,6 +20,12 @@ namespace profscope {
 struct CallLog;  // core/model/call_log.h
 
 using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
+// Asked between the main file's records (at most once per `every` bytes, see
+// SetPause; the page: 1 MiB): true pauses
+// the decode before the record at `offset`, so the shell can read ahead or
+// hear a cancel, then resume it (Decoder::Resume) or stop it there
+// (Decoder::Stop). Only decoders that say Pausable() ask.
+using PauseFn = std::function<bool(uint64_t offset)>;
 
 // What is missing to name every frame (perf.data; the page's "what is
 // missing" panel, `info`'s "missing"): each mapping with samples whose frames
@@ -116,7 +122,19 @@ class Decoder {
  public:
   virtual ~Decoder() = default;
   // Decodes everything it can; false when nothing could be decoded (fatal diagnostic added).
+  // With a pause function set, a pausable decoder may return early with Paused() true.
   virtual bool Decode(Window& w, DecodeResult& out, const ProgressFn& progress) = 0;
+  // Pausing (see PauseFn): the main file's decode returns early when `pause` says so,
+  // Resume continues it where it stopped, Stop ends it there (the rows after it are not read).
+  virtual void SetPause(PauseFn pause, uint64_t every) { (void)pause; (void)every; }
+  virtual bool Paused() const { return false; }
+  // The offset the decode paused at (the next record's).
+  virtual uint64_t PausedAt() const { return 0; }
+  virtual bool Resume(Window& w, DecodeResult& out, const ProgressFn& progress) {
+    (void)w; (void)out; (void)progress;
+    return true;
+  }
+  virtual void Stop(Window& w, DecodeResult& out) { (void)w; (void)out; }
   // A further file of the same recording (perf record --threads writes
   // perf.data/data plus data.N files holding only records). Rows added get
   // records.file = file_index. Returns false when the format has no such files.

@@ -158,6 +158,7 @@ bool PerfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progres
   parser_->UseBinaries(early_side_, store_.get());
   ordered_ = std::make_unique<PerfOrderedEvents>(session_, out, *parser_);
   tokenizer_ = std::make_unique<PerfTokenizer>(session_, out, *ordered_, parser_->split());
+  tokenizer_->SetPause(pause_, pause_every_);
   const uint8_t* head = w.Get(0, 16);
   if (!head) {
     out.diags.Fatal(DiagCode::kTruncatedHeader, 0, w.size(),
@@ -180,8 +181,24 @@ bool PerfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progres
   session_.pipe = r.U64() == kPipeHeaderSize;
   out.mode = session_.pipe ? "pipe" : "file";
   bool ok = session_.pipe ? tokenizer_->Pipe(w, progress) : tokenizer_->File(w, progress);
-  if (progress) progress(w.size(), w.size());
+  if (progress && !tokenizer_->paused()) progress(w.size(), w.size());
   return ok;
+}
+
+bool PerfDecoder::Paused() const { return tokenizer_ && tokenizer_->paused(); }
+uint64_t PerfDecoder::PausedAt() const { return tokenizer_ ? tokenizer_->paused_at() : 0; }
+
+bool PerfDecoder::Resume(Window& w, DecodeResult& out, const ProgressFn& progress) {
+  (void)out;
+  if (!Paused()) return true;
+  tokenizer_->Resume(w, progress);
+  if (progress && !tokenizer_->paused()) progress(w.size(), w.size());
+  return true;
+}
+
+void PerfDecoder::Stop(Window& w, DecodeResult& out) {
+  (void)out;
+  if (Paused()) tokenizer_->Stop(w);
 }
 
 bool PerfDecoder::DecodeDataFile(Window& w, uint8_t file_index, DecodeResult& out, const ProgressFn& progress) {

@@ -53,6 +53,14 @@ class PerfDecoder : public Decoder {
   ~PerfDecoder() override;
   bool Decode(Window& w, DecodeResult& out, const ProgressFn& progress) override;
   bool DecodeDataFile(Window& w, uint8_t file_index, DecodeResult& out, const ProgressFn& progress) override;
+  void SetPause(PauseFn pause, uint64_t every) override {
+    pause_ = std::move(pause);
+    pause_every_ = every;
+  }
+  bool Paused() const override;
+  uint64_t PausedAt() const override;
+  bool Resume(Window& w, DecodeResult& out, const ProgressFn& progress) override;
+  void Stop(Window& w, DecodeResult& out) override;
   // jit-PID.dump side files name JIT frames (perf_jit.h), ELF binaries name
   // mapped files' frames (perf_symbols.h); other kinds are reported unused.
   // ELF binaries unwind --call-graph dwarf samples while decoding (perf_unwind.h).
@@ -104,6 +112,8 @@ class PerfDecoder : public Decoder {
   std::vector<int32_t> sample_comm_;             // sample -> comm at its time (kNone: ":tid")
   std::vector<uint32_t> empty_chain_;            // samples whose callchain perf shows empty, in order
   std::unique_ptr<PerfTokenizer> tokenizer_;
+  PauseFn pause_;
+  uint64_t pause_every_ = 1u << 20;
   std::vector<SideFile> early_side_;
 };
 

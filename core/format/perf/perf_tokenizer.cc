@@ -159,22 +159,24 @@ bool PerfTokenizer::File(Window& w, const ProgressFn& progress) {
     data_end = fsize;
   }
   // Feature sections first (event names, clock), though they sit after the data.
-  uint64_t feat_table = data_off + data_size;
+  feat_table_ = data_off + data_size;
+  data_ok_ = data_ok;
+  file_mode_ = true;
   std::vector<uint32_t> feats;
   for (uint32_t b = 0; b < 256; ++b)
     if (bits[b / 64] & (1ULL << (b % 64))) feats.push_back(b);
-  std::vector<Sec> secs;
+  std::vector<Sec>& secs = secs_;
   if (!feats.empty()) {
     uint64_t tsize = 16ull * feats.size();
-    if (!RangeFits(feat_table, tsize, fsize)) {
+    if (!RangeFits(feat_table_, tsize, fsize)) {
       // offset of the table when it starts inside the file, else the header's data field that places it
-      out.diags.Warning(DiagCode::kSectionOutOfBounds, feat_table <= fsize ? feat_table : 40,
-                        feat_table <= fsize ? tsize : 16,
-                        "feature section table (" + Dec(feats.size()) + " entries) at " + Hex(feat_table) +
+      out.diags.Warning(DiagCode::kSectionOutOfBounds, feat_table_ <= fsize ? feat_table_ : 40,
+                        feat_table_ <= fsize ? tsize : 16,
+                        "feature section table (" + Dec(feats.size()) + " entries) at " + Hex(feat_table_) +
                             " runs past the end of the file; feature sections are not read");
     } else {
-      const uint8_t* p = w.Get(feat_table, static_cast<size_t>(tsize));
-      ByteReader tr(p, static_cast<size_t>(tsize), feat_table, session_.order);
+      const uint8_t* p = w.Get(feat_table_, static_cast<size_t>(tsize));
+      ByteReader tr(p, static_cast<size_t>(tsize), feat_table_, session_.order);
       for (uint32_t id : feats) {
         uint64_t off = tr.U64(), size = tr.U64();
         secs.push_back({id, off, size});
@@ -187,15 +189,26 @@ bool PerfTokenizer::File(Window& w, const ProgressFn& progress) {
     // Features are decoded before the records so EVENT_DESC names are known;
     // their rows are added after the data rows to keep file order.
     ReadFeatures(w, secs, true);
+    pausable_ = true;
     Records(w, data_off, data_end, data_row, progress);
+    pausable_ = false;
+    if (paused_) return true;
   }
+  FileEnd(w);
+  return true;
+}
+
+void PerfTokenizer::FileEnd(Window& w) {
+  DecodeResult& out = out_;
+  const uint64_t fsize = w.size();
+  const std::vector<Sec>& secs = secs_;
   if (!secs.empty()) {
-    int32_t table_row = out.records.Add(feat_table, 16ull * secs.size(), 0, RecordKind::kFeatureTable, kNone, RecordCategory::kMetadata);
+    int32_t table_row = out.records.Add(feat_table_, 16ull * secs.size(), 0, RecordKind::kFeatureTable, kNone, RecordCategory::kMetadata);
     for (size_t si = 0; si < secs.size(); ++si) {
       const Sec& s = secs[si];
       if (!RangeFits(s.off, s.size, fsize)) {
         // points at the table entry holding the bad {offset, size}, which is in the file
-        out.diags.Warning(DiagCode::kSectionOutOfBounds, feat_table + 16 * si, 16,
+        out.diags.Warning(DiagCode::kSectionOutOfBounds, feat_table_ + 16 * si, 16,
                           std::string("feature section ") + FeatureName(s.id) + " [" + Hex(s.off) + ", +" +
                               Dec(s.size) + ") lies outside the file");
         continue;
@@ -203,8 +216,39 @@ bool PerfTokenizer::File(Window& w, const ProgressFn& progress) {
       int32_t frow = out.records.Add(s.off, s.size, s.id, RecordKind::kFeature, table_row, RecordCategory::kMetadata);
       if (s.id == kSpFeatInitMap) init_map_.AssignRow(frow, out.profile);  // what INIT_MAP's records made
     }
-    if (!data_ok) ReadFeatures(w, secs, false);
+    if (!data_ok_) ReadFeatures(w, secs, false);
   }
+}
+
+void PerfTokenizer::Resume(Window& w, const ProgressFn& progress) {
+  if (!paused_) return;
+  paused_ = false;
+  pausable_ = true;
+  Records(w, resume_off_, resume_end_, resume_parent_, progress);
+  pausable_ = false;
+  if (!paused_ && file_mode_) FileEnd(w);
+}
+
+void PerfTokenizer::Stop(Window& w) {
+  if (!paused_) return;
+  paused_ = false;
+  const uint64_t left = resume_end_ - resume_off_;
+  const uint64_t size = w.size();
+  out_.diags.Warning(DiagCode::kDecodeStopped, resume_off_, left,
+                     "decoding was stopped at byte offset " + Dec(resume_off_) + " of " + Dec(size) + " (" +
+                         Dec(size ? resume_off_ * 100 / size : 100) + " %): the " + Dec(left) +
+                         " bytes of records after it are not read; everything before it is shown");
+  if (file_mode_) FileEnd(w);
+}
+
+bool PerfTokenizer::PauseAt(uint64_t off, uint64_t end, int32_t parent) {
+  if (!pausable_ || !pause_ || off - last_pause_ < pause_every_) return false;
+  last_pause_ = off;
+  if (!pause_(off)) return false;
+  paused_ = true;
+  resume_off_ = off;
+  resume_end_ = end;
+  resume_parent_ = parent;
   return true;
 }
 
@@ -224,7 +268,9 @@ bool PerfTokenizer::Pipe(Window& w, const ProgressFn& progress) {
   DecodeResult& out = out_;
   total_ = w.size();
   out.records.Add(0, kPipeHeaderSize, 0, RecordKind::kFileHeader, kNone, RecordCategory::kMetadata);
+  pausable_ = true;
   Records(w, kPipeHeaderSize, w.size(), kNone, progress);
+  pausable_ = false;
   return true;
 }
 
@@ -234,7 +280,7 @@ void PerfTokenizer::Records(Window& w, uint64_t off, uint64_t end, int32_t paren
   const ByteOrder order = session_.order;
   while (off < end) {
     Progress(off, progress);
-    if (out.OverBudget(off) || stopped_) return;
+    if (out.OverBudget(off) || stopped_ || PauseAt(off, end, parent)) return;
     if (end - off < kEventHeaderSize) {
       out.diags.Error(DiagCode::kTrailingBytes, off, end - off,
                       Dec(end - off) + " bytes at " + Hex(off) + " are too few for a record header (8 bytes)");

@@ -33,6 +33,18 @@ class PerfTokenizer : private RecordSink {
   // A data.N file of a perf --threads directory: records only, no header.
   void DataFile(Window& w, uint8_t file_index, const ProgressFn& progress);
 
+  // Pausing the main file's records (see PauseFn): File or Pipe return early
+  // with paused() true; Resume goes on from there, Stop ends the file there
+  // (a diagnostic says where; the feature rows are still listed).
+  void SetPause(PauseFn pause, uint64_t every) {
+    pause_ = std::move(pause);
+    pause_every_ = every;
+  }
+  bool paused() const { return paused_; }
+  uint64_t paused_at() const { return resume_off_; }
+  void Resume(Window& w, const ProgressFn& progress);
+  void Stop(Window& w);
+
  private:
   struct Sec {  // a feature section: id, offset, size
     uint32_t id;
@@ -45,6 +57,10 @@ class PerfTokenizer : private RecordSink {
   // A record cut from the file or a container: interpreted, and a container's records cut in turn.
   void Record(int32_t row, ByteReader rec) override;
   void Progress(uint64_t off, const ProgressFn& progress);
+  // True when the pause function asks to pause before the record at `off` (then saved to resume).
+  bool PauseAt(uint64_t off, uint64_t end, int32_t parent);
+  // The rows after the data section: the feature table and its sections.
+  void FileEnd(Window& w);
 
   PerfSession& session_;
   DecodeResult& out_;
@@ -55,6 +71,19 @@ class PerfTokenizer : private RecordSink {
   uint64_t last_progress_ = 0;
   uint64_t total_ = 0;
   bool stopped_ = false;  // the memory budget was reached inside a container
+  // What FileEnd lists (read by File before the data).
+  std::vector<Sec> secs_;
+  uint64_t feat_table_ = 0;
+  bool data_ok_ = true;
+  bool file_mode_ = false;
+  // Pausing: only the main file's top-level records pause.
+  PauseFn pause_;
+  bool pausable_ = false;
+  bool paused_ = false;
+  uint64_t last_pause_ = 0;
+  uint64_t pause_every_ = 1u << 20;
+  uint64_t resume_off_ = 0, resume_end_ = 0;
+  int32_t resume_parent_ = -1;
 };
 
 }  // namespace profscope::perf

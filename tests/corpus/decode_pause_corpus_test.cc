@@ -1,0 +1,166 @@
+// The decode in steps (Session::DecodeStart / DecodeResume / DecodeStop), as
+// the page's worker runs it to read ahead and hear a cancel: pausing between
+// records and resuming changes nothing in what is decoded, on every perf case
+// of tests/data (file and pipe mode, zstd containers, truncated and corrupted
+// files), and a stopped decode keeps and names what it read before the stop.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/api/output_sink.h"
+#include "core/api/session.h"
+#include "tests/corpus/corpus_util.h"
+
+namespace profscope {
+namespace {
+
+using corpus::PerfCases;
+using corpus::PerfData;
+using corpus::PerfInput;
+using corpus::ReadFile;
+
+struct Outputs {
+  std::string records, stacks, addresses, info, diags, script;
+  bool ok = false;
+};
+
+Outputs Read(Session& s, bool ok) {
+  Outputs o;
+  o.ok = ok;
+  o.records = s.RecordsText();
+  o.stacks = s.StacksText(false, "");
+  o.addresses = s.StacksText(true, "");
+  o.info = s.InfoJson();
+  o.diags = s.DiagnosticsJson();
+  o.script = Collect([&](OutputSink& out) { s.WriteScript(out); });
+  return o;
+}
+
+class DecodePause : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DecodePause, PausingAtEveryRecordAndResumingDecodesTheSame) {
+  const std::vector<uint8_t> bytes = ReadFile(PerfInput(PerfData() / GetParam()));
+  MemorySource whole_src(bytes);
+  Session whole(whole_src, "f");
+  Outputs expected = Read(whole, whole.Decode());
+
+  MemorySource src(bytes);
+  Session s(src, "f");
+  uint64_t asked = 0, last = 0;
+  std::vector<uint64_t> progress;
+  auto state = s.DecodeStart([&](uint64_t done, uint64_t) { progress.push_back(done); },
+                             [&](uint64_t off) {
+                               EXPECT_GT(off, last);  // asked at increasing record offsets
+                               last = off;
+                               ++asked;
+                               return true;
+                             },
+                             1);
+  uint64_t pauses = 0;
+  while (state == Session::DecodeState::kPaused) {
+    EXPECT_EQ(s.PausedAt(), last);
+    ++pauses;
+    state = s.DecodeResume();
+  }
+  EXPECT_EQ(pauses, asked);
+  if (bytes.size() > 4096) EXPECT_GT(pauses, 2u) << "a file of records pauses between them";
+  ASSERT_FALSE(progress.empty());
+  EXPECT_EQ(progress.back(), bytes.size());
+  Outputs got = Read(s, s.DecodeOk());
+  EXPECT_EQ(got.ok, expected.ok);
+  EXPECT_EQ(got.records, expected.records);
+  EXPECT_EQ(got.stacks, expected.stacks);
+  EXPECT_EQ(got.addresses, expected.addresses);
+  EXPECT_EQ(got.info, expected.info);
+  EXPECT_EQ(got.diags, expected.diags);
+  EXPECT_EQ(got.script, expected.script);
+}
+
+INSTANTIATE_TEST_SUITE_P(PerfCases, DecodePause, ::testing::ValuesIn(PerfCases()),
+                         [](const ::testing::TestParamInfo<std::string>& i) {
+                           std::string n = i.param;
+                           for (char& c : n)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+// The count of records, samples and the last record offset the plain decode
+// of the first `upto` bytes' records would give: the stopped decode keeps
+// exactly the records before the offset where it paused.
+TEST(DecodeStop, KeepsAndNamesWhatWasReadAndSaysWhereItStopped) {
+  const auto dir = PerfData() / "archive_mt_fp";
+  const std::vector<uint8_t> bytes = ReadFile(PerfInput(dir));
+  const std::vector<uint8_t> tarball = ReadFile(dir / "perf.data.tar.bz2");
+  ASSERT_FALSE(tarball.empty());
+  MemorySource whole_src(bytes), whole_tar(tarball);
+  Session whole(whole_src, "perf.data");
+  whole.AddSideFile(whole_tar, "perf.data.tar.bz2");
+  ASSERT_TRUE(whole.Decode());
+  const size_t all_samples = whole.result().profile.samples.time.size();
+
+  MemorySource src(bytes), tar(tarball);
+  Session s(src, "perf.data");
+  s.AddSideFile(tar, "perf.data.tar.bz2");
+  const uint64_t half = bytes.size() / 2;
+  auto state = s.DecodeStart(nullptr, [&](uint64_t off) { return off >= half; }, 4096);
+  ASSERT_EQ(state, Session::DecodeState::kPaused);
+  const uint64_t at = s.PausedAt();
+  EXPECT_GE(at, half);
+  s.DecodeStop();
+  EXPECT_EQ(s.DecodeResume(), Session::DecodeState::kDone);  // nothing left to resume
+  EXPECT_TRUE(s.DecodeOk());
+
+  const DecodeResult& r = s.result();
+  const size_t samples = r.profile.samples.time.size();
+  EXPECT_GT(samples, 0u);
+  EXPECT_LT(samples, all_samples);
+  // No data record at or after the stop; the feature rows are still listed.
+  bool feature_rows = false;
+  for (size_t i = 0; i < r.records.rows(); ++i) {
+    const auto kind = static_cast<RecordKind>(r.records.kind[i]);
+    if (kind == RecordKind::kRecord) {
+      EXPECT_LT(r.records.offset[i], at);
+    }
+    feature_rows = feature_rows || kind == RecordKind::kFeature;
+  }
+  EXPECT_TRUE(feature_rows);
+  // One warning says where, with the offset.
+  const std::string diags = s.DiagnosticsJson();
+  EXPECT_NE(diags.find("\"decode_stopped\""), std::string::npos) << diags;
+  EXPECT_NE(diags.find("decoding was stopped at byte offset " + std::to_string(at) + " of " + std::to_string(bytes.size())),
+            std::string::npos)
+      << diags;
+  // The side file still names what was read: the stopped decode's stacks are
+  // the whole decode's names (none of them [unknown] where the whole has one).
+  const std::string stacks = s.StacksText(false, "");
+  ASSERT_FALSE(stacks.empty());
+  const std::string whole_stacks = whole.StacksText(false, "");
+  for (const std::string& line : corpus::Lines(stacks)) {
+    const std::string stack = line.substr(0, line.rfind(' '));
+    EXPECT_NE(whole_stacks.find(stack + " "), std::string::npos) << line;
+  }
+}
+
+// Formats that do not pause (jitdumps, XRay logs, gperftools profiles) decode whole through DecodeStart.
+TEST(DecodePause, FormatsWithoutPausesDecodeInOneStep) {
+  const auto root = std::filesystem::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data";
+  int files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    const std::string n = e.path().filename().string();
+    if (!e.is_regular_file() || (n.rfind("jit-", 0) != 0 && n != "xray.log" && n != "cpu.prof")) continue;
+    const std::vector<uint8_t> bytes = ReadFile(e.path());
+    ++files;
+    MemorySource a(bytes), b(bytes);
+    Session plain(a, n), stepped(b, n);
+    const bool ok = plain.Decode();
+    EXPECT_EQ(stepped.DecodeStart(nullptr, [](uint64_t) { return true; }, 1), Session::DecodeState::kDone) << e.path();
+    EXPECT_EQ(stepped.DecodeOk(), ok);
+    EXPECT_EQ(stepped.StacksText(false, ""), plain.StacksText(false, "")) << e.path();
+    EXPECT_EQ(stepped.RecordsText(), plain.RecordsText()) << e.path();
+  }
+  EXPECT_GE(files, 5);
+}
+
+}  // namespace
+}  // namespace profscope
