@@ -116,6 +116,27 @@ class JsSession {
     }
     return session_.Decode(fn);
   }
+  // The decode in steps (Session::DecodeStart): pause(offset) is asked at most
+  // once per `every` bytes of the main file's records; true pauses there.
+  // Each call returns true while the decode is paused.
+  bool decodeStart(val progress, val pause, double every) {
+    profscope::ProgressFn fn;
+    if (!progress.isUndefined() && !progress.isNull()) {
+      fn = [progress](uint64_t done, uint64_t total) {
+        progress(static_cast<double>(done), static_cast<double>(total));
+      };
+    }
+    profscope::PauseFn pause_fn;
+    if (!pause.isUndefined() && !pause.isNull()) {
+      pause_fn = [pause](uint64_t offset) { return pause(static_cast<double>(offset)).as<bool>(); };
+    }
+    const uint64_t step = every >= 1 ? static_cast<uint64_t>(every) : uint64_t{1} << 20;
+    return session_.DecodeStart(fn, pause_fn, step) == profscope::Session::DecodeState::kPaused;
+  }
+  bool decodeResume() { return session_.DecodeResume() == profscope::Session::DecodeState::kPaused; }
+  void decodeStop() { session_.DecodeStop(); }
+  bool decodeOk() const { return session_.DecodeOk(); }
+  double pausedAt() const { return static_cast<double>(session_.PausedAt()); }
   std::string infoJson() const { return session_.InfoJson(); }
   std::string recordsText() const { return session_.RecordsText(); }
   std::string stacksText(bool addresses, std::string event) const { return session_.StacksText(addresses, event); }
@@ -328,6 +349,11 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("addSideFolderFile", &JsSession::addSideFolderFile)
       .function("noteSideFolder", &JsSession::noteSideFolder)
       .function("decode", &JsSession::decode)
+      .function("decodeStart", &JsSession::decodeStart)
+      .function("decodeResume", &JsSession::decodeResume)
+      .function("decodeStop", &JsSession::decodeStop)
+      .function("decodeOk", &JsSession::decodeOk)
+      .function("pausedAt", &JsSession::pausedAt)
       .function("infoJson", &JsSession::infoJson)
       .function("recordsText", &JsSession::recordsText)
       .function("stacksText", &JsSession::stacksText)

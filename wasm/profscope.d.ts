@@ -157,6 +157,20 @@ export interface Session {
   setOption(key: string, value: string): void;
   /** Decodes everything; progress(doneBytes, totalBytes) is called at most every ~1 MiB. Returns false when fatal. */
   decode(progress: (done: number, total: number) => void): boolean;
+  /**
+   * The same decode in steps (Session::DecodeStart), so the caller can read ahead and hear a cancel
+   * between them: pause(offset) is asked at most once per `every` bytes (0: 1 MiB) between the main
+   * file's records (perf.data; other formats decode in one step); returning true pauses before the
+   * record at offset. Returns true while paused: then decodeResume() (true: paused again) or
+   * decodeStop() (ends the decode there, keeping what was read; a decode_stopped warning names the offset).
+   */
+  decodeStart(progress: ((done: number, total: number) => void) | null, pause: ((offset: number) => boolean) | null, every: number): boolean;
+  decodeResume(): boolean;
+  decodeStop(): void;
+  /** After the stepped decode: what decode() would have returned. */
+  decodeOk(): boolean;
+  /** The offset a paused decode stopped at (the next record's). */
+  pausedAt(): number;
 
   // ---- the CLI's texts (byte-identical to the native CLI) ----
   /** Same JSON object `profscope info FILE` prints. */
