@@ -229,7 +229,7 @@ test.describe('profscope, long decodes', () => {
     return Buffer.concat([head, ...Array.from({ length: times }, () => tail)]);
   }
 
-  test('shows progress, can be cancelled, and opens the next file', async ({ page }) => {
+  test('shows progress, can be cancelled keeping what was decoded, and opens the next file', async ({ page }) => {
     const errs = watchErrors(page);
     await page.goto('./');
     await waitDecoded(page, 'calltree.perf.data');
@@ -248,7 +248,23 @@ test.describe('profscope, long decodes', () => {
     await shot(page, '08-decoding-progress');
     await progress.getByRole('button', { name: 'Cancel' }).click();
     await expect(progress).toHaveCount(0);
-    await expect(page.getByText('Decoding cancelled')).toBeVisible();
+    // the decode stopped where it was: what it read is shown, and the page says where it stopped
+    const size = fs.statSync(big).size;
+    const banner = page.getByTestId('decode-stopped');
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText(`of ${size.toLocaleString('en-US')}`);
+    const at = num((await banner.textContent()).match(/cancelled at byte ([\d,]+)/)[1]);
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(size);
+    const samples = num(await summaryField(page, 'samples').textContent());
+    expect(samples).toBeGreaterThan(0);
+    // each repetition of the sample's records holds its 305 samples: fewer than all of them were read
+    expect(samples).toBeLessThan(305 * 3600);
+    await page.getByRole('tab', { name: /Diagnostics/ }).click();
+    const diag = page.getByRole('tabpanel', { name: 'Diagnostics' }).locator('tbody tr').filter({ hasText: 'decoding was stopped at byte offset' });
+    await expect(diag).toHaveCount(1);
+    await expect(diag).toContainText(hex(at));
+    await shot(page, '08b-decoding-cancelled');
 
     await openFile(page, dataFile('default_event', 'perf.data'));
     expect(num(await summaryField(page, 'samples').textContent())).toBe(1235);

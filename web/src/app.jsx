@@ -92,7 +92,7 @@ export function App() {
   useKeyMap({ gotoRef, doc, tabs: TAB_IDS, tab, setTab, showKeys, setShowKeys, selection: sel.selection, select: sel.select, onByteClick: sel.onByteClick, onBack: sel.onBack, onError: setError, searchRef, chartApi, layout });
   useUrlState({ doc, tab, opts, selection: sel.selection, setTab, changeOpts: an.changeOpts, select: sel.select });
 
-  const busy = status === 'decoding' || status === 'loading';
+  const busy = status === 'decoding' || status === 'loading' || status === 'stopping';
   const selectRecord = (/** @type {number} */ row) => sel.select({ type: 'record', row }, { reveal: true });
   return (
     <div class={`app${EMBED ? ' embed' : ''}${dragging ? ' dragging' : ''}${busy && doc ? ' stale' : ''}${layout.maximized ? ' maximized' : ''}`} aria-busy={busy ? 'true' : 'false'}>
@@ -106,6 +106,13 @@ export function App() {
       {status === 'cancelled' ? (
         <div class="banner" role="status">
           Decoding cancelled. Drop a file or use “Open file…”.
+        </div>
+      ) : null}
+
+      {doc && !busy && stoppedAt(doc) ? (
+        <div class="banner" role="status" data-testid="decode-stopped">
+          {`Decoding was cancelled at byte ${(stoppedAt(doc)?.offset ?? 0).toLocaleString('en-US')} of ${Number(doc.size).toLocaleString('en-US')} ` +
+            `(${formatPercent(stoppedAt(doc)?.offset ?? 0, doc.size || 1)}): shown is what was decoded before it. Open the file again to decode all of it.`}
         </div>
       ) : null}
 
@@ -245,6 +252,15 @@ export function App() {
 }
 
 /** The bar at the top: the file input, the open file's name, decoding progress, theme, keys. */
+/**
+ * The decode_stopped diagnostic of a document whose decode was cancelled (it keeps what was read).
+ * @param {any} doc
+ * @returns {{offset: number} | undefined}
+ */
+function stoppedAt(doc) {
+  return (doc.diagnostics || []).find((/** @type {any} */ d) => d.code === 'decode_stopped');
+}
+
 function TopBar({ files, busy, onKeys, onFiles, exp }) {
   const fileInput = useRef(/** @type {HTMLInputElement | null} */ (null));
   const { doc, progress, status } = files;
@@ -274,8 +290,14 @@ function TopBar({ files, busy, onKeys, onFiles, exp }) {
       {busy ? (
         <div class="progress" role="status" aria-label="Decoding progress">
           <progress max={progress.total || 1} value={progress.done} />
-          <span class="muted">{status === 'loading' ? 'Loading sample…' : `Decoding… ${progress.total ? formatPercent(progress.done, progress.total) : ''}`}</span>
-          <button type="button" onClick={files.cancel}>
+          <span class="muted">
+            {status === 'loading'
+              ? 'Loading sample…'
+              : status === 'stopping'
+                ? 'Stopping… keeping what was decoded'
+                : `Decoding… ${progress.total ? formatPercent(progress.done, progress.total) : ''}`}
+          </span>
+          <button type="button" onClick={files.cancel} disabled={status === 'stopping'} title="Stop decoding and show what was decoded so far">
             Cancel
           </button>
         </div>

@@ -15,7 +15,8 @@ export const SAMPLE_BINARY_URL = 'samples/calltree';
  * chosen: the person dropped or chose the files (not the bundled sample, a ?url= or an embedding host's file)
  * @typedef {{label?: string, openName?: string, dataFiles?: File[], sideFiles?: File[], options?: Record<string, string>, chosen?: boolean,
  *   sideFolders?: {folder: string, capped: boolean, offered: number}[]}} Extras
- * @typedef {'idle'|'loading'|'decoding'|'ready'|'error'|'cancelled'} Status
+ * stopping: Cancel was pressed while decoding; what was decoded so far is on its way
+ * @typedef {'idle'|'loading'|'decoding'|'stopping'|'ready'|'error'|'cancelled'} Status
  */
 
 /**
@@ -128,13 +129,20 @@ export function useOpenFile(client, onOpened) {
     [openFile],
   );
 
+  // Cancel: a decode stops where it is and shows what it read (status 'stopping' until it arrives; a
+  // decoder that cannot stop in time is terminated and nothing is shown); loading the sample is abandoned.
   const cancel = useCallback(() => {
+    if (status === 'decoding') {
+      setStatus('stopping');
+      client.stopDecoding();
+      return;
+    }
     openSeq.current++;
     client.stop();
     setStatus('cancelled');
     setDoc(null);
     setSource(null);
-  }, [client]);
+  }, [client, status]);
 
   // the bundled sample, from the page's own origin, when no file was given;
   // ?url=… loads that file instead; ?embed=1 waits for the host's profscope:open

@@ -1,5 +1,5 @@
 // @ts-check
-// Page side of the decoding worker: one worker per opened file (cancel = terminate). Each
+// Page side of the decoding worker: one worker per opened file (cancel: stopDecoding). Each
 // method is one request of decode-worker.js (its header lists the messages); the answer is the
 // worker's message with the same id.
 
@@ -40,6 +40,24 @@ export class DecoderClient {
       this.worker = null;
     }
     this.failAll(Object.assign(new Error('cancelled'), { cancelled: true }));
+  }
+
+  /**
+   * Cancel while a file decodes: the worker stops the decode at its next step and answers 'decoded' with
+   * what it read (a decode_stopped warning says where). A decoder that does not pause (not perf.data)
+   * cannot hear it: after `graceMs` the worker is terminated as stop() does, and open() rejects as cancelled.
+   * @param {number} [graceMs]
+   */
+  stopDecoding(graceMs = 3000) {
+    const opening = this.opening;
+    if (!this.worker || !opening) {
+      this.stop();
+      return;
+    }
+    this.worker.postMessage({ type: 'stop' });
+    setTimeout(() => {
+      if (this.opening === opening) this.stop();
+    }, graceMs);
   }
 
   /** @param {Error} err */

@@ -1,6 +1,8 @@
 // @ts-check
-// Decoding worker: owns the WASM module and one Session at a time (cancel: the page terminates
-// this worker and starts a new one). It reads the session's columns (session-columns.js),
+// Decoding worker: owns the WASM module and one Session at a time. The main file is decoded in steps
+// (streamed-file.js reads it ahead in a second worker); a 'stop' between them ends the decode and what it
+// read is answered as 'decoded' (a decoder that does not pause is stopped by the page terminating this
+// worker). It reads the session's columns (session-columns.js),
 // derives what the views need (derive.js, record-index.js), runs the core's aggregation
 // (file-analysis.js) and answers the page. Every typed array it posts is transferred.
 //
@@ -8,6 +10,7 @@
 //   {type:'open', file, name, dataFiles, sideFiles, sideFolders, options}
 //                                                      {type:'progress', done, total}  (throttled)
 //                                                      {type:'decoded', ...}  (see open() below)
+//   {type:'stop'}  (Cancel while decoding)             'decoded' with what was read, a decode_stopped warning
 //   {type:'fields', id, row}                           {type:'fields', id, row, label, fields}
 //   {type:'labels', id, rows}                          {type:'labels', id, rows, labels}
 //   {type:'searchRecords', id, query}                  {type:'searchRecords', id, rows: Int32Array}
@@ -34,6 +37,7 @@ import { functionTotals, samplesOf } from './call-nodes.js';
 import { callchainSlot, frameAddressFor } from './record-slot.js';
 import { diffModel } from './diff-model.js';
 import { readerOf } from './file-reader.js';
+import { streamedFile } from './streamed-file.js';
 
 /** @typedef {import('../../../wasm/profscope').ProfscopeModule} ProfscopeModule */
 /** @typedef {import('../../../wasm/profscope').Session} Session */
@@ -57,6 +61,10 @@ let file = null;
  * @type {{session: Session, name: string} | null}
  */
 let other = null;
+/** A Cancel ('stop') arrived while a file decodes; wakeDecode ends the decode's wait for bytes. */
+let stopRequested = false;
+/** @type {(() => void) | null} */
+let wakeDecode = null;
 
 function getModule() {
   if (!modulePromise) {
@@ -143,7 +151,8 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   const size = main.size;
   const t0 = performance.now();
   const timed = { readMs: 0, reads: 0, bytes: 0 };
-  const readMain = readerOf(main);
+  const stream = streamedFile(main);
+  const readMain = stream.read;
   const s = new m.Session(
     (/** @type {number} */ offset, /** @type {number} */ length) => {
       const r0 = performance.now();
@@ -171,7 +180,26 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     }
   };
   self.postMessage({ type: 'progress', done: 0, total: size });
-  const ok = s.decode(progress);
+  // In steps: between them the read-ahead's chunks come in and a Cancel ('stop') is heard; a stopped
+  // decode keeps what it read (a decode_stopped warning says where) and is shown like a whole one.
+  stopRequested = false;
+  wakeDecode = stream.interrupt;
+  let paused;
+  try {
+    paused = s.decodeStart(progress, (/** @type {number} */ offset) => stopRequested || stream.shouldPause(offset), 1 << 20);
+    while (paused) {
+      if (!stopRequested) await stream.resumeAt(s.pausedAt());
+      if (stopRequested) {
+        s.decodeStop();
+        break;
+      }
+      paused = s.decodeResume();
+    }
+  } finally {
+    wakeDecode = null;
+    stream.close();
+  }
+  const ok = s.decodeOk();
   const decodeMs = performance.now() - t0;
   self.postMessage({ type: 'progress', done: size, total: size });
 
@@ -235,7 +263,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     analysis: analysis.run({ filter: { event: totals.length ? defaultEvent : -1 }, transforms: [], invert: false, weight: defaultWeight(summary.format) }),
     heapBytes: (m.HEAP8 ?? m.HEAPU8)?.buffer.byteLength ?? 0, // WASM linear memory after decoding (bench)
     // (bench) the decode's time, the part of it spent reading the file, and the work after it
-    benchTimes: { decodeMs, readMs: timed.readMs, reads: timed.reads, readBytes: timed.bytes, afterMs: performance.now() - t0 - decodeMs },
+    benchTimes: { decodeMs, readMs: timed.readMs, reads: timed.reads, readBytes: timed.bytes, afterMs: performance.now() - t0 - decodeMs, ...stream.stats },
   };
   self.postMessage(msg, transferables(msg));
 }
@@ -410,6 +438,11 @@ self.onmessage = async (e) => {
     switch (msg.type) {
       case 'open':
         await open(msg);
+        break;
+      case 'stop':
+        // Cancel while decoding: the decode stops at its next step and what it read is shown
+        stopRequested = true;
+        wakeDecode?.();
         break;
       case 'fields': {
         const s = requireSession();

@@ -22,7 +22,7 @@ export function readerOf(blob, ahead = READ_AHEAD, reader = new FileReaderSync()
   let block = null;
   let blockAt = 0;
   let lastEnd = -1;
-  return (/** @type {number} */ offset, /** @type {number} */ length) => {
+  const read = (/** @type {number} */ offset, /** @type {number} */ length) => {
     const start = Math.max(0, Math.min(Number(offset), size));
     const end = Math.max(start, Math.min(start + Number(length), size));
     if (end <= start) return new Uint8Array(0);
@@ -37,4 +37,12 @@ export function readerOf(blob, ahead = READ_AHEAD, reader = new FileReaderSync()
     blockAt = start;
     return block.subarray(0, end - start);
   };
+  /** The block read ahead ({at, bytes}), handed over and forgotten (streamed-file.js keeps reading after it). */
+  read.takeBlock = () => {
+    const b = block ? { at: blockAt, bytes: block } : null;
+    block = null;
+    lastEnd = -1;
+    return b;
+  };
+  return read;
 }

@@ -1,0 +1,188 @@
+// @ts-check
+// The main file's bytes in the decoding worker while the decode runs in steps (Session.decodeStart): a
+// second worker (read-ahead-worker.js) reads the file ahead of the decode and hands the chunks over, so
+// reading and decoding overlap (FileReaderSync alone, on the decode's thread, would wait for every read:
+// 1 GB takes ~1.5-2.6 s to read in headless chromium). The decode pauses (shouldPause) when the bytes it
+// will want next have not arrived yet, or every `yieldMs`, so the worker's event loop takes in the chunks
+// and hears a Cancel; resumeAt() waits for the bytes and says how far to read next. Reads the chunks do not
+// cover (the header, the feature sections at the end, fields opened later) go to FileReaderSync directly.
+// The read-ahead starts at the first pause, i.e. only for a decoder that pauses (perf.data); others read
+// through file-reader.js alone.
+import { readerOf } from './file-reader.js';
+
+/** Bytes per chunk the read-ahead worker reads and hands over. */
+export const CHUNK = 8 << 20;
+/** How far past the paused decode the file is read (the chunks in flight stay within this). */
+export const AHEAD = 48 << 20;
+/**
+ * How far past the offset it is asked at the decode may read before it is asked again: the pause
+ * interval (1 MiB), the decoder's 4 MiB window, a record.
+ */
+export const NEED = 6 << 20;
+
+/** @returns {Worker | null} */
+function spawnReader() {
+  if (typeof Worker === 'undefined') return null;
+  try {
+    return new Worker(new URL('./read-ahead-worker.js', import.meta.url), { type: 'module' });
+  } catch {
+    return null;
+  }
+}
+
+/** A macrotask turn of the event loop (a MessageChannel message: no timer clamping). */
+function nextTurn(/** @type {() => void} */ fn) {
+  if (typeof MessageChannel === 'undefined') {
+    setTimeout(fn, 0);
+    return;
+  }
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => {
+    ch.port1.close();
+    fn();
+  };
+  ch.port2.postMessage(0);
+}
+
+/**
+ * @param {Blob} blob
+ * @param {{chunk?: number, ahead?: number, need?: number, yieldMs?: number, spawn?: () => any, reader?: {readAsArrayBuffer(b: Blob): ArrayBuffer}}} [opts]
+ */
+export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, yieldMs = 100, spawn = spawnReader, reader } = {}) {
+  const size = blob.size;
+  const direct = readerOf(blob, undefined, reader);
+  /** @type {{at: number, bytes: Uint8Array}[]} the chunks read ahead, in order, contiguous */
+  const chunks = [];
+  let arrived = -1; // where the contiguous chunks end (-1: no read-ahead)
+  /** @type {any} */
+  let worker = null;
+  let started = false;
+  let failed = false;
+  let lastYield = performance.now();
+  /** @type {(() => void) | null} */
+  let waiting = null;
+  const stats = { fromChunks: 0, direct: 0, waitMs: 0, pauses: 0, readAheadFrom: -1 };
+
+  const wake = () => {
+    const w = waiting;
+    waiting = null;
+    w?.();
+  };
+
+  /** @param {number} from */
+  function start(from) {
+    started = true;
+    worker = spawn();
+    if (!worker) return;
+    // what the direct reader already read ahead is the first chunk
+    const b = direct.takeBlock();
+    let at = from;
+    if (b && b.at <= from && b.at + b.bytes.length > from) {
+      chunks.push(b);
+      at = b.at + b.bytes.length;
+      arrived = at;
+    } else {
+      arrived = from;
+    }
+    stats.readAheadFrom = at;
+    worker.onmessage = (/** @type {MessageEvent} */ e) => {
+      const m = e.data || {};
+      if (m.type === 'chunk' && m.at === arrived) {
+        const bytes = new Uint8Array(m.buffer);
+        chunks.push({ at: m.at, bytes });
+        arrived = m.at + bytes.length;
+      } else if (m.type === 'error' || m.type === 'chunk') {
+        failed = true; // reads go to FileReaderSync from here on
+      }
+      wake();
+    };
+    worker.onerror = () => {
+      failed = true;
+      wake();
+    };
+    worker.postMessage({ type: 'start', file: blob, from: at, until: from + ahead, chunk });
+  }
+
+  /**
+   * read(offset, length) for the Session: the chunks when they hold the range, else FileReaderSync.
+   * @param {number} offset
+   * @param {number} length
+   */
+  function read(offset, length) {
+    const s = Math.max(0, Math.min(Number(offset), size));
+    const e = Math.max(s, Math.min(s + Number(length), size));
+    if (e > s && chunks.length && s >= chunks[0].at && e <= arrived) {
+      stats.fromChunks += e - s;
+      let i = 0;
+      while (chunks[i].at + chunks[i].bytes.length <= s) i++;
+      const c = chunks[i];
+      if (e <= c.at + c.bytes.length) return c.bytes.subarray(s - c.at, e - c.at);
+      const out = new Uint8Array(e - s);
+      for (let pos = s; pos < e; i++) {
+        const k = chunks[i];
+        const piece = k.bytes.subarray(pos - k.at, Math.min(k.bytes.length, e - k.at));
+        out.set(piece, pos - s);
+        pos += piece.length;
+      }
+      return out;
+    }
+    stats.direct += e - s;
+    return direct(s, e - s);
+  }
+
+  /**
+   * Asked by the decode (at most once per MiB of records): pause now? Yes when the bytes it will read
+   * next have not arrived, or it has run `yieldMs` since the last pause (to take in chunks and messages).
+   * @param {number} offset
+   */
+  function shouldPause(offset) {
+    if (!started) start(offset);
+    if (performance.now() - lastYield >= yieldMs) return true;
+    return !!worker && !failed && arrived < Math.min(size, offset + need);
+  }
+
+  /**
+   * The decode paused at `offset`: forget the chunks before it, ask for the file up to offset + ahead,
+   * and resolve (at least one turn of the event loop later) once the bytes it needs next are here.
+   * @param {number} offset
+   */
+  function resumeAt(offset) {
+    stats.pauses++;
+    while (chunks.length && chunks[0].at + chunks[0].bytes.length <= offset) chunks.shift();
+    if (worker && !failed) worker.postMessage({ type: 'until', until: offset + ahead });
+    const target = Math.min(size, offset + need);
+    const t0 = performance.now();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!worker || failed || arrived >= target || stopped) {
+          const now = performance.now();
+          stats.waitMs += now - t0;
+          lastYield = now;
+          resolve(undefined);
+        } else {
+          waiting = check;
+        }
+      };
+      nextTurn(check);
+    });
+  }
+
+  let stopped = false;
+  return {
+    read,
+    shouldPause,
+    resumeAt,
+    stats,
+    /** Stops waiting for bytes (a Cancel arrived). */
+    interrupt() {
+      stopped = true;
+      wake();
+    },
+    close() {
+      worker?.terminate();
+      worker = null;
+      chunks.length = 0;
+      wake();
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { streamedFile } from './streamed-file.js';
+
+// A Blob of bytes 0..n-1 (mod 256), a FileReaderSync stand-in counting its calls, and a stand-in for the
+// read-ahead worker whose chunks the test hands over itself.
+function setup(n) {
+  const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 7) & 255);
+  const blob = new Blob([bytes]);
+  const slice = blob.slice.bind(blob);
+  blob.slice = (a, e) => Object.assign(slice(a, e), { start: a });
+  const direct = [];
+  const reader = {
+    readAsArrayBuffer(b) {
+      direct.push([b.start, b.size]);
+      return bytes.slice(b.start, b.start + b.size).buffer;
+    },
+  };
+  const worker = {
+    posted: [],
+    terminated: false,
+    onmessage: null,
+    postMessage(m) {
+      this.posted.push(m);
+    },
+    terminate() {
+      this.terminated = true;
+    },
+    // the read-ahead worker's answer: a chunk of the file
+    chunk(at, len) {
+      this.onmessage({ data: { type: 'chunk', at, buffer: bytes.slice(at, at + len).buffer } });
+    },
+  };
+  return { bytes, blob, reader, worker, direct };
+}
+
+const settled = async (p) => {
+  let done = false;
+  p.then(() => (done = true));
+  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+  return done;
+};
+
+describe('streamedFile', () => {
+  it('reads ahead from the first pause, serves the decode from the chunks and waits for the bytes it needs', async () => {
+    const { bytes, blob, reader, worker, direct } = setup(1000);
+    const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => worker, reader });
+    // the header: before any pause, read directly
+    expect(f.read(0, 40)).toEqual(bytes.subarray(0, 40));
+    expect(direct.length).toBe(1);
+    // the first pause starts the read-ahead where the decode is, up to `ahead` past it
+    expect(f.shouldPause(40)).toBe(true); // nothing has arrived yet
+    expect(worker.posted[0]).toMatchObject({ type: 'start', file: blob, from: 40, until: 40 + 256, chunk: 64 });
+    const waited = f.resumeAt(40);
+    expect(await settled(waited)).toBe(false); // waits for 100 bytes past 40
+    worker.chunk(40, 64);
+    expect(await settled(waited)).toBe(false);
+    worker.chunk(104, 64);
+    expect(await settled(waited)).toBe(true);
+    expect(worker.posted.at(-1)).toEqual({ type: 'until', until: 40 + 256 });
+    // reads within a chunk and across chunks come from the chunks, not from FileReaderSync
+    expect(f.read(50, 10)).toEqual(bytes.subarray(50, 60));
+    expect(f.read(90, 60)).toEqual(bytes.subarray(90, 150));
+    expect(direct.length).toBe(1);
+    expect(f.stats.fromChunks).toBe(70);
+    // enough has arrived for the decode at 60: no pause
+    expect(f.shouldPause(60)).toBe(false);
+    // a read past what arrived, or before the chunks (a feature section, a field), is read directly
+    expect(f.read(900, 50)).toEqual(bytes.subarray(900, 950));
+    expect(f.read(0, 8)).toEqual(bytes.subarray(0, 8));
+    expect(direct.length).toBe(3);
+    // chunks before a pause are let go; the read-ahead is asked to go on
+    const next = f.resumeAt(120);
+    worker.chunk(168, 64);
+    expect(await settled(next)).toBe(true);
+    expect(worker.posted.at(-1)).toEqual({ type: 'until', until: 120 + 256 });
+    expect(f.read(110, 10)).toEqual(bytes.subarray(110, 120)); // the chunk at 104 is kept: it holds 120
+    expect(f.read(60, 10)).toEqual(bytes.subarray(60, 70)); // the chunk at 40 is gone: read directly
+    expect(direct.length).toBe(4);
+    f.close();
+    expect(worker.terminated).toBe(true);
+  });
+
+  it('pauses every yieldMs so the worker hears messages, and a Cancel ends the wait for bytes', async () => {
+    const { blob, reader, worker } = setup(1000);
+    const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 0, spawn: () => worker, reader });
+    f.read(0, 16);
+    expect(f.shouldPause(16)).toBe(true);
+    const waited = f.resumeAt(16);
+    expect(await settled(waited)).toBe(false);
+    f.interrupt();
+    expect(await settled(waited)).toBe(true);
+  });
+
+  it('without a read-ahead worker, or when it fails, reads directly and never waits for bytes', async () => {
+    const { bytes, blob, reader, worker, direct } = setup(1000);
+    const alone = streamedFile(blob, { need: 100, yieldMs: 1e9, spawn: () => null, reader });
+    expect(alone.shouldPause(0)).toBe(false);
+    expect(alone.read(0, 1000)).toEqual(bytes);
+    expect(await settled(alone.resumeAt(0))).toBe(true);
+
+    const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => worker, reader });
+    f.shouldPause(0);
+    const waited = f.resumeAt(0);
+    worker.chunk(500, 64); // not where the read-ahead stands: it is not used from here on
+    expect(await settled(waited)).toBe(true);
+    expect(f.shouldPause(10)).toBe(false);
+    const before = direct.length;
+    expect(f.read(0, 100)).toEqual(bytes.subarray(0, 100));
+    expect(direct.length).toBe(before + 1);
+  });
+
+  it('hands the block the direct reader read ahead to the chunks, and the read-ahead goes on after it', () => {
+    const { bytes, blob, reader, worker } = setup(1000);
+    const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => worker, reader });
+    f.read(0, 8);
+    f.read(8, 8); // sequential: the direct reader reads its block ahead (the whole small file)
+    expect(f.shouldPause(16)).toBe(false); // all of it is here
+    expect(worker.posted[0]).toMatchObject({ type: 'start', from: 1000 });
+    expect(f.read(16, 500)).toEqual(bytes.subarray(16, 516));
+    expect(f.stats.fromChunks).toBe(500);
+  });
+});
