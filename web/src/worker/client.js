@@ -17,7 +17,7 @@ export class DecoderClient {
     this.nextId = 1;
     /** @type {Map<number, {resolve: Function, reject: Function}>} */
     this.pending = new Map();
-    /** @type {{resolve: Function, reject: Function, onProgress?: Function} | null} */
+    /** @type {{resolve: Function, reject: Function, onProgress?: Function, decoded?: boolean} | null} */
     this.opening = null;
   }
 
@@ -54,9 +54,10 @@ export class DecoderClient {
       this.stop();
       return;
     }
+    if (opening.decoded) return; // decoded already: its tables are on their way
     this.worker.postMessage({ type: 'stop' });
     setTimeout(() => {
-      if (this.opening === opening) this.stop();
+      if (this.opening === opening && !opening.decoded) this.stop();
     }, graceMs);
   }
 
@@ -89,6 +90,8 @@ export class DecoderClient {
   onMessage(msg) {
     if (!msg || typeof msg !== 'object') return;
     if (msg.type === 'progress') {
+      // the decode is over when done reaches total: what follows (the views' tables) ends soon
+      if (this.opening && msg.done >= msg.total) this.opening.decoded = true;
       this.opening?.onProgress?.(msg.done, msg.total);
       return;
     }

@@ -154,12 +154,12 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   const stream = streamedFile(main);
   const readMain = stream.read;
   const s = new m.Session(
-    (/** @type {number} */ offset, /** @type {number} */ length) => {
+    (/** @type {number} */ offset, /** @type {number} */ length, /** @type {Uint8Array | undefined} */ into) => {
       const r0 = performance.now();
-      const bytes = readMain(offset, length);
+      const bytes = readMain(offset, length, into);
       timed.readMs += performance.now() - r0;
       timed.reads++;
-      timed.bytes += bytes.length;
+      timed.bytes += typeof bytes === 'number' ? bytes : bytes.length;
       return bytes;
     },
     size,
@@ -203,13 +203,23 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   const decodeMs = performance.now() - t0;
   self.postMessage({ type: 'progress', done: size, total: size });
 
+  // (bench) where the time after the decode goes: each lap is the time since the one before
+  /** @type {Record<string, number>} */
+  const laps = {};
+  let lapAt = performance.now();
+  const lap = (/** @type {string} */ what, /** @type {any} */ value) => {
+    const now = performance.now();
+    laps[what] = Math.round(now - lapAt);
+    lapAt = now;
+    return value;
+  };
   const summary = parseJson(s.summaryJson(), /** @type {any} */ ({}));
   const events = parseJson(s.eventsJson(), /** @type {any[]} */ ([]));
   const threads = parseJson(s.threadsJson(), /** @type {any[]} */ ([]));
   const stringBlob = s.strings();
   const strings = decodeStrings(stringBlob);
-  const records = readRecords(s);
-  const profile = readKept(s);
+  const records = lap('summary, strings, record columns', readRecords(s));
+  const profile = lap('kept columns', readKept(s));
   // times are relative to the session's origin (exact as doubles); tracers count ticks, which
   // become ns here with the session's scale
   const base = s.timeBase();
@@ -218,14 +228,14 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   // The other sample columns are read for what is sent now, and not kept (they go with this call).
   const sampleTimes = s.sampleTimes();
   if (base.scale !== 1) for (let i = 0; i < sampleTimes.length; i++) sampleTimes[i] *= base.scale;
-  const sampleCounts = s.sampleCounts();
+  const sampleCounts = lap('sample columns', s.sampleCounts());
 
   const analysis = new FileAnalysis(s, profile, strings, base.scale);
   file = { analysis, sampleRecords: profile.sampleRecords, labels: null, format: String(summary.format ?? ''), name: String(name || main.name || 'file') };
   const totals = eventTotals(s.sampleEvents(), sampleCounts, events.length);
   const decoderOptions = parseJson(s.decoderOptionsJson(), /** @type {any} */ ({}));
   const typeNames = recordTypeNames(records, (r) => typeName(s, records.kinds[r], r));
-  const defaultEvent = heaviestEvent(totals);
+  const defaultEvent = lap('analysis, totals, type names', heaviestEvent(totals));
   const msg = {
     type: 'decoded',
     ok: ok !== false,
@@ -245,25 +255,25 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     threads,
     strings: stringBlob, // the page decodes the few it shows (marker labels)
     records,
-    index: buildRecordIndex(records),
+    index: lap('json answers, record index', buildRecordIndex(records)),
     sampleTimes, // (the worker keeps none)
-    recordSample: recordSamples(profile.sampleRecords, records.kinds.length),
+    recordSample: lap('record -> sample', recordSamples(profile.sampleRecords, records.kinds.length)),
     eventTotals: totals,
-    ...perCpu(s.sampleCpus(), sampleTimes, sampleCounts),
-    lanes: buildLanes(sampleTimes, s.sampleThreads(), threads.length, sampleCounts),
-    markers: readMarkers(s, strings, base.scale),
+    ...lap('cpus', perCpu(s.sampleCpus(), sampleTimes, sampleCounts)),
+    lanes: lap('lanes', buildLanes(sampleTimes, s.sampleThreads(), threads.length, sampleCounts)),
+    markers: lap('markers', readMarkers(s, strings, base.scale)),
     intervals: readIntervals(s, analysis.canon, base.scale),
     account: parseJson(s.accountJson(), []),
     funcSources: funcSources(s.frameSourceFrames(), s.frameSourceStrings(), profile.frameFuncs, analysis.canon, strings),
     funcInlined: funcInlined(s.frameInlined(), profile.frameFuncs, analysis.canon),
     typeNames, // (kind, type) -> type name: a row's name until its label arrives
-    composition: recordComposition(records, typeNames),
+    composition: lap('intervals, sources, composition', recordComposition(records, typeNames)),
     timing,
     defaultEvent,
-    analysis: analysis.run({ filter: { event: totals.length ? defaultEvent : -1 }, transforms: [], invert: false, weight: defaultWeight(summary.format) }),
+    analysis: lap('call tree', analysis.run({ filter: { event: totals.length ? defaultEvent : -1 }, transforms: [], invert: false, weight: defaultWeight(summary.format) })),
     heapBytes: (m.HEAP8 ?? m.HEAPU8)?.buffer.byteLength ?? 0, // WASM linear memory after decoding (bench)
     // (bench) the decode's time, the part of it spent reading the file, and the work after it
-    benchTimes: { decodeMs, readMs: timed.readMs, reads: timed.reads, readBytes: timed.bytes, afterMs: performance.now() - t0 - decodeMs, ...stream.stats },
+    benchTimes: { decodeMs, readMs: timed.readMs, reads: timed.reads, readBytes: timed.bytes, afterMs: performance.now() - t0 - decodeMs, ...stream.stats, laps: lap('rest', laps) },
   };
   self.postMessage(msg, transferables(msg));
 }
@@ -290,6 +300,16 @@ async function openCompare({ id, file: blob, name, sideFiles = [] }) {
   other = { session: s, name: String(name || blob.name || 'file') };
   addSideFiles(s, sideFiles);
   const ok = s.decode(() => {});
+  // (bench) where the time after the decode goes: each lap is the time since the one before
+  /** @type {Record<string, number>} */
+  const laps = {};
+  let lapAt = performance.now();
+  const lap = (/** @type {string} */ what, /** @type {any} */ value) => {
+    const now = performance.now();
+    laps[what] = Math.round(now - lapAt);
+    lapAt = now;
+    return value;
+  };
   const summary = parseJson(s.summaryJson(), /** @type {any} */ ({}));
   const diagnostics = parseJson(s.diagnosticsJson(), /** @type {any[]} */ ([]));
   self.postMessage({ type: 'openCompare', id, name: other.name, ok: ok !== false, format: String(summary.format ?? ''), samples: Number(summary.samples ?? 0), diagnostics: diagnostics.length });

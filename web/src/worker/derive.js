@@ -21,37 +21,55 @@ import { RecordKind } from '../lib/record-kind.js';
  */
 export function buildLanes(sampleTimes, laneOf, nLanes, sampleCounts) {
   const n = laneOf.length;
+  const counted = !!(sampleCounts && sampleCounts.length);
   const counts = new Int32Array(nLanes + 1);
   for (let i = 0; i < n; i++) {
     const t = laneOf[i];
     counts[t >= 0 && t < nLanes ? t : nLanes]++;
   }
-  /** @type {Lane[]} */
-  const lanes = [];
-  for (let t = 0; t <= nLanes; t++) lanes.push({ thread: t < nLanes ? t : -1, samples: new Int32Array(counts[t]), times: new Float64Array(0), count: 0 });
+  /** @type {Int32Array[]} */
+  const samplesOf = [];
+  for (let t = 0; t <= nLanes; t++) samplesOf.push(new Int32Array(counts[t]));
   const fill = new Int32Array(nLanes + 1);
   for (let i = 0; i < n; i++) {
     const t = laneOf[i];
     const l = t >= 0 && t < nLanes ? t : nLanes;
-    lanes[l].samples[fill[l]++] = i;
+    samplesOf[l][fill[l]++] = i;
   }
-  for (const lane of lanes) {
+  /** @type {Lane[]} */
+  const lanes = [];
+  for (let t = 0; t <= nLanes; t++) {
+    let samples = samplesOf[t];
+    const m = samples.length;
+    if (!m) continue;
+    // the times in the lane's order, sorted when the samples are not in time order already
+    let times = new Float64Array(m);
     let sorted = true;
-    for (let k = 1; k < lane.samples.length; k++) if (sampleTimes[lane.samples[k]] < sampleTimes[lane.samples[k - 1]]) sorted = false;
-    if (!sorted) {
-      const arr = Array.from(lane.samples);
-      arr.sort((a, b) => sampleTimes[a] - sampleTimes[b] || a - b);
-      lane.samples = Int32Array.from(arr);
+    let prev = -Infinity;
+    for (let k = 0; k < m; k++) {
+      const v = sampleTimes[samples[k]];
+      if (v < prev) sorted = false;
+      times[k] = prev = v;
     }
-    lane.times = new Float64Array(lane.samples.length);
-    for (let k = 0; k < lane.samples.length; k++) lane.times[k] = sampleTimes[lane.samples[k]];
+    if (!sorted) {
+      const arr = Array.from(samples);
+      arr.sort((a, b) => sampleTimes[a] - sampleTimes[b] || a - b);
+      samples = Int32Array.from(arr);
+      for (let k = 0; k < m; k++) times[k] = sampleTimes[samples[k]];
+    }
+    /** @type {Lane} */
+    const lane = { thread: t < nLanes ? t : -1, samples, times, count: m };
     // samples the lane stands for: rows times their counts (gperftools), what the filter bar counts
-    let c = 0;
-    for (let k = 0; k < lane.samples.length; k++) c += sampleCounts && sampleCounts.length ? sampleCounts[lane.samples[k]] : 1;
-    lane.count = c;
-    if (sampleCounts && sampleCounts.length) lane.weights = Uint32Array.from(lane.samples, (i) => sampleCounts[i]);
+    if (counted) {
+      const weights = new Uint32Array(m);
+      let c = 0;
+      for (let k = 0; k < m; k++) c += weights[k] = sampleCounts[samples[k]];
+      lane.count = c;
+      lane.weights = weights;
+    }
+    lanes.push(lane);
   }
-  return lanes.filter((l) => l.samples.length > 0);
+  return lanes;
 }
 
 /**

@@ -6,14 +6,14 @@
 // will want next have not arrived yet, or every `yieldMs`, so the worker's event loop takes in the chunks
 // and hears a Cancel; resumeAt() waits for the bytes and says how far to read next. Reads the chunks do not
 // cover (the header, the feature sections at the end, fields opened later) go to FileReaderSync directly.
-// The read-ahead starts at the first pause, i.e. only for a decoder that pauses (perf.data); others read
-// through file-reader.js alone.
+// The read-ahead worker is spawned at once and starts reading at the first pause, i.e. only for a decoder
+// that pauses (perf.data); others read through file-reader.js alone.
 import { readerOf } from './file-reader.js';
 
 /** Bytes per chunk the read-ahead worker reads and hands over. */
-export const CHUNK = 8 << 20;
+export const CHUNK = 16 << 20;
 /** How far past the paused decode the file is read (the chunks in flight stay within this). */
-export const AHEAD = 48 << 20;
+export const AHEAD = 64 << 20;
 /**
  * How far past the offset it is asked at the decode may read before it is asked again: the pause
  * interval (1 MiB), the decoder's 4 MiB window, a record.
@@ -69,10 +69,12 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
     w?.();
   };
 
+  // spawned now, started at the first pause (a module worker takes a while to start)
+  worker = spawn();
+
   /** @param {number} from */
   function start(from) {
     started = true;
-    worker = spawn();
     if (!worker) return;
     // what the direct reader already read ahead is the first chunk
     const b = direct.takeBlock();
@@ -104,11 +106,15 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
   }
 
   /**
-   * read(offset, length) for the Session: the chunks when they hold the range, else FileReaderSync.
+   * read(offset, length, into) for the Session (wasm/js_source.h): from the chunks when they hold the
+   * range, copied straight into `into` (the destination in the module's heap; returns the count), else
+   * FileReaderSync's bytes.
    * @param {number} offset
    * @param {number} length
+   * @param {Uint8Array} [into]
+   * @returns {Uint8Array | number}
    */
-  function read(offset, length) {
+  function read(offset, length, into) {
     const s = Math.max(0, Math.min(Number(offset), size));
     const e = Math.max(s, Math.min(s + Number(length), size));
     if (e > s && chunks.length && s >= chunks[0].at && e <= arrived) {
@@ -116,15 +122,15 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
       let i = 0;
       while (chunks[i].at + chunks[i].bytes.length <= s) i++;
       const c = chunks[i];
-      if (e <= c.at + c.bytes.length) return c.bytes.subarray(s - c.at, e - c.at);
-      const out = new Uint8Array(e - s);
+      if (e <= c.at + c.bytes.length && !into) return c.bytes.subarray(s - c.at, e - c.at);
+      const out = into && into.length >= e - s ? into : new Uint8Array(e - s);
       for (let pos = s; pos < e; i++) {
         const k = chunks[i];
         const piece = k.bytes.subarray(pos - k.at, Math.min(k.bytes.length, e - k.at));
         out.set(piece, pos - s);
         pos += piece.length;
       }
-      return out;
+      return out === into ? e - s : out;
     }
     stats.direct += e - s;
     return direct(s, e - s);

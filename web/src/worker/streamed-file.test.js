@@ -62,6 +62,13 @@ describe('streamedFile', () => {
     expect(f.read(90, 60)).toEqual(bytes.subarray(90, 150));
     expect(direct.length).toBe(1);
     expect(f.stats.fromChunks).toBe(70);
+    // into the module's heap: copied straight into the destination, the count returned
+    const into = new Uint8Array(60);
+    expect(f.read(90, 60, into)).toBe(60);
+    expect(into).toEqual(bytes.subarray(90, 150));
+    expect(f.read(50, 10, into)).toBe(10);
+    expect(into.subarray(0, 10)).toEqual(bytes.subarray(50, 60));
+    f.stats.fromChunks -= 70;
     // enough has arrived for the decode at 60: no pause
     expect(f.shouldPause(60)).toBe(false);
     // a read past what arrived, or before the chunks (a feature section, a field), is read directly
