@@ -19,11 +19,20 @@ export class DecoderClient {
     this.pending = new Map();
     /** @type {{resolve: Function, reject: Function, onProgress?: Function, decoded?: boolean} | null} */
     this.opening = null;
+    /** @type {Worker | null} */
+    this.spare = null;
+  }
+
+  /** A worker that is loading the WASM module, for the next file. */
+  prepare() {
+    if (!this.spare && typeof Worker !== 'undefined') this.spare = new Worker(new URL('./decode-worker.js', import.meta.url), { type: 'module' });
   }
 
   start() {
     this.stop();
-    const worker = new Worker(new URL('./decode-worker.js', import.meta.url), { type: 'module' });
+    // the spare has compiled the module already (decode-worker.js starts on it at once)
+    const worker = this.spare ?? new Worker(new URL('./decode-worker.js', import.meta.url), { type: 'module' });
+    this.spare = null;
     worker.onmessage = (e) => this.onMessage(e.data);
     worker.onerror = (e) => {
       const message = e.message || 'the decoding worker failed to start';
@@ -99,6 +108,8 @@ export class DecoderClient {
       const o = this.opening;
       this.opening = null;
       o?.resolve(msg);
+      // the next file opens in a fresh worker: load its module soon (not while the page draws this one)
+      setTimeout(() => this.prepare(), 1000);
       return;
     }
     if (msg.id != null && this.pending.has(msg.id)) {

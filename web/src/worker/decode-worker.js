@@ -80,6 +80,9 @@ function getModule() {
   }
   return modulePromise;
 }
+// The module is compiled as soon as the worker starts: the page keeps a worker ready for the next file
+// (client.js), so a dropped file does not wait for it.
+getModule().catch(() => {});
 
 /**
  * Turns whatever the module threw into a message.

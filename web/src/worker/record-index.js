@@ -20,47 +20,45 @@ import { RecordKind } from '../lib/record-kind.js';
 export function buildRecordIndex(rec) {
   const { offsets, sizes, kinds, parents, files } = rec;
   const n = parents.length;
-  /** @param {number} r */
-  const inMainFile = (r) => kinds[r] !== RecordKind.Nested && files[r] === 0;
+  const nested = RecordKind.Nested;
 
-  // depth (parents come before children)
+  // depth (parents come before children), children counts, rows with a child in the main file's space
+  // (a row is in it when it is not nested and belongs to file 0)
   const depth = new Uint8Array(n);
-  for (let r = 0; r < n; r++) {
-    const p = parents[r];
-    depth[r] = p >= 0 && p < r ? Math.min(255, depth[p] + 1) : 0;
-  }
-
-  // CSR children in table order
   const kidsStart = new Int32Array(n + 2);
+  const fileKids = new Uint8Array(n);
   for (let r = 0; r < n; r++) {
     const p = parents[r];
-    kidsStart[(p >= 0 && p < n ? p : n) + 1]++;
+    if (p >= 0 && p < n) {
+      if (p < r) {
+        const d = depth[p] + 1;
+        depth[r] = d > 255 ? 255 : d;
+      }
+      kidsStart[p + 1]++;
+      if (kinds[r] !== nested && files[r] === 0) fileKids[p] = 1;
+    } else {
+      kidsStart[n + 1]++;
+    }
   }
   for (let i = 1; i < n + 2; i++) kidsStart[i] += kidsStart[i - 1];
+
+  // CSR children in table order; main-file leaves and containers counted
   const kids = new Int32Array(n);
   const kidsPos = new Int32Array(n);
   const fill = kidsStart.slice(0, n + 1);
-  for (let r = 0; r < n; r++) {
-    const p = parents[r];
-    const slot = p >= 0 && p < n ? p : n;
-    const at = fill[slot]++;
-    kids[at] = r;
-    kidsPos[r] = at;
-  }
-
-  // main-file leaves and containers
-  const fileKids = new Uint8Array(n); // 1 when the row has a child in the main file's space
-  for (let r = 0; r < n; r++) {
-    const p = parents[r];
-    if (p >= 0 && p < n && inMainFile(r)) fileKids[p] = 1;
-  }
   let leafCount = 0;
   let containerCount = 0;
   for (let r = 0; r < n; r++) {
-    if (!inMainFile(r)) continue;
-    if (fileKids[r]) containerCount++;
-    else leafCount++;
+    const p = parents[r];
+    const at = fill[p >= 0 && p < n ? p : n]++;
+    kids[at] = r;
+    kidsPos[r] = at;
+    if (kinds[r] !== nested && files[r] === 0) {
+      if (fileKids[r]) containerCount++;
+      else leafCount++;
+    }
   }
+
   let leafOrder = new Int32Array(leafCount);
   const containers = new Int32Array(containerCount);
   let li = 0;
@@ -68,13 +66,14 @@ export function buildRecordIndex(rec) {
   let sorted = true;
   let prev = -Infinity;
   for (let r = 0; r < n; r++) {
-    if (!inMainFile(r)) continue;
+    if (kinds[r] === nested || files[r] !== 0) continue;
     if (fileKids[r]) {
       containers[ci++] = r;
     } else {
       leafOrder[li++] = r;
-      if (offsets[r] < prev) sorted = false;
-      prev = offsets[r];
+      const o = offsets[r];
+      if (o < prev) sorted = false;
+      prev = o;
     }
   }
   if (!sorted) {
@@ -87,8 +86,9 @@ export function buildRecordIndex(rec) {
   let maxEnd = -Infinity;
   for (let i = 0; i < leafCount; i++) {
     const r = leafOrder[i];
-    leafOffsets[i] = offsets[r];
-    const end = offsets[r] + sizes[r];
+    const o = offsets[r];
+    leafOffsets[i] = o;
+    const end = o + sizes[r];
     if (end > maxEnd) maxEnd = end;
     leafMaxEnd[i] = maxEnd;
   }
