@@ -145,8 +145,11 @@ export function recordTypeNames(records, nameOf) {
   const { kinds, types } = records;
   /** @type {Map<number, string>} */
   const names = new Map();
+  let last = -1; // rows come in runs of one type (a perf.data's SAMPLEs): one lookup per run
   for (let r = 0; r < kinds.length; r++) {
     const key = typeKey(kinds[r], types[r]);
+    if (key === last) continue;
+    last = key;
     if (!names.has(key)) names.set(key, nameOf(r));
   }
   return names;
@@ -170,12 +173,18 @@ export function recordComposition(records, typeNames) {
   const { kinds, types, sizes, parents } = records;
   /** @type {Map<number, CompositionGroup>} */
   const groups = new Map();
+  /** @type {CompositionGroup | undefined} */
+  let g;
+  let last = -1; // the group of the row before (rows come in runs of one type)
   for (let r = 0; r < kinds.length; r++) {
     const k = kinds[r];
     if (k === RecordKind.DataSection || k === RecordKind.FeatureTable) continue;
     if (k === RecordKind.Record && parents[r] >= 0 && kinds[parents[r]] === RecordKind.Record) continue;
     const key = typeKey(k, types[r]);
-    let g = groups.get(key);
+    if (key !== last) {
+      last = key;
+      g = groups.get(key);
+    }
     if (!g) {
       g = { label: typeNames.get(key) ?? '', kind: k, type: types[r], count: 0, bytes: 0, nested: k === RecordKind.Nested, first: r };
       groups.set(key, g);
