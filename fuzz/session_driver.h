@@ -1,5 +1,5 @@
 // Shared by every fuzz target: one input = one file handed to profscope::Session,
-// as the CLI and the web worker do. Detection picks the decoder; each target is
+// as the CLI and the web worker do (whole, or in steps as the worker decodes). Detection picks the decoder; each target is
 // seeded with one format's test files (fuzz/run.sh), so it mostly explores that
 // decoder. Every text the CLI can print (`script` too), the fields of every record row and
 // the page's call trees (plain and inverted) are produced, every export written and the
@@ -18,7 +18,24 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   profscope::MemorySource src(data, size);
   profscope::Session s(src, "fuzz.data");
-  bool ok = s.Decode();
+  // Half the inputs decode in steps as the page's worker does (pausing every 64 bytes of records,
+  // resumed; some stopped after a few pauses, keeping what was read), chosen by the last byte.
+  bool ok;
+  const uint8_t mode = size ? data[size - 1] : 0;
+  if (mode & 1) {
+    int stop_after = (mode & 2) ? (mode >> 2) % 8 : -1;
+    auto state = s.DecodeStart(nullptr, [](uint64_t) { return true; }, 64);
+    while (state == profscope::Session::DecodeState::kPaused) {
+      if (stop_after-- == 0) {
+        s.DecodeStop();
+        break;
+      }
+      state = s.DecodeResume();
+    }
+    ok = s.DecodeOk();
+  } else {
+    ok = s.Decode();
+  }
   std::string sink = s.InfoJson();
   if (ok) {
     sink += s.RecordsText();
