@@ -160,7 +160,7 @@ export interface Session {
   /**
    * The same decode in steps (Session::DecodeStart), so the caller can read ahead and hear a cancel
    * between them: pause(offset) is asked at most once per `every` bytes (0: 1 MiB) between the main
-   * file's records (perf.data; other formats decode in one step); returning true pauses before the
+   * file's records (perf.data, XRay logs; jitdumps and gperftools profiles decode in one step); returning true pauses before the
    * record at offset. Returns true while paused: then decodeResume() (true: paused again) or
    * decodeStop() (ends the decode there, keeping what was read; a decode_stopped warning names the offset).
    */

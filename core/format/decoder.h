@@ -24,8 +24,32 @@ using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
 // SetPause; the page: 1 MiB): true pauses
 // the decode before the record at `offset`, so the shell can read ahead or
 // hear a cancel, then resume it (Decoder::Resume) or stop it there
-// (Decoder::Stop). Only decoders that say Pausable() ask.
+// (Decoder::Stop). Only decoders that can pause ask (perf.data, XRay logs).
 using PauseFn = std::function<bool(uint64_t offset)>;
+
+// The decode_stopped warning of a decode stopped (Decoder::Stop) before the
+// record at `at`, with the records up to `end` of a `file_size`-byte file unread.
+void NoteDecodeStopped(Diagnostics& diags, uint64_t at, uint64_t end, uint64_t file_size);
+
+// A decoder's side of PauseFn: asks it at most once per `every` bytes.
+class PauseCheck {
+ public:
+  void Set(PauseFn fn, uint64_t every) {
+    fn_ = std::move(fn);
+    every_ = every;
+  }
+  // True: pause before the record at `offset`.
+  bool Ask(uint64_t offset) {
+    if (!fn_ || offset - last_ < every_) return false;
+    last_ = offset;
+    return fn_(offset);
+  }
+
+ private:
+  PauseFn fn_;
+  uint64_t every_ = 1u << 20;
+  uint64_t last_ = 0;
+};
 
 // What is missing to name every frame (perf.data; the page's "what is
 // missing" panel, `info`'s "missing"): each mapping with samples whose frames

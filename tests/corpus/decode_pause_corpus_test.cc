@@ -142,24 +142,65 @@ TEST(DecodeStop, KeepsAndNamesWhatWasReadAndSaysWhereItStopped) {
   }
 }
 
-// Formats that do not pause (jitdumps, XRay logs, gperftools profiles) decode whole through DecodeStart.
-TEST(DecodePause, FormatsWithoutPausesDecodeInOneStep) {
+// The other formats: XRay logs (FDR and basic) pause between records and
+// resume to the same result; jitdumps and gperftools profiles decode in one step.
+TEST(DecodePause, OtherFormatsPauseOrDecodeInOneStepToTheSameResult) {
   const auto root = std::filesystem::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data";
-  int files = 0;
+  int xray = 0, whole = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
     const std::string n = e.path().filename().string();
-    if (!e.is_regular_file() || (n.rfind("jit-", 0) != 0 && n != "xray.log" && n != "cpu.prof")) continue;
+    const bool is_xray = n == "xray.log" || n.rfind("xray-log.", 0) == 0;
+    if (!e.is_regular_file() || (n.rfind("jit-", 0) != 0 && !is_xray && n != "cpu.prof")) continue;
     const std::vector<uint8_t> bytes = ReadFile(e.path());
-    ++files;
     MemorySource a(bytes), b(bytes);
     Session plain(a, n), stepped(b, n);
     const bool ok = plain.Decode();
-    EXPECT_EQ(stepped.DecodeStart(nullptr, [](uint64_t) { return true; }, 1), Session::DecodeState::kDone) << e.path();
+    int pauses = 0;
+    auto state = stepped.DecodeStart(nullptr, [](uint64_t) { return true; }, 1);
+    while (state == Session::DecodeState::kPaused) {
+      ++pauses;
+      state = stepped.DecodeResume();
+    }
+    if (is_xray) {
+      ++xray;
+      if (bytes.size() > 256) EXPECT_GT(pauses, 0) << e.path();
+    } else {
+      ++whole;
+      EXPECT_EQ(pauses, 0) << e.path();
+    }
     EXPECT_EQ(stepped.DecodeOk(), ok);
     EXPECT_EQ(stepped.StacksText(false, ""), plain.StacksText(false, "")) << e.path();
     EXPECT_EQ(stepped.RecordsText(), plain.RecordsText()) << e.path();
+    EXPECT_EQ(stepped.DiagnosticsJson(), plain.DiagnosticsJson()) << e.path();
+    EXPECT_EQ(stepped.InfoJson(), plain.InfoJson()) << e.path();
   }
-  EXPECT_GE(files, 5);
+  EXPECT_GE(xray, 3);
+  EXPECT_GE(whole, 3);
+}
+
+// A stopped XRay log keeps the calls read before the stop (calls still open are repaired as after the budget).
+TEST(DecodeStop, XRayKeepsTheCallsReadBeforeTheStop) {
+  const auto dir = std::filesystem::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "xray" / "fdr_threads";
+  const std::vector<uint8_t> bytes = ReadFile(dir / "xray.log");
+  ASSERT_GT(bytes.size(), 1024u);
+  MemorySource whole_src(bytes), src(bytes);
+  Session whole(whole_src, "xray.log"), s(src, "xray.log");
+  ASSERT_TRUE(whole.Decode());
+  const uint64_t half = bytes.size() / 2;
+  auto state = s.DecodeStart(nullptr, [&](uint64_t off) { return off >= half; }, 64);
+  ASSERT_EQ(state, Session::DecodeState::kPaused);
+  const uint64_t at = s.PausedAt();
+  s.DecodeStop();
+  EXPECT_TRUE(s.DecodeOk());
+  const std::string diags = s.DiagnosticsJson();
+  EXPECT_NE(diags.find("decoding was stopped at byte offset " + std::to_string(at) + " of " + std::to_string(bytes.size())),
+            std::string::npos)
+      << diags;
+  for (size_t i = 0; i < s.result().records.rows(); ++i) EXPECT_LT(s.result().records.offset[i], at);
+  const size_t samples = s.result().profile.samples.time.size();
+  EXPECT_GT(samples, 0u);
+  EXPECT_LT(samples, whole.result().profile.samples.time.size());
+  EXPECT_FALSE(s.StacksText(false, "").empty());
 }
 
 }  // namespace

@@ -73,6 +73,27 @@ describe('decode in steps (WASM)', () => {
     });
   }
 
+  it('an XRay log pauses and resumes to what decode() gives, with its function map naming the calls', () => {
+    const dir = path.join(ROOT, 'tests', 'data', 'xray', 'fdr_threads');
+    const input = path.join(dir, 'xray.log');
+    const side = [path.join(dir, 'xray_threads')];
+    const whole = open(input, side);
+    whole.s.decode(() => {});
+    const expected = outputs(whole.s);
+    whole.close();
+    const stepped = open(input, side);
+    let pauses = 0;
+    let paused = stepped.s.decodeStart(null, () => true, 1);
+    while (paused) {
+      pauses++;
+      paused = stepped.s.decodeResume();
+    }
+    expect(pauses).toBeGreaterThan(2);
+    expect(outputs(stepped.s)).toEqual(expected);
+    expect(expected.stacks).toContain('worker(int)');
+    stepped.close();
+  });
+
   it('a stopped decode keeps what it read, names it from the side files and says where it stopped', () => {
     const dir = path.join(PERF, 'archive_mt_fp');
     const input = path.join(dir, 'perf.data');

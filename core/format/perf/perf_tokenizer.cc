@@ -232,19 +232,12 @@ void PerfTokenizer::Resume(Window& w, const ProgressFn& progress) {
 void PerfTokenizer::Stop(Window& w) {
   if (!paused_) return;
   paused_ = false;
-  const uint64_t left = resume_end_ - resume_off_;
-  const uint64_t size = w.size();
-  out_.diags.Warning(DiagCode::kDecodeStopped, resume_off_, left,
-                     "decoding was stopped at byte offset " + Dec(resume_off_) + " of " + Dec(size) + " (" +
-                         Dec(size ? resume_off_ * 100 / size : 100) + " %): the " + Dec(left) +
-                         " bytes of records after it are not read; everything before it is shown");
+  NoteDecodeStopped(out_.diags, resume_off_, resume_end_, w.size());
   if (file_mode_) FileEnd(w);
 }
 
 bool PerfTokenizer::PauseAt(uint64_t off, uint64_t end, int32_t parent) {
-  if (!pausable_ || !pause_ || off - last_pause_ < pause_every_) return false;
-  last_pause_ = off;
-  if (!pause_(off)) return false;
+  if (!pausable_ || !pause_.Ask(off)) return false;
   paused_ = true;
   resume_off_ = off;
   resume_end_ = end;

@@ -36,10 +36,7 @@ class PerfTokenizer : private RecordSink {
   // Pausing the main file's records (see PauseFn): File or Pipe return early
   // with paused() true; Resume goes on from there, Stop ends the file there
   // (a diagnostic says where; the feature rows are still listed).
-  void SetPause(PauseFn pause, uint64_t every) {
-    pause_ = std::move(pause);
-    pause_every_ = every;
-  }
+  void SetPause(PauseFn pause, uint64_t every) { pause_.Set(std::move(pause), every); }
   bool paused() const { return paused_; }
   uint64_t paused_at() const { return resume_off_; }
   void Resume(Window& w, const ProgressFn& progress);
@@ -77,11 +74,9 @@ class PerfTokenizer : private RecordSink {
   bool data_ok_ = true;
   bool file_mode_ = false;
   // Pausing: only the main file's top-level records pause.
-  PauseFn pause_;
+  PauseCheck pause_;
   bool pausable_ = false;
   bool paused_ = false;
-  uint64_t last_pause_ = 0;
-  uint64_t pause_every_ = 1u << 20;
   uint64_t resume_off_ = 0, resume_end_ = 0;
   int32_t resume_parent_ = -1;
 };

@@ -11,9 +11,21 @@ namespace profscope::xray {
 bool XRayDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progress) {
   out.format = "xray";
   out.record_types_are_numbers = false;
-  if (!ReadXRayLog(w, &log_, out)) return false;
-  if (progress) progress(w.size(), w.size());
+  if (!ReadXRayLog(w, &log_, out, &pause_)) return false;
+  if (progress && !Paused()) progress(w.size(), w.size());
   return true;
+}
+
+bool XRayDecoder::Resume(Window& w, DecodeResult& out, const ProgressFn& progress) {
+  ContinueXRayLog(w, &log_, out, &pause_);
+  if (progress && !Paused()) progress(w.size(), w.size());
+  return true;
+}
+
+void XRayDecoder::Stop(Window& w, DecodeResult& out) {
+  if (!Paused()) return;
+  log_.read.paused = false;
+  NoteDecodeStopped(out.diags, log_.read.off, w.size(), w.size());
 }
 
 void XRayDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) {

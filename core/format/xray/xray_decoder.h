@@ -41,6 +41,12 @@ namespace profscope::xray {
 class XRayDecoder : public Decoder {
  public:
   bool Decode(Window& w, DecodeResult& out, const ProgressFn& progress) override;
+  // Pausing between the log's records (see PauseFn); a stop keeps what was read, as the budget does.
+  void SetPause(PauseFn pause, uint64_t every) override { pause_.Set(std::move(pause), every); }
+  bool Paused() const override { return log_.read.paused; }
+  uint64_t PausedAt() const override { return log_.read.off; }
+  bool Resume(Window& w, DecodeResult& out, const ProgressFn& progress) override;
+  void Stop(Window& w, DecodeResult& out) override;
   void UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) override;
   void Finish(DecodeResult& out) override;
   std::string RecordLabel(const DecodeResult& res, int32_t row) const override;
@@ -56,6 +62,7 @@ class XRayDecoder : public Decoder {
   XRayLog log_;
   XRayFunctionMap names_;
   CallLog calls_;
+  PauseCheck pause_;
 };
 
 }  // namespace profscope::xray

@@ -79,10 +79,19 @@ uint64_t KeptBytes(const XRayLog& log) {
          24ull * log.blocks.size();
 }
 
-void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
-  size_t off = kFileHeaderSize;
+void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck* pause) {
+  XRayReadState& st = log->read;
+  if (!st.started) {
+    st.started = true;
+    st.off = kFileHeaderSize;
+  }
+  size_t& off = st.off;
   while (off < n) {
     if (out.OverBudget(off, KeptBytes(*log))) break;
+    if (pause && pause->Ask(off)) {
+      st.paused = true;
+      return;
+    }
     if (n - off < kBasicRecordSize) {
       out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
       out.diags.Error(DiagCode::kRecordTruncated, off, n - off,
@@ -132,28 +141,36 @@ void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
   }
 }
 
-void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
-  size_t off = kFileHeaderSize;
-  uint64_t v1_buffer_size = 0;
-  if (log->version == 1) {
-    ByteReader h(w.Get(0, kFileHeaderSize), kFileHeaderSize, 0, log->order);
-    v1_buffer_size = h.PeekU64(16);
+void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck* pause) {
+  // The reader's state lives in log->read, so a paused read goes on where it stopped.
+  XRayReadState& st = log->read;
+  if (!st.started) {
+    st.started = true;
+    st.off = kFileHeaderSize;
+    st.buffer_start = st.off;
+    if (log->version == 1) {
+      ByteReader h(w.Get(0, kFileHeaderSize), kFileHeaderSize, 0, log->order);
+      st.v1_buffer_size = h.PeekU64(16);
+    }
   }
+  size_t& off = st.off;
+  const uint64_t v1_buffer_size = st.v1_buffer_size;
   auto byte_at = [&](size_t at) -> int {
     const uint8_t* p = w.Get(at, 1);
     return p ? *p : -1;
   };
-  uint64_t buffer_left = 0;   // v3+: bytes of the current buffer not yet read
-  size_t buffer_start = off;  // v1: start of the current buffer
-  bool ignoring = false;      // after EndOfBuffer until the next NewBuffer
-  bool fn_open = false;       // a function record can still take CallArgument records
-  uint32_t tid = 0, pid = 0;
-  uint16_t cpu = 0;
-  uint64_t base_tsc = 0;
-  std::unordered_map<uint32_t, uint16_t> thread_cpu;  // last NewCPUId per thread (for "cpu" markers)
-  size_t wall_pending = SIZE_MAX;  // a WallTimeMarker waiting for the buffer's first TSC
-  int32_t block = kNone;           // the current BlockIndexer block
-  bool extents_past_end_said = false;
+  uint64_t& buffer_left = st.buffer_left;
+  size_t& buffer_start = st.buffer_start;
+  bool& ignoring = st.ignoring;
+  bool& fn_open = st.fn_open;
+  uint32_t& tid = st.tid;
+  uint32_t& pid = st.pid;
+  uint16_t& cpu = st.cpu;
+  uint64_t& base_tsc = st.base_tsc;
+  std::unordered_map<uint32_t, uint16_t>& thread_cpu = st.thread_cpu;
+  size_t& wall_pending = st.wall_pending;
+  int32_t& block = st.block;
+  bool& extents_past_end_said = st.extents_past_end_said;
   auto cur_block = [&]() {
     if (block == kNone) {
       block = static_cast<int32_t>(log->blocks.size());
@@ -163,6 +180,10 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out) {
   };
   while (off < n) {
     if (out.OverBudget(off, KeptBytes(*log))) break;
+    if (pause && pause->Ask(off)) {
+      st.paused = true;
+      return;
+    }
     if (log->version >= 3 && buffer_left == 0) {
       // Find the next BufferExtents record, skipping what lies between buffers.
       size_t at = off;
@@ -412,7 +433,15 @@ bool Sniff(const uint8_t* head, size_t n) {
   return true;
 }
 
-bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out) {
+void ContinueXRayLog(Window& w, XRayLog* log, DecodeResult& out, PauseCheck* pause) {
+  if (!log->read.paused) return;
+  log->read.paused = false;
+  const size_t n = static_cast<size_t>(w.size());
+  if (log->type == kFdrLog) ReadFdr(w, n, log, out, pause);
+  else ReadBasic(w, n, log, out, pause);
+}
+
+bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out, PauseCheck* pause) {
   // Streams through the window: records are read where they lie, never the whole file at once.
   size_t n = static_cast<size_t>(w.size());
   const uint8_t* d = n >= kFileHeaderSize ? w.Get(0, kFileHeaderSize) : nullptr;
@@ -440,15 +469,13 @@ bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out) {
   // Room the heap cannot give (a lifted budget in a 4 GB WASM heap) is not needed: the columns then grow as
   // they fill, up to what fits.
   try {
-    RecordTable& t = out.records;
-    t.offset.reserve(rows); t.size.reserve(rows); t.type.reserve(rows); t.kind.reserve(rows);
-    t.category.reserve(rows); t.parent.reserve(rows); t.file.reserve(rows);
+    out.records.Reserve(rows);
     CallLog& c = log->calls;
     c.tsc.reserve(rows); c.func.reserve(rows); c.row.reserve(rows); c.action.reserve(rows);
   } catch (const std::bad_alloc&) {
   }
-  if (log->type == kFdrLog) ReadFdr(w, n, log, out);
-  else ReadBasic(w, n, log, out);
+  if (log->type == kFdrLog) ReadFdr(w, n, log, out, pause);
+  else ReadBasic(w, n, log, out, pause);
   return true;
 }
 

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/format/decoder.h"
@@ -41,6 +42,26 @@ struct XRayBlock {
   uint32_t micros = 0;
 };
 
+// Where the read of the records stands between two of them (a paused read resumes from it).
+struct XRayReadState {
+  bool started = false;
+  bool paused = false;
+  size_t off = 0;
+  // FDR: the current buffer and what it says about its records
+  uint64_t v1_buffer_size = 0;
+  uint64_t buffer_left = 0;   // v3+: bytes of the current buffer not yet read
+  size_t buffer_start = 0;    // v1: start of the current buffer
+  bool ignoring = false;      // after EndOfBuffer until the next NewBuffer
+  bool fn_open = false;       // a function record can still take CallArgument records
+  uint32_t tid = 0, pid = 0;
+  uint16_t cpu = 0;
+  uint64_t base_tsc = 0;
+  std::unordered_map<uint32_t, uint16_t> thread_cpu;  // last NewCPUId per thread (for "cpu" markers)
+  size_t wall_pending = SIZE_MAX;  // a WallTimeMarker waiting for the buffer's first TSC
+  int32_t block = kNone;           // the current BlockIndexer block
+  bool extents_past_end_said = false;
+};
+
 struct XRayLog {
   ByteOrder order = ByteOrder::kLittle;
   uint16_t version = 0, type = 0;
@@ -48,11 +69,15 @@ struct XRayLog {
   CallLog calls;                     // function records, file order (columns; core/model/call_log.h)
   std::vector<XRayMarker> markers;   // custom/typed events, wall time, cpu changes
   std::vector<XRayBlock> blocks;     // FDR
+  XRayReadState read;
 };
 
 // Reads the header and every record into out.records (a row each, with its
 // category) and `log`; damage gives a diagnostic and what came before stays.
 // False (with a fatal diagnostic) when the header is not an XRay log's.
-bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out);
+// With a pause check, the read may stop between records with log->read.paused
+// set (see PauseFn); ContinueXRayLog goes on from there.
+bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out, PauseCheck* pause = nullptr);
+void ContinueXRayLog(Window& w, XRayLog* log, DecodeResult& out, PauseCheck* pause);
 
 }  // namespace profscope::xray

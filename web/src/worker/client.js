@@ -53,7 +53,7 @@ export class DecoderClient {
 
   /**
    * Cancel while a file decodes: the worker stops the decode at its next step and answers 'decoded' with
-   * what it read (a decode_stopped warning says where). A decoder that does not pause (not perf.data)
+   * what it read (a decode_stopped warning says where). A decoder that does not pause (jitdump, gperftools)
    * cannot hear it: after `graceMs` the worker is terminated as stop() does, and open() rejects as cancelled.
    * @param {number} [graceMs]
    */

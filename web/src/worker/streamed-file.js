@@ -7,7 +7,7 @@
 // and hears a Cancel; resumeAt() waits for the bytes and says how far to read next. Reads the chunks do not
 // cover (the header, the feature sections at the end, fields opened later) go to FileReaderSync directly.
 // The read-ahead worker is spawned at once and starts reading at the first pause, i.e. only for a decoder
-// that pauses (perf.data); others read through file-reader.js alone.
+// that pauses (perf.data, XRay logs); others read through file-reader.js alone.
 import { readerOf } from './file-reader.js';
 
 /** Bytes per chunk the read-ahead worker reads and hands over. */
