@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DecoderClient } from './client.js';
+
+// A stand-in for the decoding worker: records what the page posts; the test answers for it.
+class FakeWorker {
+  static made = [];
+  constructor() {
+    this.posted = [];
+    this.terminated = false;
+    FakeWorker.made.push(this);
+  }
+  postMessage(m) {
+    this.posted.push(m);
+  }
+  terminate() {
+    this.terminated = true;
+  }
+  answer(msg) {
+    this.onmessage({ data: msg });
+  }
+}
+
+describe('DecoderClient: Cancel while decoding', () => {
+  beforeEach(() => {
+    FakeWorker.made = [];
+    vi.stubGlobal('Worker', FakeWorker);
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('asks the worker to stop, and opens what it decoded before the stop', async () => {
+    const c = new DecoderClient();
+    const opened = c.open(new Blob([]), 'big.perf.data');
+    const w = FakeWorker.made[0];
+    expect(w.posted[0].type).toBe('open');
+    c.stopDecoding(3000);
+    expect(w.posted.at(-1)).toEqual({ type: 'stop' });
+    w.answer({ type: 'decoded', ok: true, diagnostics: [{ code: 'decode_stopped', offset: 4096 }] });
+    await expect(opened).resolves.toMatchObject({ type: 'decoded', diagnostics: [{ code: 'decode_stopped' }] });
+    vi.advanceTimersByTime(5000);
+    expect(w.terminated).toBe(false); // the decoded file stays open in its worker
+  });
+
+  it('terminates a worker that does not stop in time (a decoder that cannot pause) and rejects as cancelled', async () => {
+    const c = new DecoderClient();
+    const opened = c.open(new Blob([]), 'f.prof');
+    const w = FakeWorker.made[0];
+    c.stopDecoding(3000);
+    vi.advanceTimersByTime(2999);
+    expect(w.terminated).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(w.terminated).toBe(true);
+    await expect(opened).rejects.toMatchObject({ cancelled: true });
+  });
+
+  it('does not stop a file whose decode is over (its tables are on their way)', async () => {
+    const c = new DecoderClient();
+    const opened = c.open(new Blob([]), 'f.data');
+    const w = FakeWorker.made[0];
+    w.answer({ type: 'progress', done: 10, total: 10 });
+    c.stopDecoding(3000);
+    expect(w.posted.some((m) => m.type === 'stop')).toBe(false);
+    vi.advanceTimersByTime(5000);
+    expect(w.terminated).toBe(false);
+    w.answer({ type: 'decoded', ok: true });
+    await expect(opened).resolves.toMatchObject({ ok: true });
+  });
+
+  it('opens the next file in the worker it prepared, with its module loaded', () => {
+    const c = new DecoderClient();
+    c.open(new Blob([]), 'a');
+    const first = FakeWorker.made[0];
+    first.answer({ type: 'decoded', ok: true });
+    vi.advanceTimersByTime(1000);
+    expect(FakeWorker.made.length).toBe(2); // the spare
+    c.open(new Blob([]), 'b');
+    expect(first.terminated).toBe(true);
+    expect(FakeWorker.made.length).toBe(2);
+    expect(FakeWorker.made[1].posted[0]).toMatchObject({ type: 'open', name: 'b' });
+  });
+});
