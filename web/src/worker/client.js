@@ -109,7 +109,7 @@ export class DecoderClient {
       this.opening = null;
       o?.resolve(msg);
       // the next file opens in a fresh worker: load its module soon (not while the page draws this one)
-      setTimeout(() => this.prepare(), 1000);
+      setTimeout(() => this.prepare(), 250);
       return;
     }
     if (msg.id != null && this.pending.has(msg.id)) {
