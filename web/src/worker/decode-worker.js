@@ -63,6 +63,8 @@ let file = null;
 let other = null;
 /** A Cancel ('stop') arrived while a file decodes; wakeDecode ends the decode's wait for bytes. */
 let stopRequested = false;
+/** The open file is decoding (in steps: other messages are handled between them). */
+let decoding = false;
 /** @type {(() => void) | null} */
 let wakeDecode = null;
 
@@ -187,6 +189,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   // decode keeps what it read (a decode_stopped warning says where) and is shown like a whole one.
   stopRequested = false;
   wakeDecode = stream.interrupt;
+  decoding = true;
   let paused;
   try {
     paused = s.decodeStart(progress, (/** @type {number} */ offset) => stopRequested || stream.shouldPause(offset), 1 << 20);
@@ -199,6 +202,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
       paused = s.decodeResume();
     }
   } finally {
+    decoding = false;
     wakeDecode = null;
     stream.close();
   }
@@ -438,6 +442,8 @@ function recordLabels(s, format) {
 
 function requireSession() {
   if (!session) throw new Error('no file is open');
+  // between the decode's steps the session is mid-decode: nothing is asked of it until 'decoded'
+  if (decoding) throw new Error('the file is still decoding');
   return session;
 }
 
