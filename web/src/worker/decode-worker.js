@@ -307,16 +307,6 @@ async function openCompare({ id, file: blob, name, sideFiles = [] }) {
   other = { session: s, name: String(name || blob.name || 'file') };
   addSideFiles(s, sideFiles);
   const ok = s.decode(() => {});
-  // (bench) where the time after the decode goes: each lap is the time since the one before
-  /** @type {Record<string, number>} */
-  const laps = {};
-  let lapAt = performance.now();
-  const lap = (/** @type {string} */ what, /** @type {any} */ value) => {
-    const now = performance.now();
-    laps[what] = Math.round(now - lapAt);
-    lapAt = now;
-    return value;
-  };
   const summary = parseJson(s.summaryJson(), /** @type {any} */ ({}));
   const diagnostics = parseJson(s.diagnosticsJson(), /** @type {any[]} */ ([]));
   self.postMessage({ type: 'openCompare', id, name: other.name, ok: ok !== false, format: String(summary.format ?? ''), samples: Number(summary.samples ?? 0), diagnostics: diagnostics.length });
