@@ -214,7 +214,9 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `drop -> first hex paint (file's first bytes shown): ${ms(b?.t.hex)}`,
       `drop -> decode done in the worker (its last progress message): ${ms(b?.t.decodeDone)}`,
       `drop -> 'decoded' message at the page: ${ms(b?.t.decodedMessage)} (the worker's work after decode: ${ms(b?.t.decodedMessage - b?.t.decodeDone)})`,
-      `in the worker: decode ${ms(b?.worker?.decodeMs)} (reading the file: ${ms(b?.worker?.readMs)}, ${b?.worker?.reads ?? '–'} reads of ${mbOf(b?.worker?.readBytes)}), then ${ms(b?.worker?.afterMs)} reading the session and laying out what the page shows`,
+      `in the worker: decode ${ms(b?.worker?.decodeMs)} (its reads: ${ms(b?.worker?.readMs)}, ${b?.worker?.reads ?? '–'} reads of ${mbOf(b?.worker?.readBytes)}, ` +
+        `${mbOf(b?.worker?.fromChunks)} from the read-ahead; waiting for it: ${ms(b?.worker?.waitMs)} in ${b?.worker?.pauses ?? '–'} pauses), ` +
+        `then ${ms(b?.worker?.afterMs)} reading the session and laying out what the page shows ${JSON.stringify(b?.worker?.laps ?? {})}`,
       `drop -> summary filled (decode finished): ${ms(b?.t.summary)}`,
       `drop -> flame graph painted: ${ms(b?.t.flame)}`,
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
