@@ -36,18 +36,18 @@ export function category(kind, type) {
 /** Deepest file-space row covering file offset `off`, or -1. */
 export function findRowAt(doc, off) {
   const { records, index } = doc;
-  const { leafOffsets, leafMaxEnd, leafOrder, containers, depth } = index;
+  const { leafMaxEnd, leafOrder, containers, depth } = index;
   const { offsets, sizes } = records;
   let best = -1;
   const better = (r) =>
     best < 0 || depth[r] > depth[best] || (depth[r] === depth[best] && sizes[r] < sizes[best]);
   // last leaf with offset <= off
   let lo = 0;
-  let hi = leafOffsets.length - 1;
+  let hi = leafOrder.length - 1;
   let i = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (leafOffsets[mid] <= off) {
+    if (offsets[leafOrder[mid]] <= off) {
       i = mid;
       lo = mid + 1;
     } else hi = mid - 1;
@@ -70,14 +70,14 @@ export function findRowAt(doc, off) {
  */
 export function leavesInRange(doc, a, b) {
   const { records, index } = doc;
-  const { leafOffsets, leafMaxEnd, leafOrder } = index;
+  const { leafMaxEnd, leafOrder } = index;
   const { offsets, sizes } = records;
   // first leaf with offset >= b, then walk back while something may still reach a
   let lo = 0;
-  let hi = leafOffsets.length;
+  let hi = leafOrder.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (leafOffsets[mid] < b) lo = mid + 1;
+    if (offsets[leafOrder[mid]] < b) lo = mid + 1;
     else hi = mid;
   }
   const out = [];

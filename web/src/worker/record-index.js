@@ -7,8 +7,9 @@
 //
 // File-offset lookup (the hex view shows the main file): "leaves" are rows that cover
 // bytes of the main file (kind != Nested, file 0; rows of perf --threads data.N files
-// have offsets in their own file) and have no such children; they are sorted by offset with a running max of their
-// end, so the rows covering an offset are found by a binary search and a short scan.
+// have offsets in their own file) and have no such children; leafOrder lists them by offset (the
+// record table's offsets give theirs) with a running max of their end (leafMaxEnd), so the rows
+// covering an offset are found by a binary search and a short scan.
 // "containers" (file-space rows with file-space children, a handful) are checked
 // linearly when no leaf covers the offset.
 
@@ -81,17 +82,14 @@ export function buildRecordIndex(rec) {
     arr.sort((a, b) => offsets[a] - offsets[b] || sizes[b] - sizes[a] || a - b);
     leafOrder = Int32Array.from(arr);
   }
-  const leafOffsets = new Float64Array(leafCount);
   const leafMaxEnd = new Float64Array(leafCount);
   let maxEnd = -Infinity;
   for (let i = 0; i < leafCount; i++) {
     const r = leafOrder[i];
-    const o = offsets[r];
-    leafOffsets[i] = o;
-    const end = o + sizes[r];
+    const end = offsets[r] + sizes[r];
     if (end > maxEnd) maxEnd = end;
     leafMaxEnd[i] = maxEnd;
   }
 
-  return { depth, kidsStart, kids, kidsPos, leafOrder, leafOffsets, leafMaxEnd, containers };
+  return { depth, kidsStart, kids, kidsPos, leafOrder, leafMaxEnd, containers };
 }
