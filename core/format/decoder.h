@@ -36,7 +36,7 @@ class PauseCheck {
  public:
   void Set(PauseFn fn, uint64_t every) {
     fn_ = std::move(fn);
-    every_ = every;
+    every_ = every ? every : 1;  // never twice at one offset
   }
   // True: pause before the record at `offset`.
   bool Ask(uint64_t offset) {

@@ -203,5 +203,44 @@ TEST(DecodeStop, XRayKeepsTheCallsReadBeforeTheStop) {
   EXPECT_FALSE(s.StacksText(false, "").empty());
 }
 
+// A decode stopped by the memory budget stops at the same record, with the same output, whether it
+// pauses or not (the pause is asked before the budget, so a resumed record is counted once).
+// A long pipe-mode stream: the pipe_mode case's header and attrs, then its records from the first
+// kernel record on, `times` times (as the page's e2e test makes its large file).
+std::vector<uint8_t> RepeatedPipe(int times) {
+  const std::vector<uint8_t> d = ReadFile(PerfData() / "pipe_mode" / "pipe.data");
+  size_t off = 16, first = 0;
+  while (off + 8 <= d.size()) {
+    const uint32_t type = static_cast<uint32_t>(d[off]) | d[off + 1] << 8 | d[off + 2] << 16 | static_cast<uint32_t>(d[off + 3]) << 24;
+    const size_t size = d[off + 6] | d[off + 7] << 8;
+    if (type < 64 && !first) first = off;
+    if (size < 8) break;
+    off += size;
+  }
+  std::vector<uint8_t> out(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(first));
+  for (int i = 0; i < times; ++i) out.insert(out.end(), d.begin() + static_cast<std::ptrdiff_t>(first), d.end());
+  return out;
+}
+
+TEST(DecodePause, TheMemoryBudgetStopsAtTheSameRecordWithPauses) {
+  int reached = 0;
+  for (const std::string& name : {"repeated pipe_mode", "dwarf_mt_nofp_pipe", "archive_dwarf_lib"}) {
+    const std::vector<uint8_t> bytes =
+        name == "repeated pipe_mode" ? RepeatedPipe(150) : ReadFile(PerfInput(PerfData() / name));
+    MemorySource a(bytes), b(bytes);
+    Session plain(a, "f"), stepped(b, "f");
+    plain.SetMaxMemoryMiB(1);
+    stepped.SetMaxMemoryMiB(1);
+    plain.Decode();
+    auto state = stepped.DecodeStart(nullptr, [](uint64_t) { return true; }, 1);
+    while (state == Session::DecodeState::kPaused) state = stepped.DecodeResume();
+    EXPECT_EQ(stepped.DiagnosticsJson(), plain.DiagnosticsJson()) << name;
+    EXPECT_EQ(stepped.RecordsText(), plain.RecordsText()) << name;
+    EXPECT_EQ(stepped.StacksText(false, ""), plain.StacksText(false, "")) << name;
+    reached += plain.DiagnosticsJson().find("\"memory_budget\"") != std::string::npos;
+  }
+  EXPECT_GT(reached, 0) << "no case reached the 1 MiB budget";
+}
+
 }  // namespace
 }  // namespace profscope

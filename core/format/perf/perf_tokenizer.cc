@@ -273,7 +273,8 @@ void PerfTokenizer::Records(Window& w, uint64_t off, uint64_t end, int32_t paren
   const ByteOrder order = session_.order;
   while (off < end) {
     Progress(off, progress);
-    if (out.OverBudget(off) || stopped_ || PauseAt(off, end, parent)) return;
+    // (the pause first: a resumed loop asks the budget once at this offset, as an uninterrupted one does)
+    if (PauseAt(off, end, parent) || out.OverBudget(off) || stopped_) return;
     if (end - off < kEventHeaderSize) {
       out.diags.Error(DiagCode::kTrailingBytes, off, end - off,
                       Dec(end - off) + " bytes at " + Hex(off) + " are too few for a record header (8 bytes)");

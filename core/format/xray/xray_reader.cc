@@ -87,11 +87,11 @@ void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck*
   }
   size_t& off = st.off;
   while (off < n) {
-    if (out.OverBudget(off, KeptBytes(*log))) break;
-    if (pause && pause->Ask(off)) {
+    if (pause && pause->Ask(off)) {  // before the budget: asked once per offset, paused or not
       st.paused = true;
       return;
     }
+    if (out.OverBudget(off, KeptBytes(*log))) break;
     if (n - off < kBasicRecordSize) {
       out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
       out.diags.Error(DiagCode::kRecordTruncated, off, n - off,
@@ -179,11 +179,11 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck* p
     return &log->blocks[static_cast<size_t>(block)];
   };
   while (off < n) {
-    if (out.OverBudget(off, KeptBytes(*log))) break;
-    if (pause && pause->Ask(off)) {
+    if (pause && pause->Ask(off)) {  // before the budget: asked once per offset, paused or not
       st.paused = true;
       return;
     }
+    if (out.OverBudget(off, KeptBytes(*log))) break;
     if (log->version >= 3 && buffer_left == 0) {
       // Find the next BufferExtents record, skipping what lies between buffers.
       size_t at = off;

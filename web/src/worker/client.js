@@ -52,18 +52,17 @@ export class DecoderClient {
   }
 
   /**
-   * Cancel while a file decodes: the worker stops the decode at its next step and answers 'decoded' with
-   * what it read (a decode_stopped warning says where). A decoder that does not pause (jitdump, gperftools)
-   * cannot hear it: after `graceMs` the worker is terminated as stop() does, and open() rejects as cancelled.
+   * Cancel while a file decodes: the worker stops the decode at its next step ('stopping') and answers
+   * 'decoded' with what it read (a decode_stopped warning says where). A worker that does not say
+   * 'stopping' within `graceMs` (a decoder that does not pause: jitdump, gperftools, a perf --threads
+   * recording's data.N files) is terminated as stop() does, and open() rejects as cancelled.
    * @param {number} [graceMs]
    */
   stopDecoding(graceMs = 3000) {
     const opening = this.opening;
-    if (!this.worker || !opening) {
-      this.stop();
-      return;
-    }
-    if (opening.decoded) return; // decoded already: its tables are on their way
+    // nothing decoding (the answer is in: the file is about to open), or decoded already (its tables
+    // are on their way): nothing to stop
+    if (!this.worker || !opening || opening.decoded) return;
     this.worker.postMessage({ type: 'stop' });
     setTimeout(() => {
       if (this.opening === opening && !opening.decoded) this.stop();
@@ -98,9 +97,13 @@ export class DecoderClient {
   /** @param {any} msg */
   onMessage(msg) {
     if (!msg || typeof msg !== 'object') return;
+    if (msg.type === 'decodeOver' || msg.type === 'stopping') {
+      // the decode is over (what follows, the views' tables, ends soon), or is stopping as asked:
+      // either way the worker answers, no need to terminate it
+      if (this.opening) this.opening.decoded = true;
+      return;
+    }
     if (msg.type === 'progress') {
-      // the decode is over when done reaches total: what follows (the views' tables) ends soon
-      if (this.opening && msg.done >= msg.total) this.opening.decoded = true;
       this.opening?.onProgress?.(msg.done, msg.total);
       return;
     }

@@ -56,11 +56,24 @@ describe('DecoderClient: Cancel while decoding', () => {
     await expect(opened).rejects.toMatchObject({ cancelled: true });
   });
 
+  it('keeps a worker that says it is stopping, however long its stop takes (side files still name what was read)', async () => {
+    const c = new DecoderClient();
+    const opened = c.open(new Blob([]), 'big.perf.data');
+    const w = FakeWorker.made[0];
+    c.stopDecoding(3000);
+    w.answer({ type: 'stopping' });
+    vi.advanceTimersByTime(10000);
+    expect(w.terminated).toBe(false);
+    w.answer({ type: 'decoded', ok: true });
+    await expect(opened).resolves.toMatchObject({ ok: true });
+  });
+
   it('does not stop a file whose decode is over (its tables are on their way)', async () => {
     const c = new DecoderClient();
     const opened = c.open(new Blob([]), 'f.data');
     const w = FakeWorker.made[0];
-    w.answer({ type: 'progress', done: 10, total: 10 });
+    w.answer({ type: 'progress', done: 10, total: 10 }); // the main file's end: data files may follow
+    w.answer({ type: 'decodeOver' });
     c.stopDecoding(3000);
     expect(w.posted.some((m) => m.type === 'stop')).toBe(false);
     vi.advanceTimersByTime(5000);

@@ -10,7 +10,8 @@
 //   {type:'open', file, name, dataFiles, sideFiles, sideFolders, options}
 //                                                      {type:'progress', done, total}  (throttled)
 //                                                      {type:'decoded', ...}  (see open() below)
-//   {type:'stop'}  (Cancel while decoding)             'decoded' with what was read, a decode_stopped warning
+//                                                      {type:'decodeOver'}  (the decode is over; the tables follow)
+//   {type:'stop'}  (Cancel while decoding)             {type:'stopping'} (in steps), then 'decoded' with what was read
 //   {type:'fields', id, row}                           {type:'fields', id, row, label, fields}
 //   {type:'labels', id, rows}                          {type:'labels', id, rows, labels}
 //   {type:'searchRecords', id, query}                  {type:'searchRecords', id, rows: Int32Array}
@@ -151,6 +152,7 @@ function addSideFiles(s, sideFiles) {
  *   sideFolders?: {folder: string, capped: boolean, offered: number}[], options?: Record<string, string>}} msg
  */
 async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFolders = [], options = {} }) {
+  // one file per worker: a Cancel that comes while the module loads still counts
   const m = await getModule();
   closeSession();
   const size = main.size;
@@ -187,9 +189,9 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   self.postMessage({ type: 'progress', done: 0, total: size });
   // In steps: between them the read-ahead's chunks come in and a Cancel ('stop') is heard; a stopped
   // decode keeps what it read (a decode_stopped warning says where) and is shown like a whole one.
-  stopRequested = false;
   wakeDecode = stream.interrupt;
   decoding = true;
+  if (stopRequested) self.postMessage({ type: 'stopping' }); // a Cancel while the module loaded
   let paused;
   try {
     paused = s.decodeStart(progress, (/** @type {number} */ offset) => stopRequested || stream.shouldPause(offset), 1 << 20);
@@ -209,6 +211,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   const ok = s.decodeOk();
   const decodeMs = performance.now() - t0;
   self.postMessage({ type: 'progress', done: size, total: size });
+  self.postMessage({ type: 'decodeOver' });
 
   // (bench) where the time after the decode goes: each lap is the time since the one before
   /** @type {Record<string, number>} */
@@ -461,7 +464,10 @@ self.onmessage = async (e) => {
       case 'stop':
         // Cancel while decoding: the decode stops at its next step and what it read is shown
         stopRequested = true;
-        wakeDecode?.();
+        if (wakeDecode) {
+          self.postMessage({ type: 'stopping' });
+          wakeDecode();
+        }
         break;
       case 'fields': {
         const s = requireSession();

@@ -46,9 +46,10 @@ function nextTurn(/** @type {() => void} */ fn) {
 
 /**
  * @param {Blob} blob
- * @param {{chunk?: number, ahead?: number, need?: number, yieldMs?: number, spawn?: () => any, reader?: {readAsArrayBuffer(b: Blob): ArrayBuffer}}} [opts]
+ * @param {{chunk?: number, ahead?: number, need?: number, yieldMs?: number, stallMs?: number, spawn?: () => any,
+ *   reader?: {readAsArrayBuffer(b: Blob): ArrayBuffer}}} [opts]
  */
-export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, yieldMs = 100, spawn = spawnReader, reader } = {}) {
+export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, yieldMs = 100, stallMs = 2000, spawn = spawnReader, reader } = {}) {
   const size = blob.size;
   const direct = readerOf(blob, undefined, reader);
   /** @type {{at: number, bytes: Uint8Array}[]} the chunks read ahead, in order, contiguous */
@@ -69,13 +70,31 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
     w?.();
   };
 
-  // spawned now, started at the first pause (a module worker takes a while to start)
+  // spawned now, started at the first pause (a module worker takes a while to start); a worker that
+  // fails (its script does not load, a read fails) leaves the reads to FileReaderSync
   worker = spawn();
+  if (worker) {
+    worker.onmessage = (/** @type {MessageEvent} */ e) => {
+      const m = e.data || {};
+      if (m.type === 'chunk' && m.at === arrived) {
+        const bytes = new Uint8Array(m.buffer);
+        chunks.push({ at: m.at, bytes });
+        arrived = m.at + bytes.length;
+      } else if (m.type === 'error' || m.type === 'chunk') {
+        failed = true;
+      }
+      wake();
+    };
+    worker.onerror = worker.onmessageerror = () => {
+      failed = true;
+      wake();
+    };
+  }
 
   /** @param {number} from */
   function start(from) {
     started = true;
-    if (!worker) return;
+    if (!worker || failed) return;
     // what the direct reader already read ahead is the first chunk
     const b = direct.takeBlock();
     let at = from;
@@ -87,21 +106,6 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
       arrived = from;
     }
     stats.readAheadFrom = at;
-    worker.onmessage = (/** @type {MessageEvent} */ e) => {
-      const m = e.data || {};
-      if (m.type === 'chunk' && m.at === arrived) {
-        const bytes = new Uint8Array(m.buffer);
-        chunks.push({ at: m.at, bytes });
-        arrived = m.at + bytes.length;
-      } else if (m.type === 'error' || m.type === 'chunk') {
-        failed = true; // reads go to FileReaderSync from here on
-      }
-      wake();
-    };
-    worker.onerror = () => {
-      failed = true;
-      wake();
-    };
     worker.postMessage({ type: 'start', file: blob, from: at, until: from + ahead, chunk });
   }
 
@@ -159,13 +163,28 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
     const target = Math.min(size, offset + need);
     const t0 = performance.now();
     return new Promise((resolve) => {
+      // a read-ahead that hands nothing over for stallMs is given up (the reads go to FileReaderSync)
+      let stall = setTimeout(() => {
+        failed = true;
+        wake();
+      }, stallMs);
+      let seen = arrived;
       const check = () => {
         if (!worker || failed || arrived >= target || stopped) {
+          clearTimeout(stall);
           const now = performance.now();
           stats.waitMs += now - t0;
           lastYield = now;
           resolve(undefined);
         } else {
+          if (arrived !== seen) {
+            seen = arrived;
+            clearTimeout(stall);
+            stall = setTimeout(() => {
+              failed = true;
+              wake();
+            }, stallMs);
+          }
           waiting = check;
         }
       };

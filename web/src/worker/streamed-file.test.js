@@ -116,6 +116,24 @@ describe('streamedFile', () => {
     expect(direct.length).toBe(before + 1);
   });
 
+  it('gives the read-ahead up when its worker fails to start, or hands nothing over for stallMs', async () => {
+    const { bytes, blob, reader, worker } = setup(1000);
+    const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => worker, reader });
+    worker.onerror(); // its script did not load
+    expect(f.shouldPause(0)).toBe(false);
+    expect(await settled(f.resumeAt(0))).toBe(true);
+    expect(f.read(0, 100)).toEqual(bytes.subarray(0, 100));
+
+    const b = setup(1000);
+    const g = streamedFile(b.blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, stallMs: 20, spawn: () => b.worker, reader: b.reader });
+    expect(g.shouldPause(0)).toBe(true);
+    const waited = g.resumeAt(0);
+    expect(await settled(waited)).toBe(false);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(await settled(waited)).toBe(true);
+    expect(g.shouldPause(10)).toBe(false); // from here on, FileReaderSync
+  });
+
   it('hands the block the direct reader read ahead to the chunks, and the read-ahead goes on after it', () => {
     const { bytes, blob, reader, worker } = setup(1000);
     const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => worker, reader });
