@@ -213,6 +213,7 @@ export function App() {
               range={opts.filter.t0 != null ? { t0: opts.filter.t0, t1: opts.filter.t1 } : null}
               onRange={(t0, t1) => an.changeOpts({ ...opts, filter: { ...opts.filter, t0, t1 } })}
               apiRef={chartApi}
+              loadCpuLanes={() => client.cpuLanes().then((m) => m.lanes)}
             />
           ) : tab === 'calltree' ? (
             <CallTree

@@ -233,6 +233,14 @@ export class DecoderClient {
   }
 
   /**
+   * The flame chart's lanes per CPU (derive.js cpuLanes), made when first shown.
+   * @returns {Promise<{lanes: import('./derive.js').Lane[]}>}
+   */
+  cpuLanes() {
+    return this.request('cpuLanes', {});
+  }
+
+  /**
    * A file for another tool, made in the worker from the open profile (core/api/export).
    * @param {string} format folded|speedscope|gecko|pprof|chrome
    * @param {string} [weight] ""|samples|period|time

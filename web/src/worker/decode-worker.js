@@ -21,6 +21,7 @@
 //   {type:'samplesOf', id, node}                       {type:'samplesOf', id, node, samples, rows}
 //   {type:'slot', id, sample, node}                    {type:'slot', id, sample, row, address, slot, fields, label}
 //   {type:'library', id, func}                         {type:'library', id, func, lib}
+//   {type:'cpuLanes', id}                              {type:'cpuLanes', id, lanes}  (the flame chart's lanes per CPU)
 //   {type:'export', id, format, weight, event}  (format perf-script: `profscope script`)          {type:'export', id, format, bytes: Uint8Array, error}
 //   {type:'openCompare', id, file, name, sideFiles}    {type:'openCompare', id, name, ok, format, samples, diagnostics}
 //   {type:'compare', id, normalize, swap, event}       {type:'compare', id, model}  (diff-model.js; {error} in model)
@@ -269,7 +270,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     sampleTimes, // (the worker keeps none)
     recordSample: lap('record -> sample', recordSamples(profile.sampleRecords, records.kinds.length)),
     eventTotals: totals,
-    ...lap('cpus', perCpu(s.sampleCpus(), sampleTimes, sampleCounts)),
+    ...lap('cpus', perCpu(s.sampleCpus())),
     lanes: lap('lanes', buildLanes(sampleTimes, s.sampleThreads(), threads.length, sampleCounts)),
     markers: lap('markers', readMarkers(s, strings, base.scale)),
     intervals: readIntervals(s, analysis.canon, base.scale),
@@ -289,13 +290,13 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
 }
 
 /**
- * Samples per CPU and the per-CPU lanes (the CPU column is dropped after).
+ * Samples per CPU, and how many per-CPU lanes the flame chart can show (made when asked: 'cpuLanes';
+ * none for absurd CPU numbers, as cpuLanes() says).
  * @param {Int32Array} sampleCpus
- * @param {Float64Array} sampleTimes
- * @param {Uint32Array} sampleCounts
  */
-function perCpu(sampleCpus, sampleTimes, sampleCounts) {
-  return { cpus: cpuRows(sampleCpus), cpuLanes: cpuLanes(sampleTimes, sampleCpus, sampleCounts) };
+function perCpu(sampleCpus) {
+  const cpus = cpuRows(sampleCpus);
+  return { cpus, cpuLaneCount: cpus.length && cpus[cpus.length - 1].cpu < 65536 ? cpus.length : 0 };
 }
 
 /**
@@ -528,6 +529,17 @@ self.onmessage = async (e) => {
         const fields = row >= 0 ? parseJson(s.recordFieldsJson(row), /** @type {any[]} */ ([])) : [];
         const slot = address == null ? null : callchainSlot(fields, address);
         self.postMessage({ type: 'slot', id: msg.id, sample: msg.sample, row, address, slot, fields, label: row >= 0 ? s.recordLabel(row) : '' });
+        break;
+      }
+      case 'cpuLanes': {
+        // the flame chart's lanes per CPU, made when it first shows them (12 bytes a sample the page
+        // holds only then), from the session's columns
+        const s = requireSession();
+        const base = s.timeBase();
+        const times = s.sampleTimes();
+        if (base.scale !== 1) for (let i = 0; i < times.length; i++) times[i] *= base.scale;
+        const out = { type: 'cpuLanes', id: msg.id, lanes: cpuLanes(times, s.sampleCpus(), s.sampleCounts()) };
+        self.postMessage(out, transferables(out));
         break;
       }
       case 'library': {

@@ -20,14 +20,31 @@ import './flame-chart.css';
 /**
  * @param {{doc:any, analysis:any, matches?:Uint8Array|null, markedSample?:number, selectedNode?:number,
  *   onSelectNode?:(node:number, sample:number)=>void, onSelectRecord?:(row:number)=>void,
- *   onRange?:(t0:number,t1:number)=>void, range?:{t0:number,t1:number}|null, benchRef?:any}} props
+ *   onRange?:(t0:number,t1:number)=>void, range?:{t0:number,t1:number}|null, benchRef?:any,
+ *   loadCpuLanes?:() => Promise<any[]>}} props  loadCpuLanes: the lanes per CPU, asked of the worker when first shown
  */
-export function FlameChart({ doc, analysis, matches, markedSample = -1, selectedNode = -1, onSelectNode, onSelectRecord, onRange, range, benchRef, apiRef, hoverNode = -1, onHoverNode }) {
+export function FlameChart({ doc, analysis, matches, markedSample = -1, selectedNode = -1, onSelectNode, onSelectRecord, onRange, range, benchRef, apiRef, hoverNode = -1, onHoverNode, loadCpuLanes }) {
   const threads = doc.threads || [];
   const markers = doc.markers || { rows: new Int32Array(0), time: new Float64Array(0), thread: new Int32Array(0) };
-  const [byCpu, setByCpu] = useState(false);
-  const cpuLanes = doc.cpuLanes || [];
-  const lanes = byCpu && cpuLanes.length ? cpuLanes : doc.lanes || [];
+  const [wantCpu, setWantCpu] = useState(false); // the lanes select says per CPU
+  // lanes per CPU: made by the worker when first shown (doc.cpuLaneCount of them)
+  const [cpuLanesOf, setCpuLanesOf] = useState(/** @type {{doc: any, lanes: any[]} | null} */ (null));
+  const cpuLanes = cpuLanesOf && cpuLanesOf.doc === doc ? cpuLanesOf.lanes : null;
+  const cpuLaneCount = doc.cpuLaneCount || 0;
+  useEffect(() => {
+    if (!wantCpu || cpuLanes || !loadCpuLanes) return;
+    let live = true;
+    loadCpuLanes().then(
+      (l) => live && setCpuLanesOf({ doc, lanes: l || [] }),
+      () => live && setWantCpu(false),
+    );
+    return () => {
+      live = false;
+    };
+  }, [wantCpu, cpuLanes, doc, loadCpuLanes]);
+  // per CPU once its lanes are here (the thread lanes until then)
+  const byCpu = wantCpu && !!cpuLanes && cpuLanes.length > 0;
+  const lanes = byCpu && cpuLanes ? cpuLanes : doc.lanes || [];
   const tree = analysis.tree;
   const sampleNode = analysis.sampleNode;
   // lane choices, by lane key ('t' + thread row or 'c' + CPU): pinned in pin order, hidden, collapsed
@@ -434,12 +451,12 @@ export function FlameChart({ doc, analysis, matches, markedSample = -1, selected
         <button type="button" onClick={() => zoomBy(0.8)} title="Zoom in (+)">+</button>
         <button type="button" onClick={() => zoomBy(1.25)} title="Zoom out (-)">−</button>
         <button type="button" onClick={reset} title="Whole profile (0)">0</button>
-        {cpuLanes.length ? (
+        {cpuLaneCount ? (
           <label>
             Lanes{' '}
-            <select aria-label="Lanes" value={byCpu ? 'cpu' : 'thread'} onChange={(e) => setByCpu(e.currentTarget.value === 'cpu')}>
+            <select aria-label="Lanes" value={wantCpu ? 'cpu' : 'thread'} onChange={(e) => setWantCpu(e.currentTarget.value === 'cpu')}>
               <option value="thread">per thread</option>
-              <option value="cpu">per CPU ({cpuLanes.length})</option>
+              <option value="cpu">per CPU ({cpuLaneCount})</option>
             </select>
           </label>
         ) : null}
