@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint8_t mode = size ? data[size - 1] : 0;
   if (mode & 1) {
     int stop_after = (mode & 2) ? (mode >> 2) % 8 : -1;
-    auto state = s.DecodeStart(nullptr, [](uint64_t) { return true; }, 64);
+    auto state = s.DecodeStart(nullptr, [](uint64_t, uint8_t) { return true; }, 64);
     while (state == profscope::Session::DecodeState::kPaused) {
       if (stop_after-- == 0) {
         s.DecodeStop();

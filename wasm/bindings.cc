@@ -128,7 +128,7 @@ class JsSession {
     }
     profscope::PauseFn pause_fn;
     if (!pause.isUndefined() && !pause.isNull()) {
-      pause_fn = [pause](uint64_t offset) { return pause(static_cast<double>(offset)).as<bool>(); };
+      pause_fn = [pause](uint64_t offset, uint8_t file) { return pause(static_cast<double>(offset), file).as<bool>(); };
     }
     const uint64_t step = every >= 1 ? static_cast<uint64_t>(every) : uint64_t{1} << 20;
     return session_.DecodeStart(fn, pause_fn, step) == profscope::Session::DecodeState::kPaused;
@@ -137,6 +137,7 @@ class JsSession {
   void decodeStop() { session_.DecodeStop(); }
   bool decodeOk() const { return session_.DecodeOk(); }
   double pausedAt() const { return static_cast<double>(session_.PausedAt()); }
+  int pausedFile() const { return session_.PausedFile(); }
   std::string infoJson() const { return session_.InfoJson(); }
   std::string recordsText() const { return session_.RecordsText(); }
   std::string stacksText(bool addresses, std::string event) const { return session_.StacksText(addresses, event); }
@@ -354,6 +355,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("decodeStop", &JsSession::decodeStop)
       .function("decodeOk", &JsSession::decodeOk)
       .function("pausedAt", &JsSession::pausedAt)
+      .function("pausedFile", &JsSession::pausedFile)
       .function("infoJson", &JsSession::infoJson)
       .function("recordsText", &JsSession::recordsText)
       .function("stacksText", &JsSession::stacksText)

@@ -159,18 +159,20 @@ export interface Session {
   decode(progress: (done: number, total: number) => void): boolean;
   /**
    * The same decode in steps (Session::DecodeStart), so the caller can read ahead and hear a cancel
-   * between them: pause(offset) is asked at most once per `every` bytes (0: 1 MiB) between the main
-   * file's records (perf.data, XRay logs; jitdumps and gperftools profiles decode in one step); returning true pauses before the
+   * between them: pause(offset, file) is asked at most once per `every` bytes (0: 1 MiB) between the
+   * records of the main file (file 0) and of the data files (file N) (perf.data, XRay logs; jitdumps and gperftools profiles decode in one step); returning true pauses before the
    * record at offset. Returns true while paused: then decodeResume() (true: paused again) or
    * decodeStop() (ends the decode there, keeping what was read; a decode_stopped warning names the offset).
    */
-  decodeStart(progress: ((done: number, total: number) => void) | null, pause: ((offset: number) => boolean) | null, every: number): boolean;
+  decodeStart(progress: ((done: number, total: number) => void) | null, pause: ((offset: number, file: number) => boolean) | null, every: number): boolean;
   decodeResume(): boolean;
   decodeStop(): void;
   /** After the stepped decode: what decode() would have returned. */
   decodeOk(): boolean;
-  /** The offset a paused decode stopped at (the next record's). */
+  /** The offset a paused decode stopped at (the next record's), in the file pausedFile() names. */
   pausedAt(): number;
+  /** The file a paused decode is in: 0 the main file, N the Nth data file (addDataFile order). */
+  pausedFile(): number;
 
   // ---- the CLI's texts (byte-identical to the native CLI) ----
   /** Same JSON object `profscope info FILE` prints. */

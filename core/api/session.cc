@@ -187,6 +187,8 @@ bool Session::BeginDecode(PauseFn pause, uint64_t pause_every) {
 Session::DecodeState Session::DecodeStart(const ProgressFn& progress, PauseFn pause, uint64_t pause_every) {
   progress_ = progress;
   decode_ok_ = true;
+  paused_window_ = &window_;
+  data_at_ = 0;
   if (!BeginDecode(std::move(pause), pause_every)) {
     decode_ok_ = false;
     Conclude();
@@ -197,14 +199,14 @@ Session::DecodeState Session::DecodeStart(const ProgressFn& progress, PauseFn pa
 
 Session::DecodeState Session::DecodeResume() {
   if (!decoder_ || !decoder_->Paused()) return DecodeState::kDone;
-  return Step([this] { return decoder_->Resume(window_, res_, progress_); });
+  return Step([this] { return decoder_->Resume(*paused_window_, res_, progress_); });
 }
 
 void Session::DecodeStop() {
   if (!decoder_ || !decoder_->Paused()) return;
   try {
-    decoder_->Stop(window_, res_);
-    AfterMainFile(false);
+    decoder_->Stop(*paused_window_, res_);  // the data files after it are not read
+    UseSideFiles();
   } catch (const std::bad_alloc&) {
     NoteOutOfMemory();
   }
@@ -216,8 +218,8 @@ Session::DecodeState Session::Step(const std::function<bool()>& step) {
   // ends the decode with a diagnostic; what was decoded stays.
   try {
     decode_ok_ = step() && decode_ok_;
-    if (decoder_->Paused()) return DecodeState::kPaused;
-    AfterMainFile(true);
+    if (decoder_->Paused() || ReadDataFiles()) return DecodeState::kPaused;
+    UseSideFiles();
   } catch (const std::bad_alloc&) {
     NoteOutOfMemory();
   }
@@ -225,13 +227,23 @@ Session::DecodeState Session::Step(const std::function<bool()>& step) {
   return DecodeState::kDone;
 }
 
-void Session::AfterMainFile(bool read_data_files) {
-  for (size_t i = 0; read_data_files && decode_ok_ && i < extra_.size() && i < 254; ++i) {
+bool Session::ReadDataFiles() {
+  while (decode_ok_ && data_at_ < extra_.size() && data_at_ < 254) {
+    const size_t i = data_at_++;
     if (!decoder_->DecodeDataFile(*extra_[i], static_cast<uint8_t>(i + 1), res_, progress_)) {
       res_.diags.Warning(DiagCode::kBadHeader, 0, 0,
                          "extra file " + extra_names_[i] + " was given, but this format has no separate data files; ignored");
+      continue;
+    }
+    if (decoder_->Paused()) {
+      paused_window_ = extra_[i].get();
+      return true;
     }
   }
+  return false;
+}
+
+void Session::UseSideFiles() {
   if (decode_ok_ && !side_.empty()) decoder_->UseSideFiles(side_, res_);
 }
 

@@ -46,18 +46,20 @@ class Session {
   // The same decode in steps (the page's worker: it reads ahead and hears a
   // cancel between them). DecodeStart begins it; with `pause` (PauseFn), a
   // decoder that can pause returns kPaused before a record of the main file,
-  // and DecodeResume goes on (with the same progress function) or DecodeStop
-  // ends it there: a decode_stopped warning names the offset, the rest of the
-  // main file and the data files are not read, side files still name what was
-  // read, and everything read before is kept. kDone: the decode is complete
+  // (or of a perf --threads data file) and DecodeResume goes on (with the same
+  // progress function) or DecodeStop ends it there: a decode_stopped warning
+  // names the offset, the rest of that file and the data files after it are not
+  // read, side files still name what was read, and everything read before is kept. kDone: the decode is complete
   // (DecodeOk says what Decode would have returned).
   enum class DecodeState { kDone, kPaused };
   DecodeState DecodeStart(const ProgressFn& progress, PauseFn pause, uint64_t pause_every = 1u << 20);
   DecodeState DecodeResume();
   void DecodeStop();
   bool DecodeOk() const { return decode_ok_; }
-  // Where a paused decode stopped (the next record's offset in the main file).
+  // Where a paused decode stopped: the next record's offset in the file PausedFile
+  // names (0: the main file, N: the Nth data file of a perf --threads directory).
   uint64_t PausedAt() const { return decoder_ && decoder_->Paused() ? decoder_->PausedAt() : 0; }
+  uint8_t PausedFile() const { return decoder_ && decoder_->Paused() && paused_window_ != &window_ ? static_cast<uint8_t>(data_at_) : 0; }
 
   const DecodeResult& result() const { return res_; }
   const std::string& name() const { return name_; }
@@ -156,7 +158,11 @@ class Session {
   // the main file, and what follows it (data files, side files, Finish).
   bool BeginDecode(PauseFn pause, uint64_t pause_every);
   DecodeState Step(const std::function<bool()>& step);
-  void AfterMainFile(bool read_data_files);
+  // The data.N files from data_at_ on; true when one paused (paused_window_ is its window).
+  bool ReadDataFiles();
+  void UseSideFiles();
+  Window* paused_window_ = nullptr;  // the window of the file a paused decode is in
+  size_t data_at_ = 0;               // the next data file to read
   void Conclude();
   void NoteOutOfMemory();
   ProgressFn progress_;

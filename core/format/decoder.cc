@@ -9,12 +9,13 @@ bool DecodeResult::OverBudget(uint64_t offset, uint64_t extra) {
   return budget.Reached(used, offset, diags);
 }
 
-void NoteDecodeStopped(Diagnostics& diags, uint64_t at, uint64_t end, uint64_t file_size) {
+void NoteDecodeStopped(Diagnostics& diags, uint64_t at, uint64_t end, uint64_t file_size, const std::string& file) {
   const uint64_t left = end > at ? end - at : 0;
   diags.Warning(DiagCode::kDecodeStopped, at, left,
-                "decoding was stopped at byte offset " + Dec(at) + " of " + Dec(file_size) + " (" +
+                "decoding was stopped at byte offset " + Dec(at) + " of " + (file.empty() ? "" : file + ", ") + Dec(file_size) + " bytes (" +
                     Dec(file_size ? at * 100 / file_size : 100) + " %): the " + Dec(left) +
-                    " bytes of records after it are not read; everything before it is shown");
+                    " bytes of records after it are not read" + (file.empty() ? "" : ", nor the data files after it") +
+                    "; everything before it is shown");
 }
 
 }  // namespace profscope

@@ -25,11 +25,13 @@ using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
 // the decode before the record at `offset`, so the shell can read ahead or
 // hear a cancel, then resume it (Decoder::Resume) or stop it there
 // (Decoder::Stop). Only decoders that can pause ask (perf.data, XRay logs).
-using PauseFn = std::function<bool(uint64_t offset)>;
+// `file`: 0 for the main file, N for the Nth data file (perf record --threads).
+using PauseFn = std::function<bool(uint64_t offset, uint8_t file)>;
 
 // The decode_stopped warning of a decode stopped (Decoder::Stop) before the
 // record at `at`, with the records up to `end` of a `file_size`-byte file unread.
-void NoteDecodeStopped(Diagnostics& diags, uint64_t at, uint64_t end, uint64_t file_size);
+// `file`: "" for the main file, else the name of the data file it stopped in.
+void NoteDecodeStopped(Diagnostics& diags, uint64_t at, uint64_t end, uint64_t file_size, const std::string& file = "");
 
 // A decoder's side of PauseFn: asks it at most once per `every` bytes.
 class PauseCheck {
@@ -38,17 +40,22 @@ class PauseCheck {
     fn_ = std::move(fn);
     every_ = every ? every : 1;  // never twice at one offset
   }
-  // True: pause before the record at `offset`.
-  bool Ask(uint64_t offset) {
+  // True: pause before the record at `offset` of `file`.
+  bool Ask(uint64_t offset, uint8_t file = 0) {
+    if (file != file_) {
+      file_ = file;
+      last_ = 0;
+    }
     if (!fn_ || offset - last_ < every_) return false;
     last_ = offset;
-    return fn_(offset);
+    return fn_(offset, file);
   }
 
  private:
   PauseFn fn_;
   uint64_t every_ = 1u << 20;
   uint64_t last_ = 0;
+  uint8_t file_ = 0;
 };
 
 // What is missing to name every frame (perf.data; the page's "what is

@@ -5,6 +5,7 @@
 // files), and a stopped decode keeps and names what it read before the stop.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,7 @@ TEST_P(DecodePause, PausingAtEveryRecordAndResumingDecodesTheSame) {
   uint64_t asked = 0, last = 0;
   std::vector<uint64_t> progress;
   auto state = s.DecodeStart([&](uint64_t done, uint64_t) { progress.push_back(done); },
-                             [&](uint64_t off) {
+                             [&](uint64_t off, uint8_t) {
                                EXPECT_GT(off, last);  // asked at increasing record offsets
                                last = off;
                                ++asked;
@@ -103,7 +104,7 @@ TEST(DecodeStop, KeepsAndNamesWhatWasReadAndSaysWhereItStopped) {
   Session s(src, "perf.data");
   s.AddSideFile(tar, "perf.data.tar.bz2");
   const uint64_t half = bytes.size() / 2;
-  auto state = s.DecodeStart(nullptr, [&](uint64_t off) { return off >= half; }, 4096);
+  auto state = s.DecodeStart(nullptr, [&](uint64_t off, uint8_t) { return off >= half; }, 4096);
   ASSERT_EQ(state, Session::DecodeState::kPaused);
   const uint64_t at = s.PausedAt();
   EXPECT_GE(at, half);
@@ -156,7 +157,7 @@ TEST(DecodePause, OtherFormatsPauseOrDecodeInOneStepToTheSameResult) {
     Session plain(a, n), stepped(b, n);
     const bool ok = plain.Decode();
     int pauses = 0;
-    auto state = stepped.DecodeStart(nullptr, [](uint64_t) { return true; }, 1);
+    auto state = stepped.DecodeStart(nullptr, [](uint64_t, uint8_t) { return true; }, 1);
     while (state == Session::DecodeState::kPaused) {
       ++pauses;
       state = stepped.DecodeResume();
@@ -187,7 +188,7 @@ TEST(DecodeStop, XRayKeepsTheCallsReadBeforeTheStop) {
   Session whole(whole_src, "xray.log"), s(src, "xray.log");
   ASSERT_TRUE(whole.Decode());
   const uint64_t half = bytes.size() / 2;
-  auto state = s.DecodeStart(nullptr, [&](uint64_t off) { return off >= half; }, 64);
+  auto state = s.DecodeStart(nullptr, [&](uint64_t off, uint8_t) { return off >= half; }, 64);
   ASSERT_EQ(state, Session::DecodeState::kPaused);
   const uint64_t at = s.PausedAt();
   s.DecodeStop();
@@ -205,6 +206,56 @@ TEST(DecodeStop, XRayKeepsTheCallsReadBeforeTheStop) {
 
 // A decode stopped by the memory budget stops at the same record, with the same output, whether it
 // pauses or not (the pause is asked before the budget, so a resumed record is counted once).
+// A perf record --threads directory: the data.N files pause too (the pause function is told which
+// file), resume to the same result, and a stop inside one skips the rest.
+TEST(DecodePause, PerfThreadsDataFilesPauseResumeAndStop) {
+  const auto dir = std::filesystem::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "perf_dir" / "threads_dir" / "perf.data";
+  const std::vector<uint8_t> main = ReadFile(dir / "data"), d0 = ReadFile(dir / "data.0"), d1 = ReadFile(dir / "data.1");
+  auto open = [&](std::vector<std::unique_ptr<MemorySource>>& srcs) {
+    for (const auto* v : {&main, &d0, &d1}) srcs.push_back(std::make_unique<MemorySource>(*v));
+    auto s = std::make_unique<Session>(*srcs[0], "perf.data/data");
+    s->AddDataFile(*srcs[1], "data.0");
+    s->AddDataFile(*srcs[2], "data.1");
+    return s;
+  };
+  std::vector<std::unique_ptr<MemorySource>> a, b, c;
+  auto whole = open(a);
+  ASSERT_TRUE(whole->Decode());
+  auto stepped = open(b);
+  std::vector<int> files;
+  auto state = stepped->DecodeStart(nullptr, [&](uint64_t, uint8_t file) { files.push_back(file); return true; }, 1);
+  int in_data = 0;
+  while (state == Session::DecodeState::kPaused) {
+    in_data += stepped->PausedFile() == 1;
+    state = stepped->DecodeResume();
+  }
+  EXPECT_GT(in_data, 2) << "the 32 KB data.0 pauses between its records";
+  ASSERT_FALSE(files.empty());
+  EXPECT_EQ(files.back(), 1);
+  EXPECT_EQ(stepped->RecordsText(), whole->RecordsText());
+  EXPECT_EQ(stepped->StacksText(false, ""), whole->StacksText(false, ""));
+  EXPECT_EQ(stepped->DiagnosticsJson(), whole->DiagnosticsJson());
+
+  auto stopped = open(c);
+  state = stopped->DecodeStart(nullptr, [&](uint64_t off, uint8_t file) { return file == 1 && off >= d0.size() / 2; }, 64);
+  ASSERT_EQ(state, Session::DecodeState::kPaused);
+  EXPECT_EQ(stopped->PausedFile(), 1);
+  const uint64_t at = stopped->PausedAt();
+  stopped->DecodeStop();
+  const std::string diags = stopped->DiagnosticsJson();
+  EXPECT_NE(diags.find("decoding was stopped at byte offset " + std::to_string(at) + " of data file 1, " + std::to_string(d0.size()) + " bytes"),
+            std::string::npos)
+      << diags;
+  // the main file's rows are whole, data.0's end before the stop
+  for (size_t i = 0; i < stopped->result().records.rows(); ++i) {
+    if (stopped->result().records.file[i] == 1 && static_cast<RecordKind>(stopped->result().records.kind[i]) == RecordKind::kRecord) {
+      EXPECT_LT(stopped->result().records.offset[i], at);
+    }
+  }
+  EXPECT_LT(stopped->result().records.rows(), whole->result().records.rows());
+  EXPECT_GT(stopped->result().profile.samples.time.size(), 0u);
+}
+
 // A long pipe-mode stream: the pipe_mode case's header and attrs, then its records from the first
 // kernel record on, `times` times (as the page's e2e test makes its large file).
 std::vector<uint8_t> RepeatedPipe(int times) {
@@ -232,7 +283,7 @@ TEST(DecodePause, TheMemoryBudgetStopsAtTheSameRecordWithPauses) {
     plain.SetMaxMemoryMiB(1);
     stepped.SetMaxMemoryMiB(1);
     plain.Decode();
-    auto state = stepped.DecodeStart(nullptr, [](uint64_t) { return true; }, 1);
+    auto state = stepped.DecodeStart(nullptr, [](uint64_t, uint8_t) { return true; }, 1);
     while (state == Session::DecodeState::kPaused) state = stepped.DecodeResume();
     EXPECT_EQ(stepped.DiagnosticsJson(), plain.DiagnosticsJson()) << name;
     EXPECT_EQ(stepped.RecordsText(), plain.RecordsText()) << name;

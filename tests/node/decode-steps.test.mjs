@@ -94,6 +94,32 @@ describe('decode in steps (WASM)', () => {
     stepped.close();
   });
 
+  it('a perf --threads directory pauses in its data files too (pausedFile) and decodes the same', () => {
+    const dir = path.join(ROOT, 'tests', 'data', 'perf_dir', 'threads_dir', 'perf.data');
+    const make = () => {
+      const o = open(path.join(dir, 'data'));
+      const rs = ['data.0', 'data.1'].map((n) => fileReader(path.join(dir, n)));
+      rs.forEach((r, i) => o.s.addDataFile(r.read, r.size, `data.${i}`));
+      return { s: o.s, close: () => (o.close(), rs.forEach((r) => r.close())) };
+    };
+    const whole = make();
+    whole.s.decode(() => {});
+    const expected = outputs(whole.s);
+    whole.close();
+    const stepped = make();
+    const files = new Set();
+    let paused = stepped.s.decodeStart(null, (_off, file) => (files.add(file), true), 1);
+    let inData = 0;
+    while (paused) {
+      if (stepped.s.pausedFile() === 1) inData++;
+      paused = stepped.s.decodeResume();
+    }
+    expect(files.has(1)).toBe(true);
+    expect(inData).toBeGreaterThan(2);
+    expect(outputs(stepped.s)).toEqual(expected);
+    stepped.close();
+  });
+
   it('a stopped decode keeps what it read, names it from the side files and says where it stopped', () => {
     const dir = path.join(PERF, 'archive_mt_fp');
     const input = path.join(dir, 'perf.data');

@@ -226,18 +226,25 @@ void PerfTokenizer::Resume(Window& w, const ProgressFn& progress) {
   pausable_ = true;
   Records(w, resume_off_, resume_end_, resume_parent_, progress);
   pausable_ = false;
-  if (!paused_ && file_mode_) FileEnd(w);
+  if (paused_) return;
+  if (data_file_) DataFileEnd();
+  else if (file_mode_) FileEnd(w);
 }
 
 void PerfTokenizer::Stop(Window& w) {
   if (!paused_) return;
   paused_ = false;
+  if (data_file_) {
+    NoteDecodeStopped(out_.diags, resume_off_, resume_end_, w.size(), "data file " + Dec(data_file_));
+    DataFileEnd();
+    return;
+  }
   NoteDecodeStopped(out_.diags, resume_off_, resume_end_, w.size());
   if (file_mode_) FileEnd(w);
 }
 
 bool PerfTokenizer::PauseAt(uint64_t off, uint64_t end, int32_t parent) {
-  if (!pausable_ || !pause_.Ask(off)) return false;
+  if (!pausable_ || !pause_.Ask(off, data_file_)) return false;
   paused_ = true;
   resume_off_ = off;
   resume_end_ = end;
@@ -252,9 +259,18 @@ void PerfTokenizer::DataFile(Window& w, uint8_t file_index, const ProgressFn& pr
   zstd_.Reset();  // each writer thread had its own stream
   last_progress_ = 0;
   total_ = w.size();
+  file_mode_ = false;
+  data_file_ = file_index;
   int32_t row = out.records.Add(0, w.size(), 0, RecordKind::kDataSection, kNone, RecordCategory::kMetadata);
+  pausable_ = true;
   Records(w, 0, w.size(), row, progress);
-  out.records.current_file = 0;
+  pausable_ = false;
+  if (!paused_) DataFileEnd();
+}
+
+void PerfTokenizer::DataFileEnd() {
+  out_.records.current_file = 0;
+  data_file_ = 0;
 }
 
 bool PerfTokenizer::Pipe(Window& w, const ProgressFn& progress) {

@@ -58,6 +58,8 @@ class PerfTokenizer : private RecordSink {
   bool PauseAt(uint64_t off, uint64_t end, int32_t parent);
   // The rows after the data section: the feature table and its sections.
   void FileEnd(Window& w);
+  // After a data.N file: rows belong to the main file again.
+  void DataFileEnd();
 
   PerfSession& session_;
   DecodeResult& out_;
@@ -73,6 +75,7 @@ class PerfTokenizer : private RecordSink {
   uint64_t feat_table_ = 0;
   bool data_ok_ = true;
   bool file_mode_ = false;
+  uint8_t data_file_ = 0;  // the data.N file being read (0: the main file)
   // Pausing: only the main file's top-level records pause.
   PauseCheck pause_;
   bool pausable_ = false;

@@ -195,9 +195,9 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   if (stopRequested) self.postMessage({ type: 'stopping' }); // a Cancel while the module loaded
   let paused;
   try {
-    paused = s.decodeStart(progress, (/** @type {number} */ offset) => stopRequested || stream.shouldPause(offset), 1 << 20);
+    paused = s.decodeStart(progress, (/** @type {number} */ offset, /** @type {number} */ f) => stopRequested || stream.shouldPause(offset, f), 1 << 20);
     while (paused) {
-      if (!stopRequested) await stream.resumeAt(s.pausedAt());
+      if (!stopRequested) await stream.resumeAt(s.pausedAt(), s.pausedFile());
       if (stopRequested) {
         s.decodeStop();
         break;

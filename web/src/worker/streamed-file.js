@@ -143,21 +143,34 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
   /**
    * Asked by the decode (at most once per MiB of records): pause now? Yes when the bytes it will read
    * next have not arrived, or it has run `yieldMs` since the last pause (to take in chunks and messages).
+   * In another file (a perf --threads data file, read directly), only the latter.
    * @param {number} offset
+   * @param {number} [file] 0: this file
    */
-  function shouldPause(offset) {
-    if (!started) start(offset);
+  function shouldPause(offset, file = 0) {
     if (performance.now() - lastYield >= yieldMs) return true;
+    if (file) return false;
+    if (!started) start(offset);
     return !!worker && !failed && arrived < Math.min(size, offset + need);
   }
 
   /**
    * The decode paused at `offset`: forget the chunks before it, ask for the file up to offset + ahead,
    * and resolve (at least one turn of the event loop later) once the bytes it needs next are here.
+   * In another file: one turn of the event loop.
    * @param {number} offset
+   * @param {number} [file] 0: this file
    */
-  function resumeAt(offset) {
+  function resumeAt(offset, file = 0) {
     stats.pauses++;
+    if (file) {
+      return new Promise((resolve) =>
+        nextTurn(() => {
+          lastYield = performance.now();
+          resolve(undefined);
+        }),
+      );
+    }
     while (chunks.length && chunks[0].at + chunks[0].bytes.length <= offset) chunks.shift();
     if (worker && !failed) worker.postMessage({ type: 'until', until: offset + ahead });
     const target = Math.min(size, offset + need);

@@ -134,6 +134,15 @@ describe('streamedFile', () => {
     expect(g.shouldPause(10)).toBe(false); // from here on, FileReaderSync
   });
 
+  it('pauses in another file (a perf --threads data file) only to yield, without touching the read-ahead', async () => {
+    const { blob, reader, worker } = setup(1000);
+    const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => worker, reader });
+    expect(f.shouldPause(10, 1)).toBe(false);
+    expect(worker.posted.length).toBe(0); // not started by another file's offsets
+    expect(await settled(f.resumeAt(10, 1))).toBe(true);
+    expect(worker.posted.length).toBe(0);
+  });
+
   it('hands the block the direct reader read ahead to the chunks, and the read-ahead goes on after it', () => {
     const { bytes, blob, reader, worker } = setup(1000);
     const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => worker, reader });
