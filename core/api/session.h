@@ -59,6 +59,7 @@ class Session {
   // Where a paused decode stopped: the next record's offset in the file PausedFile
   // names (0: the main file, N: the Nth data file of a perf --threads directory).
   uint64_t PausedAt() const { return decoder_ && decoder_->Paused() ? decoder_->PausedAt() : 0; }
+  // (ReadDataFiles has counted the paused data file already: data_at_ is its 1-based number)
   uint8_t PausedFile() const { return decoder_ && decoder_->Paused() && paused_window_ != &window_ ? static_cast<uint8_t>(data_at_) : 0; }
 
   const DecodeResult& result() const { return res_; }

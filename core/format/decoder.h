@@ -20,12 +20,12 @@ namespace profscope {
 struct CallLog;  // core/model/call_log.h
 
 using ProgressFn = std::function<void(uint64_t done, uint64_t total)>;
-// Asked between the main file's records (at most once per `every` bytes, see
-// SetPause; the page: 1 MiB): true pauses
-// the decode before the record at `offset`, so the shell can read ahead or
-// hear a cancel, then resume it (Decoder::Resume) or stop it there
-// (Decoder::Stop). Only decoders that can pause ask (perf.data, XRay logs).
-// `file`: 0 for the main file, N for the Nth data file (perf record --threads).
+// Asked between a file's records (at most once per `every` bytes, see SetPause;
+// the page: 1 MiB): true pauses the decode before the record at `offset` of
+// `file` (0: the main file, N: the Nth data file of perf record --threads), so
+// the shell can read ahead or hear a cancel, then resume it (Decoder::Resume)
+// or stop it there (Decoder::Stop). Only decoders that can pause ask
+// (perf.data, XRay logs).
 using PauseFn = std::function<bool(uint64_t offset, uint8_t file)>;
 
 // The decode_stopped warning of a decode stopped (Decoder::Stop) before the
@@ -155,8 +155,8 @@ class Decoder {
   // Decodes everything it can; false when nothing could be decoded (fatal diagnostic added).
   // With a pause function set, a pausable decoder may return early with Paused() true.
   virtual bool Decode(Window& w, DecodeResult& out, const ProgressFn& progress) = 0;
-  // Pausing (see PauseFn): the main file's decode returns early when `pause` says so,
-  // Resume continues it where it stopped, Stop ends it there (the rows after it are not read).
+  // Pausing (see PauseFn): Decode or DecodeDataFile returns early when `pause` says so,
+  // Resume continues it where it stopped, Stop ends that file there (the rows after it are not read).
   virtual void SetPause(PauseFn pause, uint64_t every) { (void)pause; (void)every; }
   virtual bool Paused() const { return false; }
   // The offset the decode paused at (the next record's).

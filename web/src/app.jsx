@@ -109,12 +109,7 @@ export function App() {
         </div>
       ) : null}
 
-      {doc && !busy && stoppedAt(doc) ? (
-        <div class="banner" role="status" data-testid="decode-stopped">
-          {`Decoding was cancelled at byte ${(stoppedAt(doc)?.offset ?? 0).toLocaleString('en-US')} of ${Number(doc.size).toLocaleString('en-US')} ` +
-            `(${formatPercent(stoppedAt(doc)?.offset ?? 0, doc.size || 1)}): shown is what was decoded before it. Open the file again to decode all of it.`}
-        </div>
-      ) : null}
+      {doc && !busy ? <StoppedBanner doc={doc} /> : null}
 
       {doc && doc.summary?.format === 'jitdump' ? (
         <div class="banner" role="note" data-testid="jitdump-alone">
@@ -252,16 +247,23 @@ export function App() {
   );
 }
 
-/** The bar at the top: the file input, the open file's name, decoding progress, theme, keys. */
 /**
- * The decode_stopped diagnostic of a document whose decode was cancelled (it keeps what was read).
- * @param {any} doc
- * @returns {{offset: number} | undefined}
+ * Where a cancelled decode stopped (its decode_stopped diagnostic), above what it kept; nothing otherwise.
+ * @param {{doc: any}} props
  */
-function stoppedAt(doc) {
-  return (doc.diagnostics || []).find((/** @type {any} */ d) => d.code === 'decode_stopped');
+function StoppedBanner({ doc }) {
+  const stop = (doc.diagnostics || []).find((/** @type {any} */ d) => d.code === 'decode_stopped');
+  if (!stop) return null;
+  const at = Number(stop.offset) || 0;
+  return (
+    <div class="banner" role="status" data-testid="decode-stopped">
+      {`Decoding was cancelled at byte ${at.toLocaleString('en-US')} of ${Number(doc.size).toLocaleString('en-US')} ` +
+        `(${formatPercent(at, doc.size || 1)}): shown is what was decoded before it. Open the file again to decode all of it.`}
+    </div>
+  );
 }
 
+/** The bar at the top: the file input, the open file's name, decoding progress, theme, keys. */
 function TopBar({ files, busy, onKeys, onFiles, exp }) {
   const fileInput = useRef(/** @type {HTMLInputElement | null} */ (null));
   const { doc, progress, status } = files;

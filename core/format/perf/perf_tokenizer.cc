@@ -189,12 +189,10 @@ bool PerfTokenizer::File(Window& w, const ProgressFn& progress) {
     // Features are decoded before the records so EVENT_DESC names are known;
     // their rows are added after the data rows to keep file order.
     ReadFeatures(w, secs, true);
-    pausable_ = true;
     Records(w, data_off, data_end, data_row, progress);
-    pausable_ = false;
     if (paused_) return true;
   }
-  FileEnd(w);
+  AfterRecords(w);
   return true;
 }
 
@@ -223,28 +221,28 @@ void PerfTokenizer::FileEnd(Window& w) {
 void PerfTokenizer::Resume(Window& w, const ProgressFn& progress) {
   if (!paused_) return;
   paused_ = false;
-  pausable_ = true;
   Records(w, resume_off_, resume_end_, resume_parent_, progress);
-  pausable_ = false;
-  if (paused_) return;
-  if (data_file_) DataFileEnd();
-  else if (file_mode_) FileEnd(w);
+  if (!paused_) AfterRecords(w);
 }
 
 void PerfTokenizer::Stop(Window& w) {
   if (!paused_) return;
   paused_ = false;
-  if (data_file_) {
-    NoteDecodeStopped(out_.diags, resume_off_, resume_end_, w.size(), "data file " + Dec(data_file_));
-    DataFileEnd();
-    return;
+  NoteDecodeStopped(out_.diags, resume_off_, resume_end_, w.size(), data_file_ ? "data file " + Dec(data_file_) : std::string());
+  AfterRecords(w);
+}
+
+void PerfTokenizer::AfterRecords(Window& w) {
+  if (data_file_) {  // rows belong to the main file again
+    out_.records.current_file = 0;
+    data_file_ = 0;
+  } else if (file_mode_) {
+    FileEnd(w);
   }
-  NoteDecodeStopped(out_.diags, resume_off_, resume_end_, w.size());
-  if (file_mode_) FileEnd(w);
 }
 
 bool PerfTokenizer::PauseAt(uint64_t off, uint64_t end, int32_t parent) {
-  if (!pausable_ || !pause_.Ask(off, data_file_)) return false;
+  if (!pause_.Ask(off, data_file_)) return false;
   paused_ = true;
   resume_off_ = off;
   resume_end_ = end;
@@ -262,24 +260,15 @@ void PerfTokenizer::DataFile(Window& w, uint8_t file_index, const ProgressFn& pr
   file_mode_ = false;
   data_file_ = file_index;
   int32_t row = out.records.Add(0, w.size(), 0, RecordKind::kDataSection, kNone, RecordCategory::kMetadata);
-  pausable_ = true;
   Records(w, 0, w.size(), row, progress);
-  pausable_ = false;
-  if (!paused_) DataFileEnd();
-}
-
-void PerfTokenizer::DataFileEnd() {
-  out_.records.current_file = 0;
-  data_file_ = 0;
+  if (!paused_) AfterRecords(w);
 }
 
 bool PerfTokenizer::Pipe(Window& w, const ProgressFn& progress) {
   DecodeResult& out = out_;
   total_ = w.size();
   out.records.Add(0, kPipeHeaderSize, 0, RecordKind::kFileHeader, kNone, RecordCategory::kMetadata);
-  pausable_ = true;
   Records(w, kPipeHeaderSize, w.size(), kNone, progress);
-  pausable_ = false;
   return true;
 }
 

@@ -33,9 +33,9 @@ class PerfTokenizer : private RecordSink {
   // A data.N file of a perf --threads directory: records only, no header.
   void DataFile(Window& w, uint8_t file_index, const ProgressFn& progress);
 
-  // Pausing the main file's records (see PauseFn): File or Pipe return early
-  // with paused() true; Resume goes on from there, Stop ends the file there
-  // (a diagnostic says where; the feature rows are still listed).
+  // Pausing between top-level records (see PauseFn): File, Pipe or DataFile
+  // return early with paused() true; Resume goes on from there, Stop ends that
+  // file there (a diagnostic says where; the feature rows are still listed).
   void SetPause(PauseFn pause, uint64_t every) { pause_.Set(std::move(pause), every); }
   bool paused() const { return paused_; }
   uint64_t paused_at() const { return resume_off_; }
@@ -58,8 +58,9 @@ class PerfTokenizer : private RecordSink {
   bool PauseAt(uint64_t off, uint64_t end, int32_t parent);
   // The rows after the data section: the feature table and its sections.
   void FileEnd(Window& w);
-  // After a data.N file: rows belong to the main file again.
-  void DataFileEnd();
+  // What follows a file's records once they are all read (or stopped): a data.N
+  // file's rows are over; the main file's feature rows (FileEnd).
+  void AfterRecords(Window& w);
 
   PerfSession& session_;
   DecodeResult& out_;
@@ -76,9 +77,8 @@ class PerfTokenizer : private RecordSink {
   bool data_ok_ = true;
   bool file_mode_ = false;
   uint8_t data_file_ = 0;  // the data.N file being read (0: the main file)
-  // Pausing: only the main file's top-level records pause.
+  // Pausing: between top-level records (of the main file and of data.N files).
   PauseCheck pause_;
-  bool pausable_ = false;
   bool paused_ = false;
   uint64_t resume_off_ = 0, resume_end_ = 0;
   int32_t resume_parent_ = -1;

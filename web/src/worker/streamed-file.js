@@ -69,6 +69,11 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
     waiting = null;
     w?.();
   };
+  // the read-ahead failed or stalled: the reads go to FileReaderSync from here on
+  const giveUp = () => {
+    failed = true;
+    wake();
+  };
 
   // spawned now, started at the first pause (a module worker takes a while to start); a worker that
   // fails (its script does not load, a read fails) leaves the reads to FileReaderSync
@@ -80,15 +85,12 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
         const bytes = new Uint8Array(m.buffer);
         chunks.push({ at: m.at, bytes });
         arrived = m.at + bytes.length;
+        wake();
       } else if (m.type === 'error' || m.type === 'chunk') {
-        failed = true;
+        giveUp();
       }
-      wake();
     };
-    worker.onerror = worker.onmessageerror = () => {
-      failed = true;
-      wake();
-    };
+    worker.onerror = worker.onmessageerror = giveUp;
   }
 
   /** @param {number} from */
@@ -177,10 +179,7 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
     const t0 = performance.now();
     return new Promise((resolve) => {
       // a read-ahead that hands nothing over for stallMs is given up (the reads go to FileReaderSync)
-      let stall = setTimeout(() => {
-        failed = true;
-        wake();
-      }, stallMs);
+      let stall = setTimeout(giveUp, stallMs);
       let seen = arrived;
       const check = () => {
         if (!worker || failed || arrived >= target || stopped) {
@@ -193,10 +192,7 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
           if (arrived !== seen) {
             seen = arrived;
             clearTimeout(stall);
-            stall = setTimeout(() => {
-              failed = true;
-              wake();
-            }, stallMs);
+            stall = setTimeout(giveUp, stallMs);
           }
           waiting = check;
         }
