@@ -1,7 +1,8 @@
 // Browser figures (printed, not asserted) for a large perf.data opened through the page's file
 // input in headless chromium: drop -> first hex paint (the hex view shows the file's first
-// bytes), drop -> summary (decode finished, summary filled), drop -> flame graph painted, and
-// the WASM heap after decoding (the worker's 'decoded' message carries heapBytes).
+// bytes), drop -> summary (decode finished, summary filled), drop -> flame graph painted, drop ->
+// record tree shown (its 'records' message follows 'decoded'), and the WASM heap after decoding
+// (the worker's 'decoded' message carries heapBytes).
 // Opt-in (not run by npm run test):
 //   BENCH_BROWSER_MB=100 PROFSCOPE_BENCH_BROWSER=1 npx playwright test -c e2e/playwright.config.js e2e/bench-browser.spec.js
 // The file is build/bench/browser-<MB>MB-s<SEED>.data, written by build/bench/perfgen (built from
@@ -9,7 +10,7 @@
 // bench/browser/run.sh (BENCH_BROWSER=1 bash bench/run.sh) builds the site and runs this.
 // The browser's memory: the proportional set size (PSS, /proc/PID/smaps_rollup) summed over
 // chromium's processes (the test's own descendants), read every 250 ms (BENCH_BROWSER_PSS_MS) from
-// just before the drop until the flame graph is drawn: its peak and final growth over the value
+// just before the drop until the flame graph and the record tree are drawn: its peak and final growth over the value
 // before the drop, and the growth 3 s later.
 import { test, expect } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
@@ -103,8 +104,13 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
             b.t.decodedMessage = now;
             b.heapBytes = d.heapBytes ?? null;
             b.worker = d.benchTimes ?? null;
-            b.records = d.records?.offsets?.length ?? null;
             b.samples = d.sampleTimes?.length ?? null;
+          }
+          if (d.type === 'records') {
+            // the record table, sent after 'decoded' (the flame graph is drawn meanwhile)
+            b.t.recordsMessage = now;
+            b.records = d.records?.offsets?.length ?? null;
+            b.recordsWorker = d.benchTimes ?? null;
           }
           if (d.type === 'error') b.error = String(d.message);
         });
@@ -134,9 +140,11 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
             const label = c?.getAttribute('aria-label') || '';
             if (c && label !== b.oldFlame && /: [1-9][0-9,.\u00a0\u202f ]* samples$/.test(label)) b.t.flame = now; // (counts have digit group separators)
           }
+          // the record tree shows the new file's rows (its record table arrived after the flame graph's data)
+          if (b.t.recordTree == null && b.t.recordsMessage != null && !document.querySelector('[data-testid="records-pending"]') && document.querySelector('.rt-row')) b.t.recordTree = now;
           const alert = document.querySelector('[role="alert"]');
           if (alert && !b.error) b.error = alert.textContent;
-          if (b.t.hex == null || b.t.summary == null || b.t.flame == null) requestAnimationFrame(tick);
+          if (b.t.hex == null || b.t.summary == null || b.t.flame == null || b.t.recordTree == null) requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);
       },
@@ -172,7 +180,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
     await page.waitForFunction(
       () => {
         const b = window.__bench;
-        return b.error || (b.t.hex != null && b.t.summary != null && b.t.flame != null);
+        return b.error || (b.t.hex != null && b.t.summary != null && b.t.flame != null && b.t.recordTree != null);
       },
       null,
       { timeout: TIMEOUT, polling: 500 },
@@ -219,10 +227,11 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
         `then ${ms(b?.worker?.afterMs)} reading the session and laying out what the page shows ${JSON.stringify(b?.worker?.laps ?? {})}`,
       `drop -> summary filled (decode finished): ${ms(b?.t.summary)}`,
       `drop -> flame graph painted: ${ms(b?.t.flame)}`,
+      `drop -> 'records' message (the record table, its index, composition) at the page: ${ms(b?.t.recordsMessage)} (made in ${ms(b?.recordsWorker?.recordsMs)}); record tree shown: ${ms(b?.t.recordTree)}`,
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
       `browser memory (PSS of chromium's processes): ${browserMemory ? `${mbOf(browserMemory.before)} before the drop, peak +${mbOf(browserMemory.peakGrowth)} (${(browserMemory.peakGrowth / bytes).toFixed(2)}x the file), +${mbOf(browserMemory.endGrowth)} once drawn (${(browserMemory.endGrowth / bytes).toFixed(2)}x), +${mbOf(browserMemory.settledGrowth)} 3 s later (${((browserMemory.settledGrowth ?? 0) / bytes).toFixed(2)}x)` : '–'}`,
       `(test wall from setInputFiles: ${wall} ms; load average ${load})`,
-      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, browserMemory })}`,
+      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, recordsWorker: b?.recordsWorker ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, browserMemory })}`,
     ].join('\n'),
   );
   expect(outcome, 'the browser benchmark did not finish (see the printed outcome)').toBe('ok');

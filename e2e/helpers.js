@@ -31,11 +31,13 @@ export function summaryField(page, field) {
   return page.getByLabel('Summary', { exact: true }).locator(`.sum-item[data-field="${field}"] dd`);
 }
 
-/** Waits until a decoded file named `name` is shown. */
+/** Waits until a decoded file named `name` is shown, with its record table. */
 export async function waitDecoded(page, name) {
   await expect(page.getByTestId('file-name')).toContainText(name);
   await expect(page.getByRole('status', { name: 'Decoding progress' })).toHaveCount(0);
   await expect(summaryField(page, 'records')).not.toHaveText('–');
+  // the record table follows the rest of the file ('records' after 'decoded')
+  await expect(page.getByTestId('records-pending')).toHaveCount(0);
 }
 
 /** Opens a local file through the "Open file…" input. */

@@ -79,7 +79,7 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
 
   // the sample of the selected record (or of the frame's current sample)
   const selectedRow = selection && (selection.type === 'record' || selection.type === 'field') ? selection.row : frameSamples && frameSamples.row >= 0 ? frameSamples.row : -1;
-  const markedSample = doc && selectedRow >= 0 ? doc.recordSample[selectedRow] : -1;
+  const markedSample = doc?.recordSample && selectedRow >= 0 ? doc.recordSample[selectedRow] : -1;
   const marked = useMemo(() => {
     if (!analysis || markedSample < 0) return null;
     const n0 = analysis.sampleNode[markedSample];

@@ -32,7 +32,7 @@ export function useKeyMap(p) {
       else if (/^[1-9]$/.test(k) && tabs[Number(k) - 1]) setTab(tabs[Number(k) - 1]);
       else if (k === '/') searchRef.current?.focus();
       else if (k === 'Backspace') onBack();
-      else if ((k === 'j' || k === 'k') && doc) {
+      else if ((k === 'j' || k === 'k') && doc?.records) {
         const n = doc.records.offsets.length;
         if (!n) return;
         const cur = selection && selection.row != null ? selection.row : -1;

@@ -39,6 +39,10 @@ export function useSelection(doc, client) {
     (/** @type {number} */ off) => {
       if (!doc) return;
       setCursor(off);
+      if (!doc.records) {
+        select({ type: 'bytes', start: off, end: off + 1, label: 'the record table is still being indexed' });
+        return;
+      }
       const row = findRowAt(doc, off);
       if (row < 0) {
         select({ type: 'bytes', start: off, end: off + 1, label: 'no record covers this byte' });
@@ -91,7 +95,7 @@ export function useSelection(doc, client) {
         return;
       }
       const row = Number(el.getAttribute('data-row'));
-      if (doc.records.kinds[row] === RecordKind.Nested || doc.records.files[row] !== 0) return;
+      if (!doc.records || doc.records.kinds[row] === RecordKind.Nested || doc.records.files[row] !== 0) return;
       const f = fieldAtPath(doc.fieldsCache.get(row)?.fields || [], el.getAttribute('data-path'));
       if (!f) return;
       const start = Number(f.offset);
@@ -118,7 +122,8 @@ export function useSelection(doc, client) {
     [doc, select],
   );
 
-  const range = useMemo(() => (doc ? selectionRange(doc, selection) : null), [doc, selection, revealNonce]);
+  // (a record's bytes are known once the record table has arrived: doc.records)
+  const range = useMemo(() => (doc ? selectionRange(doc, selection) : null), [doc, doc?.records, selection, revealNonce]);
 
   return {
     selection,

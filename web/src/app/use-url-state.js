@@ -19,6 +19,8 @@ export function useUrlState({ doc, tab, opts, selection, setTab, changeOpts, sel
   const held = useRef(false);
   const latest = useRef({ doc, changeOpts, select, setTab });
   latest.current = { doc, changeOpts, select, setTab };
+  // the hash's record row, kept until the document's record table has arrived (client.js 'records')
+  const rowDue = useRef(/** @type {{doc: any, row: number} | null} */ (null));
 
   /** Applies the hash's state to the open document when it was made for it; else holds it. */
   const applyHash = () => {
@@ -35,8 +37,18 @@ export function useUrlState({ doc, tab, opts, selection, setTab, changeOpts, sel
       return;
     }
     held.current = false;
-    applyState(st, d, { setTab: show, changeOpts: change, select: pick });
+    applyState(st, d, { setTab: show, changeOpts: change });
+    rowDue.current = Number.isInteger(st.row) && st.row >= 0 ? { doc: d, row: st.row } : null;
+    selectDueRow();
   };
+  const selectDueRow = () => {
+    const due = rowDue.current;
+    const d = latest.current.doc;
+    if (!due || due.doc !== d || !d.records) return;
+    rowDue.current = null;
+    if (due.row < d.records.offsets.length) latest.current.select({ type: 'record', row: due.row }, { reveal: true });
+  };
+  useEffect(selectDueRow, [doc, doc?.records]);
 
   // restore first (this effect runs before the writer below on the document's first render)
   useEffect(() => {
@@ -54,7 +66,9 @@ export function useUrlState({ doc, tab, opts, selection, setTab, changeOpts, sel
   }, []);
   useEffect(() => {
     if (!doc || held.current) return;
-    const row = selection && selection.row != null ? selection.row : -1;
+    // (a link's row waiting for the record table stays in the hash)
+    const due = rowDue.current && rowDue.current.doc === doc ? rowDue.current.row : -1;
+    const row = selection && selection.row != null ? selection.row : due;
     const st = { k: doc.key, tab, opts: { ...opts, transforms: opts.transforms }, row };
     const h = '#s=' + encodeURIComponent(JSON.stringify(st));
     written.current = h;
@@ -63,11 +77,12 @@ export function useUrlState({ doc, tab, opts, selection, setTab, changeOpts, sel
 }
 
 /**
+ * The hash's tab and analysis options (its record row is selected once the record table is in).
  * @param {any} st the hash's state
  * @param {any} doc the document it was made for
- * @param {{setTab: (t: string) => void, changeOpts: (o: any) => void, select: (sel: any, o?: any) => void}} f
+ * @param {{setTab: (t: string) => void, changeOpts: (o: any) => void}} f
  */
-function applyState(st, doc, { setTab, changeOpts, select }) {
+function applyState(st, doc, { setTab, changeOpts }) {
   if (typeof st.tab === 'string') setTab(st.tab);
   if (st.opts && typeof st.opts === 'object') {
     const base = defaultOpts(doc.defaultEvent ?? 0, doc);
@@ -76,7 +91,6 @@ function applyState(st, doc, { setTab, changeOpts, select }) {
     filter.threads = Array.isArray(filter.threads) ? filter.threads.filter((t) => Number.isInteger(t) && t >= 0 && t < threads) : [];
     changeOpts({ ...base, ...st.opts, transforms: Array.isArray(st.opts.transforms) ? st.opts.transforms : [], filter });
   }
-  if (Number.isInteger(st.row) && st.row >= 0 && st.row < doc.records.offsets.length) select({ type: 'record', row: st.row }, { reveal: true });
 }
 
 export function readHashState() {

@@ -21,6 +21,8 @@ export class DecoderClient {
     this.opening = null;
     /** @type {Worker | null} */
     this.spare = null;
+    /** the opened file's record table, on its way after 'decoded' (see open()) @type {{resolve: Function} | null} */
+    this.recordsDue = null;
   }
 
   /** A worker that is loading the WASM module, for the next file. */
@@ -77,10 +79,16 @@ export class DecoderClient {
     }
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
+    if (!(/** @type {any} */ (err).cancelled)) this.recordsDue?.resolve({ error: err.message });
+    else this.recordsDue?.resolve(null);
+    this.recordsDue = null;
   }
 
   /**
-   * Opens a file in a fresh worker; resolves with the 'decoded' message.
+   * Opens a file in a fresh worker; resolves with the 'decoded' message. Its record table comes next:
+   * the message's `whenRecords` resolves with the 'records' message (records, index, recordSample,
+   * typeNames, composition), with {error} when making them failed, or with null when the worker is
+   * stopped first (another file opened).
    * @param {Blob} file
    * @param {string} name
    * @param {OpenOptions} [opts]
@@ -103,6 +111,11 @@ export class DecoderClient {
       if (this.opening) this.opening.decoded = true;
       return;
     }
+    if (msg.type === 'records') {
+      this.recordsDue?.resolve(msg);
+      this.recordsDue = null;
+      return;
+    }
     if (msg.type === 'progress') {
       this.opening?.onProgress?.(msg.done, msg.total);
       return;
@@ -110,6 +123,9 @@ export class DecoderClient {
     if (msg.type === 'decoded') {
       const o = this.opening;
       this.opening = null;
+      msg.whenRecords = new Promise((resolve) => {
+        this.recordsDue = { resolve };
+      });
       o?.resolve(msg);
       // the next file opens in a fresh worker: load its module soon (not while the page draws this one)
       setTimeout(() => this.prepare(), 250);
@@ -126,6 +142,9 @@ export class DecoderClient {
       const o = this.opening;
       this.opening = null;
       o?.reject(new Error(msg.message));
+      // failed while making the record table of a decoded file: the page says so where the rows would be
+      this.recordsDue?.resolve({ error: msg.message });
+      this.recordsDue = null;
     }
   }
 

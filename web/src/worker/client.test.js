@@ -95,3 +95,39 @@ describe('DecoderClient: Cancel while decoding', () => {
     expect(FakeWorker.made[1].posted[0]).toMatchObject({ type: 'open', name: 'b' });
   });
 });
+
+describe('DecoderClient: the record table follows the decoded file', () => {
+  beforeEach(() => {
+    FakeWorker.made = [];
+    vi.stubGlobal('Worker', FakeWorker);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("opens on 'decoded' and hands over the 'records' message that comes after it", async () => {
+    const c = new DecoderClient();
+    const opened = c.open(new Blob([]), 'f.perf.data');
+    const w = FakeWorker.made[0];
+    w.answer({ type: 'decoded', ok: true, records: null });
+    const doc = await opened;
+    expect(doc.records).toBeNull();
+    const kinds = new Uint8Array([0, 1]);
+    w.answer({ type: 'records', records: { kinds }, index: {}, recordSample: new Int32Array([-1, 0]) });
+    await expect(doc.whenRecords).resolves.toMatchObject({ type: 'records', records: { kinds } });
+  });
+
+  it('says why when the worker fails making them, and gives null when another file opens first', async () => {
+    const c = new DecoderClient();
+    let opened = c.open(new Blob([]), 'a.perf.data');
+    FakeWorker.made[0].answer({ type: 'decoded', ok: true });
+    let doc = await opened;
+    FakeWorker.made[0].answer({ type: 'error', request: 'open', message: 'out of memory' });
+    await expect(doc.whenRecords).resolves.toEqual({ error: 'out of memory' });
+
+    opened = c.open(new Blob([]), 'b.perf.data');
+    FakeWorker.made[1].answer({ type: 'decoded', ok: true });
+    doc = await opened;
+    c.open(new Blob([]), 'c.perf.data'); // b's worker is terminated
+    expect(FakeWorker.made[1].terminated).toBe(true);
+    await expect(doc.whenRecords).resolves.toBeNull();
+  });
+});

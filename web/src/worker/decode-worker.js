@@ -9,8 +9,11 @@
 // Page -> worker                                       worker -> page
 //   {type:'open', file, name, dataFiles, sideFiles, sideFolders, options}
 //                                                      {type:'progress', done, total}  (throttled)
-//                                                      {type:'decoded', ...}  (see open() below)
 //                                                      {type:'decodeOver'}  (the decode is over; the tables follow)
+//                                                      {type:'decoded', ...}  (see open() below; records: null)
+//                                                      {type:'records', records, index, recordSample, typeNames, composition}
+//                                                        (the record table and what is made from it, right after
+//                                                        'decoded': the flame graph is drawn meanwhile)
 //   {type:'stop'}  (Cancel while decoding)             {type:'stopping'} (in steps), then 'decoded' with what was read
 //   {type:'fields', id, row}                           {type:'fields', id, row, label, fields}
 //   {type:'labels', id, rows}                          {type:'labels', id, rows, labels}
@@ -229,8 +232,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   const threads = parseJson(s.threadsJson(), /** @type {any[]} */ ([]));
   const stringBlob = s.strings();
   const strings = decodeStrings(stringBlob);
-  const records = lap('summary, strings, record columns', readRecords(s));
-  const profile = lap('kept columns', readKept(s));
+  const profile = lap('summary, strings, kept columns', readKept(s));
   // times are relative to the session's origin (exact as doubles); tracers count ticks, which
   // become ns here with the session's scale
   const base = s.timeBase();
@@ -245,8 +247,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   file = { analysis, sampleRecords: profile.sampleRecords, labels: null, format: String(summary.format ?? ''), name: String(name || main.name || 'file') };
   const totals = eventTotals(s.sampleEvents(), sampleCounts, events.length);
   const decoderOptions = parseJson(s.decoderOptionsJson(), /** @type {any} */ ({}));
-  const typeNames = recordTypeNames(records, (r) => typeName(s, records.kinds[r], r));
-  const defaultEvent = lap('analysis, totals, type names', heaviestEvent(totals));
+  const defaultEvent = lap('analysis, totals', heaviestEvent(totals));
   const msg = {
     type: 'decoded',
     ok: ok !== false,
@@ -265,26 +266,52 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     events,
     threads,
     strings: stringBlob, // the page decodes the few it shows (marker labels)
-    records,
-    index: lap('json answers, record index', buildRecordIndex(records)),
+    // the record table and what is made from it follow in the 'records' message (postRecords)
+    records: null,
+    index: null,
+    recordSample: null,
+    typeNames: null,
+    composition: null,
     sampleTimes, // (the worker keeps none)
-    recordSample: lap('record -> sample', recordSamples(profile.sampleRecords, records.kinds.length)),
     eventTotals: totals,
     ...lap('cpus', perCpu(s.sampleCpus())),
     lanes: lap('lanes', buildLanes(sampleTimes, s.sampleThreads(), threads.length, sampleCounts)),
-    markers: lap('markers', readMarkers(s, strings, base.scale)),
+    markers: lap('json answers, markers', readMarkers(s, strings, base.scale)),
     intervals: readIntervals(s, analysis.canon, base.scale),
     account: parseJson(s.accountJson(), []),
     funcSources: funcSources(s.frameSourceFrames(), s.frameSourceStrings(), profile.frameFuncs, analysis.canon, strings),
-    funcInlined: funcInlined(s.frameInlined(), profile.frameFuncs, analysis.canon),
-    typeNames, // (kind, type) -> type name: a row's name until its label arrives
-    composition: lap('intervals, sources, composition', recordComposition(records, typeNames)),
+    funcInlined: lap('intervals, sources', funcInlined(s.frameInlined(), profile.frameFuncs, analysis.canon)),
     timing,
     defaultEvent,
     analysis: lap('call tree', analysis.run({ filter: { event: totals.length ? defaultEvent : -1 }, transforms: [], invert: false, weight: defaultWeight(summary.format) })),
     heapBytes: (m.HEAP8 ?? m.HEAPU8)?.buffer.byteLength ?? 0, // WASM linear memory after decoding (bench)
     // (bench) the decode's time, the part of it spent reading the file, and the work after it
     benchTimes: { decodeMs, readMs: timed.readMs, reads: timed.reads, readBytes: timed.bytes, afterMs: performance.now() - t0 - decodeMs, ...stream.stats, laps: lap('rest', laps) },
+  };
+  self.postMessage(msg, transferables(msg));
+  postRecords(s, profile.sampleRecords, t0);
+}
+
+/**
+ * The record table (its columns read from the session), its index, each row's sample, the rows' type
+ * names and the composition: sent after 'decoded', so the page draws the flame graph while they are made.
+ * @param {Session} s
+ * @param {Int32Array} sampleRecords
+ * @param {number} t0 when the open began (bench)
+ */
+function postRecords(s, sampleRecords, t0) {
+  const t = performance.now();
+  const records = readRecords(s);
+  const typeNames = recordTypeNames(records, (r) => typeName(s, records.kinds[r], r));
+  const msg = {
+    type: 'records',
+    records,
+    index: buildRecordIndex(records),
+    recordSample: recordSamples(sampleRecords, records.kinds.length),
+    typeNames, // (kind, type) -> type name: a row's name until its label arrives
+    composition: recordComposition(records, typeNames),
+    // (bench) the time these took, and since the open began
+    benchTimes: { recordsMs: performance.now() - t, sinceOpenMs: performance.now() - t0 },
   };
   self.postMessage(msg, transferables(msg));
 }

@@ -5,6 +5,7 @@
 import { useMemo } from 'preact/hooks';
 import { formatBytes, formatDuration, formatInt, formatPercent } from '../../lib/format.js';
 import { RecordKind } from '../../lib/record-kind.js';
+import { RecordsPending } from '../../lib/records-pending.jsx';
 import './composition.css';
 
 const MAX_BARS = 16;
@@ -48,7 +49,14 @@ function Bars({ title, items, total, unit = 'bytes', onPick, testid }) {
 
 const LOSS = /^(LOST|LOST_SAMPLES|THROTTLE|UNTHROTTLE|AUXTRACE_ERROR)$/;
 
-export function Composition({ doc, onSelectRecord }) {
+/** @param {{doc: any, onSelectRecord: (row: number) => void}} props */
+export function Composition(props) {
+  // the composition is counted with the record table, which arrives after the rest of the file
+  return props.doc.composition ? <CompositionOf {...props} /> : <RecordsPending doc={props.doc} purpose="to count them by kind" />;
+}
+
+/** @param {{doc: any, onSelectRecord: (row: number) => void}} props */
+function CompositionOf({ doc, onSelectRecord }) {
   const comp = doc.composition || [];
   const data = useMemo(() => {
     const pick = (g) => g.first; // counted in the worker, with the group's first row

@@ -45,10 +45,11 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, 
   const a = v.first * PER_ROW;
   const b = Math.min(size, v.last * PER_ROW);
 
-  // record shading for the visible bytes
+  // record shading for the visible bytes (none until the record table has arrived)
+  const records = doc?.records;
   const shade = useMemo(() => {
     const out = new Int32Array(Math.max(0, b - a)).fill(-1);
-    if (!doc || b <= a) return out;
+    if (!doc || !records || b <= a) return out;
     const { offsets, sizes } = doc.records;
     const paint = (r) => {
       const s = Math.max(a, offsets[r]);
@@ -66,7 +67,7 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, 
     over.sort((x, y) => depth[y] - depth[x]);
     for (const r of over) paint(r);
     return out;
-  }, [doc, a, b]);
+  }, [doc, records, a, b]);
 
   const rowEls = [];
   const selStart = range ? range.start : -1;

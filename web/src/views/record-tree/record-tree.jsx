@@ -6,6 +6,7 @@ import { useVirtual } from '../../lib/virtual.js';
 import { formatInt, hex, plural } from '../../lib/format.js';
 import { category, rowLabel, ancestors, childCount } from '../../lib/records.js';
 import { RecordKind } from '../../lib/record-kind.js';
+import { RecordsPending } from '../../lib/records-pending.jsx';
 import { buildFlat, itemAt, indexOfRow, indexOfField, fieldKey } from './tree-model.js';
 import './record-tree.css';
 
@@ -15,7 +16,16 @@ const ROW_H = 22;
  * @param {{doc: any, client: any, selection: any, revealNonce: number,
  *   onSelect: (sel: any, opts?: {reveal?: boolean}) => void}} props
  */
-export function RecordTree({ doc, client, selection, revealNonce, onSelect }) {
+export function RecordTree(props) {
+  // the record table arrives after the rest of the file (RecordsPending until then)
+  return props.doc.records ? <RecordTreeOf {...props} /> : <RecordsPending doc={props.doc} />;
+}
+
+/**
+ * @param {{doc: any, client: any, selection: any, revealNonce: number,
+ *   onSelect: (sel: any, opts?: {reveal?: boolean}) => void}} props
+ */
+function RecordTreeOf({ doc, client, selection, revealNonce, onSelect }) {
   // narrowing: one record kind (a group of the composition) and/or a text search over labels;
   // when either is set the tree becomes a flat list of the matching rows, in file order
   const [group, setGroup] = useState('all');
