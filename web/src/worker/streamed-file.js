@@ -62,7 +62,8 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
   let lastYield = performance.now();
   /** @type {(() => void) | null} */
   let waiting = null;
-  const stats = { fromChunks: 0, direct: 0, waitMs: 0, pauses: 0, readAheadFrom: -1 };
+  // (bench) readAheadFrom: where the read-ahead began (-1: not used); gaveUp: why it was given up
+  const stats = { fromChunks: 0, direct: 0, waitMs: 0, pauses: 0, readAheadFrom: -1, gaveUp: '' };
 
   const wake = () => {
     const w = waiting;
@@ -70,7 +71,8 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
     w?.();
   };
   // the read-ahead failed or stalled: the reads go to FileReaderSync from here on
-  const giveUp = () => {
+  const giveUp = (/** @type {string} */ why) => {
+    if (!failed) stats.gaveUp = why;
     failed = true;
     wake();
   };
@@ -87,10 +89,11 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
         arrived = m.at + bytes.length;
         wake();
       } else if (m.type === 'error' || m.type === 'chunk') {
-        giveUp();
+        giveUp(m.type === 'error' ? `read failed at ${m.at}: ${m.message}` : `chunk at ${m.at}, not ${arrived}`);
       }
     };
-    worker.onerror = worker.onmessageerror = giveUp;
+    worker.onerror = (/** @type {any} */ e) => giveUp(`worker error: ${e?.message || 'its script did not load'}`);
+    worker.onmessageerror = () => giveUp('a chunk could not be read');
   }
 
   /** @param {number} from */
@@ -150,9 +153,11 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
    * @param {number} [file] 0: this file
    */
   function shouldPause(offset, file = 0) {
+    // (the read-ahead starts at the first question, whatever the answer: a first pause that came of
+    // the time alone once waited for a read-ahead never started, and gave it up 2 s later)
+    if (!file && !started) start(offset);
     if (performance.now() - lastYield >= yieldMs) return true;
     if (file) return false;
-    if (!started) start(offset);
     return !!worker && !failed && arrived < Math.min(size, offset + need);
   }
 
@@ -173,13 +178,15 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
         }),
       );
     }
+    if (!started) start(offset);
     while (chunks.length && chunks[0].at + chunks[0].bytes.length <= offset) chunks.shift();
     if (worker && !failed) worker.postMessage({ type: 'until', until: offset + ahead });
     const target = Math.min(size, offset + need);
     const t0 = performance.now();
     return new Promise((resolve) => {
       // a read-ahead that hands nothing over for stallMs is given up (the reads go to FileReaderSync)
-      let stall = setTimeout(giveUp, stallMs);
+      const stalled = () => giveUp(`nothing arrived for ${stallMs} ms (at ${arrived}, waiting for ${target})`);
+      let stall = setTimeout(stalled, stallMs);
       let seen = arrived;
       const check = () => {
         if (!worker || failed || arrived >= target || stopped) {
@@ -192,7 +199,7 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
           if (arrived !== seen) {
             seen = arrived;
             clearTimeout(stall);
-            stall = setTimeout(giveUp, stallMs);
+            stall = setTimeout(stalled, stallMs);
           }
           waiting = check;
         }

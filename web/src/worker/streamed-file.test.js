@@ -98,6 +98,27 @@ describe('streamedFile', () => {
     expect(await settled(waited)).toBe(true);
   });
 
+  it('starts the read-ahead at a first pause that comes of the time alone (it once waited 2 s for a read-ahead never started)', async () => {
+    const { bytes, blob, reader, worker } = setup(1000);
+    const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 0, stallMs: 50, spawn: () => worker, reader });
+    expect(f.shouldPause(40)).toBe(true);
+    expect(worker.posted[0]).toMatchObject({ type: 'start', from: 40 });
+    const waited = f.resumeAt(40);
+    worker.chunk(40, 64);
+    worker.chunk(104, 64);
+    expect(await settled(waited)).toBe(true);
+    expect(f.read(50, 100)).toEqual(bytes.subarray(50, 150));
+    expect(f.stats).toMatchObject({ readAheadFrom: 40, gaveUp: '', fromChunks: 100 });
+    // and a decode whose first question is resumeAt itself
+    const b = setup(1000);
+    const g = streamedFile(b.blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, stallMs: 50, spawn: () => b.worker, reader: b.reader });
+    const w2 = g.resumeAt(8);
+    expect(b.worker.posted[0]).toMatchObject({ type: 'start', from: 8 });
+    b.worker.chunk(8, 128);
+    expect(await settled(w2)).toBe(true);
+    expect(g.stats.gaveUp).toBe('');
+  });
+
   it('without a read-ahead worker, or when it fails, reads directly and never waits for bytes', async () => {
     const { bytes, blob, reader, worker, direct } = setup(1000);
     const alone = streamedFile(blob, { need: 100, yieldMs: 1e9, spawn: () => null, reader });
@@ -120,6 +141,7 @@ describe('streamedFile', () => {
     const { bytes, blob, reader, worker } = setup(1000);
     const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => worker, reader });
     worker.onerror(); // its script did not load
+    expect(f.stats.gaveUp).toMatch(/^worker error/);
     expect(f.shouldPause(0)).toBe(false);
     expect(await settled(f.resumeAt(0))).toBe(true);
     expect(f.read(0, 100)).toEqual(bytes.subarray(0, 100));
@@ -131,6 +153,7 @@ describe('streamedFile', () => {
     expect(await settled(waited)).toBe(false);
     await new Promise((r) => setTimeout(r, 40));
     expect(await settled(waited)).toBe(true);
+    expect(g.stats.gaveUp).toMatch(/^nothing arrived for 20 ms/);
     expect(g.shouldPause(10)).toBe(false); // from here on, FileReaderSync
   });
 
