@@ -1,7 +1,7 @@
 // Browser figures (printed, not asserted) for a large perf.data opened through the page's file
 // input in headless chromium: drop -> first hex paint (the hex view shows the file's first
 // bytes), drop -> summary (decode finished, summary filled), drop -> flame graph painted, drop ->
-// record tree shown (its 'records' message follows 'decoded'), and the WASM heap after decoding
+// record tree shown (its 'tables' message follows 'decoded'), and the WASM heap after decoding
 // (the worker's 'decoded' message carries heapBytes).
 // Opt-in (not run by npm run test):
 //   BENCH_BROWSER_MB=100 PROFSCOPE_BENCH_BROWSER=1 npx playwright test -c e2e/playwright.config.js e2e/bench-browser.spec.js
@@ -106,11 +106,11 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
             b.worker = d.benchTimes ?? null;
             b.samples = d.sampleTimes?.length ?? null;
           }
-          if (d.type === 'records') {
+          if (d.type === 'tables') {
             // the record table, sent after 'decoded' (the flame graph is drawn meanwhile)
-            b.t.recordsMessage = now;
+            b.t.tablesMessage = now;
             b.records = d.records?.offsets?.length ?? null;
-            b.recordsWorker = d.benchTimes ?? null;
+            b.tablesWorker = d.benchTimes ?? null;
           }
           if (d.type === 'error') b.error = String(d.message);
         });
@@ -138,10 +138,10 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
           if (b.t.flame == null && b.t.summary != null) {
             const c = document.querySelector('canvas.flame-canvas');
             const label = c?.getAttribute('aria-label') || '';
-            if (c && label !== b.oldFlame && /: [1-9][0-9,.\u00a0\u202f ]* samples$/.test(label)) b.t.flame = now; // (counts have digit group separators)
+            if (c && label !== b.oldFlame && /: ([1-9][0-9,.\u00a0\u202f ]* samples|.+ by \w+)$/.test(label)) b.t.flame = now; // (counts have digit group separators; XRay: "… by time")
           }
           // the record tree shows the new file's rows (its record table arrived after the flame graph's data)
-          if (b.t.recordTree == null && b.t.recordsMessage != null && !document.querySelector('[data-testid="records-pending"]') && document.querySelector('.rt-row')) b.t.recordTree = now;
+          if (b.t.recordTree == null && b.t.tablesMessage != null && !document.querySelector('[data-testid="records-pending"]') && document.querySelector('.rt-row')) b.t.recordTree = now;
           const alert = document.querySelector('[role="alert"]');
           if (alert && !b.error) b.error = alert.textContent;
           if (b.t.hex == null || b.t.summary == null || b.t.flame == null || b.t.recordTree == null) requestAnimationFrame(tick);
@@ -227,11 +227,11 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
         `then ${ms(b?.worker?.afterMs)} reading the session and laying out what the page shows ${JSON.stringify(b?.worker?.laps ?? {})}`,
       `drop -> summary filled (decode finished): ${ms(b?.t.summary)}`,
       `drop -> flame graph painted: ${ms(b?.t.flame)}`,
-      `drop -> 'records' message (the record table, its index, composition) at the page: ${ms(b?.t.recordsMessage)} (made in ${ms(b?.recordsWorker?.recordsMs)}); record tree shown: ${ms(b?.t.recordTree)}`,
+      `drop -> 'tables' message (the record table, its index, composition, the flame chart's lanes) at the page: ${ms(b?.t.tablesMessage)} (made in ${ms(b?.tablesWorker?.tablesMs)}); record tree shown: ${ms(b?.t.recordTree)}`,
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
       `browser memory (PSS of chromium's processes): ${browserMemory ? `${mbOf(browserMemory.before)} before the drop, peak +${mbOf(browserMemory.peakGrowth)} (${(browserMemory.peakGrowth / bytes).toFixed(2)}x the file), +${mbOf(browserMemory.endGrowth)} once drawn (${(browserMemory.endGrowth / bytes).toFixed(2)}x), +${mbOf(browserMemory.settledGrowth)} 3 s later (${((browserMemory.settledGrowth ?? 0) / bytes).toFixed(2)}x)` : '–'}`,
       `(test wall from setInputFiles: ${wall} ms; load average ${load})`,
-      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, recordsWorker: b?.recordsWorker ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, browserMemory })}`,
+      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, tablesWorker: b?.tablesWorker ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, browserMemory })}`,
     ].join('\n'),
   );
   expect(outcome, 'the browser benchmark did not finish (see the printed outcome)').toBe('ok');

@@ -36,7 +36,7 @@ export async function waitDecoded(page, name) {
   await expect(page.getByTestId('file-name')).toContainText(name);
   await expect(page.getByRole('status', { name: 'Decoding progress' })).toHaveCount(0);
   await expect(summaryField(page, 'records')).not.toHaveText('–');
-  // the record table follows the rest of the file ('records' after 'decoded')
+  // the record table follows the rest of the file ('tables' after 'decoded')
   await expect(page.getByTestId('records-pending')).toHaveCount(0);
 }
 

@@ -20,7 +20,7 @@ import { fieldAtPath } from '../views/record-tree/tree-model.js';
 export function selectionRange(doc, sel) {
   if (!sel) return null;
   if (sel.type === 'bytes') return { start: sel.start, end: sel.end, label: sel.label, note: sel.note };
-  if (!doc.records) return null; // on its way (client.js 'records')
+  if (!doc.records) return null; // on its way (client.js 'tables')
   const { offsets, sizes, kinds, files } = doc.records;
   const labelOf = (/** @type {number} */ row) => rowLabel(doc, row);
   const label = sel.type === 'record' ? labelOf(sel.row) + (sel.inField ? ` · in field ${sel.inField}` : '') : `${labelOf(sel.row)} · ${sel.name}`;

@@ -30,8 +30,8 @@ export function useOpenFile(client, onOpened) {
   const [error, setError] = useState('');
   const [doc, setDoc] = useState(/** @type {any} */ (null));
   const [source, setSource] = useState(/** @type {ByteSource | null} */ (null));
-  // counts the record tables that arrived (each completes its doc in place): a change re-renders the page
-  const [recordsIn, setRecordsIn] = useState(0);
+  // counts the 'tables' that arrived (each completes its doc in place): a change re-renders the page
+  const [tablesIn, setTablesIn] = useState(0);
   const openSeq = useRef(0);
   const opened = useRef(onOpened);
   opened.current = onOpened;
@@ -66,20 +66,24 @@ export function useOpenFile(client, onOpened) {
         if (seq !== openSeq.current) return { error: 'superseded by another file' };
         const key = await fileKey(file, name);
         if (seq !== openSeq.current) return { error: 'superseded by another file' };
-        const { whenRecords, ...decoded } = msg;
-        const next = { ...decoded, file, name: extras.label || name, key, extras: { ...extras, label: extras.label || name, openName: name }, fieldsCache: new Map(), labels: new Map(), recordsError: '' };
+        const { whenTables, ...decoded } = msg;
+        const next = { ...decoded, file, name: extras.label || name, key, extras: { ...extras, label: extras.label || name, openName: name }, fieldsCache: new Map(), labels: new Map(), tablesError: '' };
         setDoc(next);
         setSource(src);
         setStatus('ready');
         opened.current(next);
-        // The record table (records, index, recordSample, typeNames, composition) arrives after the
-        // flame graph is drawn. It completes this document in place, so nothing keyed on the document
-        // (selection, URL state, zoom) sees a new file; views that need it wait for doc.records.
-        whenRecords?.then((/** @type {any} */ r) => {
+        // The record table (records, index, recordSample, typeNames, composition) and the flame chart's
+        // lanes arrive after the flame graph is drawn. They complete this document in place, so nothing
+        // keyed on the document (selection, URL state, zoom) sees a new file; views that need them wait
+        // for doc.records or doc.lanes.
+        whenTables?.then((/** @type {any} */ r) => {
           if (!r || seq !== openSeq.current) return;
-          if (r.error) next.recordsError = String(r.error);
-          else Object.assign(next, { records: r.records, index: r.index, recordSample: r.recordSample, typeNames: r.typeNames, composition: r.composition, recordsBench: r.benchTimes });
-          setRecordsIn((n) => n + 1);
+          if (r.error) next.tablesError = String(r.error);
+          else {
+            const { records, index, recordSample, typeNames, composition, lanes, benchTimes } = r;
+            Object.assign(next, { records, index, recordSample, typeNames, composition, lanes, tablesBench: benchTimes });
+          }
+          setTablesIn((n) => n + 1);
         });
         return { ok: msg.ok !== false, summary: msg.summary, diagnostics: (msg.diagnostics || []).length, files: fileRoles(name, extras, msg.sideFileRoles) };
       } catch (err) {
@@ -202,7 +206,7 @@ export function useOpenFile(client, onOpened) {
 
   useEffect(() => () => client.stop(), [client]);
 
-  return { status, progress, pendingName, error, setError, doc, recordsIn, source, openFile, openFiles, addSideFiles, reopen, cancel };
+  return { status, progress, pendingName, error, setError, doc, tablesIn, source, openFile, openFiles, addSideFiles, reopen, cancel };
 }
 
 /**

@@ -19,7 +19,7 @@ export function useUrlState({ doc, tab, opts, selection, setTab, changeOpts, sel
   const held = useRef(false);
   const latest = useRef({ doc, changeOpts, select, setTab });
   latest.current = { doc, changeOpts, select, setTab };
-  // the hash's record row, kept until the document's record table has arrived (client.js 'records')
+  // the hash's record row, kept until the document's record table has arrived (client.js 'tables')
   const rowDue = useRef(/** @type {{doc: any, row: number} | null} */ (null));
 
   /** Applies the hash's state to the open document when it was made for it; else holds it. */

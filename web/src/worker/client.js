@@ -22,7 +22,7 @@ export class DecoderClient {
     /** @type {Worker | null} */
     this.spare = null;
     /** the opened file's record table, on its way after 'decoded' (see open()) @type {{resolve: Function} | null} */
-    this.recordsDue = null;
+    this.tablesDue = null;
   }
 
   /** A worker that is loading the WASM module, for the next file. */
@@ -79,14 +79,14 @@ export class DecoderClient {
     }
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
-    if (!(/** @type {any} */ (err).cancelled)) this.recordsDue?.resolve({ error: err.message });
-    else this.recordsDue?.resolve(null);
-    this.recordsDue = null;
+    if (!(/** @type {any} */ (err).cancelled)) this.tablesDue?.resolve({ error: err.message });
+    else this.tablesDue?.resolve(null);
+    this.tablesDue = null;
   }
 
   /**
    * Opens a file in a fresh worker; resolves with the 'decoded' message. Its record table comes next:
-   * the message's `whenRecords` resolves with the 'records' message (records, index, recordSample,
+   * the message's `whenTables` resolves with the 'tables' message (records, index, recordSample,
    * typeNames, composition), with {error} when making them failed, or with null when the worker is
    * stopped first (another file opened).
    * @param {Blob} file
@@ -111,9 +111,9 @@ export class DecoderClient {
       if (this.opening) this.opening.decoded = true;
       return;
     }
-    if (msg.type === 'records') {
-      this.recordsDue?.resolve(msg);
-      this.recordsDue = null;
+    if (msg.type === 'tables') {
+      this.tablesDue?.resolve(msg);
+      this.tablesDue = null;
       return;
     }
     if (msg.type === 'progress') {
@@ -123,8 +123,8 @@ export class DecoderClient {
     if (msg.type === 'decoded') {
       const o = this.opening;
       this.opening = null;
-      msg.whenRecords = new Promise((resolve) => {
-        this.recordsDue = { resolve };
+      msg.whenTables = new Promise((resolve) => {
+        this.tablesDue = { resolve };
       });
       o?.resolve(msg);
       // the next file opens in a fresh worker: load its module soon (not while the page draws this one)
@@ -143,8 +143,8 @@ export class DecoderClient {
       this.opening = null;
       o?.reject(new Error(msg.message));
       // failed while making the record table of a decoded file: the page says so where the rows would be
-      this.recordsDue?.resolve({ error: msg.message });
-      this.recordsDue = null;
+      this.tablesDue?.resolve({ error: msg.message });
+      this.tablesDue = null;
     }
   }
 

@@ -103,7 +103,7 @@ describe('DecoderClient: the record table follows the decoded file', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it("opens on 'decoded' and hands over the 'records' message that comes after it", async () => {
+  it("opens on 'decoded' and hands over the 'tables' message that comes after it", async () => {
     const c = new DecoderClient();
     const opened = c.open(new Blob([]), 'f.perf.data');
     const w = FakeWorker.made[0];
@@ -111,8 +111,8 @@ describe('DecoderClient: the record table follows the decoded file', () => {
     const doc = await opened;
     expect(doc.records).toBeNull();
     const kinds = new Uint8Array([0, 1]);
-    w.answer({ type: 'records', records: { kinds }, index: {}, recordSample: new Int32Array([-1, 0]) });
-    await expect(doc.whenRecords).resolves.toMatchObject({ type: 'records', records: { kinds } });
+    w.answer({ type: 'tables', records: { kinds }, index: {}, recordSample: new Int32Array([-1, 0]) });
+    await expect(doc.whenTables).resolves.toMatchObject({ type: 'tables', records: { kinds } });
   });
 
   it('says why when the worker fails making them, and gives null when another file opens first', async () => {
@@ -121,13 +121,13 @@ describe('DecoderClient: the record table follows the decoded file', () => {
     FakeWorker.made[0].answer({ type: 'decoded', ok: true });
     let doc = await opened;
     FakeWorker.made[0].answer({ type: 'error', request: 'open', message: 'out of memory' });
-    await expect(doc.whenRecords).resolves.toEqual({ error: 'out of memory' });
+    await expect(doc.whenTables).resolves.toEqual({ error: 'out of memory' });
 
     opened = c.open(new Blob([]), 'b.perf.data');
     FakeWorker.made[1].answer({ type: 'decoded', ok: true });
     doc = await opened;
     c.open(new Blob([]), 'c.perf.data'); // b's worker is terminated
     expect(FakeWorker.made[1].terminated).toBe(true);
-    await expect(doc.whenRecords).resolves.toBeNull();
+    await expect(doc.whenTables).resolves.toBeNull();
   });
 });

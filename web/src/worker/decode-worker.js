@@ -11,9 +11,10 @@
 //                                                      {type:'progress', done, total}  (throttled)
 //                                                      {type:'decodeOver'}  (the decode is over; the tables follow)
 //                                                      {type:'decoded', ...}  (see open() below; records: null)
-//                                                      {type:'records', records, index, recordSample, typeNames, composition}
-//                                                        (the record table and what is made from it, right after
-//                                                        'decoded': the flame graph is drawn meanwhile)
+//                                                      {type:'tables', records, index, recordSample, typeNames, composition, lanes}
+//                                                        (the record table and what is made from it, and the flame
+//                                                        chart's lanes, right after 'decoded': the flame graph is
+//                                                        drawn meanwhile)
 //   {type:'stop'}  (Cancel while decoding)             {type:'stopping'} (in steps), then 'decoded' with what was read
 //   {type:'fields', id, row}                           {type:'fields', id, row, label, fields}
 //   {type:'labels', id, rows}                          {type:'labels', id, rows, labels}
@@ -266,7 +267,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     events,
     threads,
     strings: stringBlob, // the page decodes the few it shows (marker labels)
-    // the record table and what is made from it follow in the 'records' message (postRecords)
+    // the record table and what is made from it, and the lanes, follow in the 'tables' message (postTables)
     records: null,
     index: null,
     recordSample: null,
@@ -275,7 +276,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     sampleTimes, // (the worker keeps none)
     eventTotals: totals,
     ...lap('cpus', perCpu(s.sampleCpus())),
-    lanes: lap('lanes', buildLanes(sampleTimes, s.sampleThreads(), threads.length, sampleCounts)),
+    lanes: null, // ('tables')
     markers: lap('json answers, markers', readMarkers(s, strings, base.scale)),
     intervals: readIntervals(s, analysis.canon, base.scale),
     account: parseJson(s.accountJson(), []),
@@ -288,30 +289,38 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     // (bench) the decode's time, the part of it spent reading the file, and the work after it
     benchTimes: { decodeMs, readMs: timed.readMs, reads: timed.reads, readBytes: timed.bytes, afterMs: performance.now() - t0 - decodeMs, ...stream.stats, laps: lap('rest', laps) },
   };
+  // (sampleTimes is transferred: the lanes are made from the session's column)
+  const lanesOf = { times: s.sampleTimes(), scale: base.scale, threads: threads.length, counts: sampleCounts };
   self.postMessage(msg, transferables(msg));
-  postRecords(s, profile.sampleRecords, t0);
+  postTables(s, profile.sampleRecords, lanesOf, t0);
 }
 
 /**
  * The record table (its columns read from the session), its index, each row's sample, the rows' type
- * names and the composition: sent after 'decoded', so the page draws the flame graph while they are made.
+ * names and the composition, and the flame chart's lanes: sent after 'decoded', so the page draws the
+ * flame graph while they are made.
  * @param {Session} s
  * @param {Int32Array} sampleRecords
+ * @param {{times: Float64Array, scale: number, threads: number, counts: any}} lanesOf the samples' times (ticks), their scale to ns, thread count, weights
  * @param {number} t0 when the open began (bench)
  */
-function postRecords(s, sampleRecords, t0) {
+function postTables(s, sampleRecords, lanesOf, t0) {
   const t = performance.now();
+  const { times, scale } = lanesOf;
+  if (scale !== 1) for (let i = 0; i < times.length; i++) times[i] *= scale;
+  const lanes = buildLanes(times, s.sampleThreads(), lanesOf.threads, lanesOf.counts);
   const records = readRecords(s);
   const typeNames = recordTypeNames(records, (r) => typeName(s, records.kinds[r], r));
   const msg = {
-    type: 'records',
+    type: 'tables',
     records,
     index: buildRecordIndex(records),
     recordSample: recordSamples(sampleRecords, records.kinds.length),
     typeNames, // (kind, type) -> type name: a row's name until its label arrives
     composition: recordComposition(records, typeNames),
+    lanes, // the flame chart's, one per thread
     // (bench) the time these took, and since the open began
-    benchTimes: { recordsMs: performance.now() - t, sinceOpenMs: performance.now() - t0 },
+    benchTimes: { tablesMs: performance.now() - t, sinceOpenMs: performance.now() - t0 },
   };
   self.postMessage(msg, transferables(msg));
 }

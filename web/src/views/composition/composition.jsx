@@ -5,7 +5,7 @@
 import { useMemo } from 'preact/hooks';
 import { formatBytes, formatDuration, formatInt, formatPercent } from '../../lib/format.js';
 import { RecordKind } from '../../lib/record-kind.js';
-import { RecordsPending } from '../../lib/records-pending.jsx';
+import { RecordsPending } from '../../lib/tables-pending.jsx';
 import './composition.css';
 
 const MAX_BARS = 16;

@@ -15,6 +15,7 @@ import { plural } from '../../lib/format.js';
 import { offsetText } from '../../lib/records.js';
 import { stringOf } from '../../lib/strings.js';
 import { formatInt } from '../../lib/format.js';
+import { LanesPending } from '../../lib/tables-pending.jsx';
 import './flame-chart.css';
 
 /**
@@ -23,7 +24,13 @@ import './flame-chart.css';
  *   onRange?:(t0:number,t1:number)=>void, range?:{t0:number,t1:number}|null, benchRef?:any,
  *   loadCpuLanes?:() => Promise<any[]>}} props  loadCpuLanes: the lanes per CPU, asked of the worker when first shown
  */
-export function FlameChart({ doc, analysis, matches, markedSample = -1, selectedNode = -1, onSelectNode, onSelectRecord, onRange, range, benchRef, apiRef, hoverNode = -1, onHoverNode, loadCpuLanes }) {
+export function FlameChart(/** @type {any} */ props) {
+  // the lanes arrive after the rest of the file ('tables'): LanesPending until then
+  return props.doc.lanes ? <FlameChartOf {...props} /> : <LanesPending doc={props.doc} />;
+}
+
+/** @param {any} props (FlameChart's) */
+function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode = -1, onSelectNode, onSelectRecord, onRange, range, benchRef, apiRef, hoverNode = -1, onHoverNode, loadCpuLanes }) {
   const threads = doc.threads || [];
   const markers = doc.markers || { rows: new Int32Array(0), time: new Float64Array(0), thread: new Int32Array(0) };
   const [wantCpu, setWantCpu] = useState(false); // the lanes select says per CPU

@@ -6,7 +6,7 @@ import { useVirtual } from '../../lib/virtual.js';
 import { formatInt, hex, plural } from '../../lib/format.js';
 import { category, rowLabel, ancestors, childCount } from '../../lib/records.js';
 import { RecordKind } from '../../lib/record-kind.js';
-import { RecordsPending } from '../../lib/records-pending.jsx';
+import { RecordsPending } from '../../lib/tables-pending.jsx';
 import { buildFlat, itemAt, indexOfRow, indexOfField, fieldKey } from './tree-model.js';
 import './record-tree.css';
 

@@ -1,13 +1,14 @@
-// The record table arrives after the rest of a decoded file (issue 16: the worker posts 'decoded'
-// for the flame graph first, then 'records': the table, its index, composition). Here the page's
-// 'records' messages are held back, so what a person sees in between is checked: the flame graph
-// and the bytes are there, the record tree and composition say they are indexing, a clicked byte
-// says so too; once the table is in, the same document gains its rows, shading and selection, and
-// a shared link's selected record is applied then.
+// The record table and the flame chart's lanes arrive after the rest of a decoded file (issue 16:
+// the worker posts 'decoded' for the flame graph first, then 'tables': the record table, its index,
+// composition, lanes). Here the page's 'tables' messages are held back, so what a person sees in
+// between is checked: the flame graph and the bytes are there, the record tree, composition and
+// flame chart say what they wait for, a clicked byte says so too; once the tables are in, the same
+// document gains its rows, shading, selection and lanes, and a shared link's selected record is
+// applied then.
 import { test, expect } from '@playwright/test';
 import { shot, summaryField, watchErrors } from './helpers.js';
 
-/** Holds every 'records' message from the decoding workers until window.__releaseRecords(). */
+/** Holds every 'tables' message from the decoding workers until window.__releaseTables(). */
 async function holdRecords(page) {
   await page.addInitScript(() => {
     const held = [];
@@ -16,25 +17,25 @@ async function holdRecords(page) {
     window.Worker = class extends Orig {
       set onmessage(fn) {
         super.onmessage = (e) => {
-          if (holding && e.data && e.data.type === 'records') held.push(() => fn.call(this, e));
+          if (holding && e.data && e.data.type === 'tables') held.push(() => fn.call(this, e));
           else fn.call(this, e);
         };
       }
     };
-    window.__recordsHeld = () => held.length;
-    window.__releaseRecords = () => {
+    window.__tablesHeld = () => held.length;
+    window.__releaseTables = () => {
       holding = false;
       for (const f of held.splice(0)) f();
     };
   });
 }
 
-test('the flame graph is shown before the record table, which then completes the same view', async ({ page }) => {
+test('the flame graph is shown before the record table and lanes, which then complete the same view', async ({ page }) => {
   const errs = watchErrors(page);
   await holdRecords(page);
   await page.goto('./');
   await expect(page.getByTestId('file-name')).toContainText('calltree.perf.data');
-  await expect.poll(() => page.evaluate(() => window.__recordsHeld())).toBe(1);
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(1);
 
   // decoded: summary, flame graph and bytes are shown; what needs the record table says it is coming
   await expect(summaryField(page, 'records')).toHaveText('339');
@@ -46,12 +47,14 @@ test('the flame graph is shown before the record table, which then completes the
   await expect(hexView.locator('.hb.rs')).toHaveCount(0); // no record shading yet
   await hexView.locator('.hb[data-off="20"]').click();
   await expect(page.getByTestId('hex-selection')).toContainText('the record table is still being indexed');
+  await page.getByRole('tab', { name: 'Flame chart' }).click();
+  await expect(page.getByTestId('lanes-pending')).toHaveText('Laying out 305 samples by thread…');
   await page.getByRole('tab', { name: 'Composition' }).click();
   await expect(page.getByTestId('records-pending')).toHaveCount(2);
-  await shot(page, '08c-records-pending');
+  await shot(page, '08c-tables-pending');
 
   // the record table arrives: rows, composition, shading; the flame graph and tab stay as they were
-  await page.evaluate(() => window.__releaseRecords());
+  await page.evaluate(() => window.__releaseTables());
   await expect(pending).toHaveCount(0);
   const tree = page.getByRole('tree', { name: 'Record tree' });
   await expect(tree.getByRole('treeitem').first()).toBeVisible();
@@ -59,6 +62,9 @@ test('the flame graph is shown before the record table, which then completes the
   await expect(page.getByTestId('composition')).toContainText('SAMPLE');
   await expect(page.getByRole('tab', { name: 'Composition' })).toHaveAttribute('aria-selected', 'true');
   await expect(hexView.locator('.hb.rs').first()).toBeVisible();
+  await page.getByRole('tab', { name: 'Flame chart' }).click();
+  await expect(page.getByTestId('lanes-pending')).toHaveCount(0);
+  await expect(page.getByTestId('flame-chart').getByRole('img')).toHaveAttribute('aria-label', 'Flame chart: 1 thread, 305 samples');
   // a byte clicked now selects the record over it
   await hexView.locator('.hb[data-off="20"]').click();
   await expect(tree.locator('[role=treeitem][aria-selected=true] .rt-off')).toHaveText('0x10'); // the record after the 16-byte pipe header
@@ -81,11 +87,11 @@ test("a shared link's selected record is applied when the record table arrives",
   await holdRecords(fresh);
   await fresh.goto(url);
   await expect(fresh.locator('canvas.flame-canvas')).toHaveAttribute('aria-label', /: 305 samples$/);
-  await expect.poll(() => fresh.evaluate(() => window.__recordsHeld())).toBe(1);
+  await expect.poll(() => fresh.evaluate(() => window.__tablesHeld())).toBe(1);
   await expect(fresh.getByTestId('records-pending')).toHaveText('Indexing 339 records…');
   // the link's record waits for the table (and stays in the hash meanwhile)
   expect(await fresh.evaluate(() => decodeURIComponent(location.hash))).toContain('"row":5');
-  await fresh.evaluate(() => window.__releaseRecords());
+  await fresh.evaluate(() => window.__releaseTables());
   await expect(fresh.getByTestId('hex-selection')).toHaveText(selected);
   await expect(fresh.getByRole('tree', { name: 'Record tree' }).locator('[role=treeitem][aria-selected=true]')).toHaveCount(1);
   await expect.poll(() => fresh.evaluate(() => decodeURIComponent(location.hash))).toContain('"row":5');
