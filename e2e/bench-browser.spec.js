@@ -138,6 +138,12 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
           if (b.t.flame == null && b.t.summary != null) {
             const c = document.querySelector('canvas.flame-canvas');
             const label = c?.getAttribute('aria-label') || '';
+            // a file with errors opens on its diagnostics (an XRay log stopped by the memory budget): that is its first view
+            const tab = document.querySelector('[role="tab"][aria-selected="true"]')?.textContent || '';
+            if (tab.startsWith('Diagnostics') && document.querySelector('.diagnostics .diag-counts')) {
+              b.t.flame = now;
+              b.firstView = 'diagnostics';
+            }
             if (c && label !== b.oldFlame && /: ([1-9][0-9,.\u00a0\u202f ]* samples|.+ by \w+)$/.test(label)) b.t.flame = now; // (counts have digit group separators; XRay: "… by time")
           }
           // the record tree shows the new file's rows (its record table arrived after the flame graph's data)
@@ -226,8 +232,9 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
         `${mbOf(b?.worker?.fromChunks)} from the read-ahead; waiting for it: ${ms(b?.worker?.waitMs)} in ${b?.worker?.pauses ?? '–'} pauses), ` +
         `then ${ms(b?.worker?.afterMs)} reading the session and laying out what the page shows ${JSON.stringify(b?.worker?.laps ?? {})}`,
       `drop -> summary filled (decode finished): ${ms(b?.t.summary)}`,
-      `drop -> flame graph painted: ${ms(b?.t.flame)}`,
+      `drop -> flame graph painted: ${ms(b?.t.flame)}${b?.firstView ? ` (the page opened on its ${b.firstView})` : ''}`,
       `drop -> 'tables' message (the record table, its index, composition, the flame chart's lanes) at the page: ${ms(b?.t.tablesMessage)} (made in ${ms(b?.tablesWorker?.tablesMs)}); record tree shown: ${ms(b?.t.recordTree)}`,
+      `typed arrays the page holds: ${mbOf(b?.worker?.postedBytes)} from 'decoded', ${mbOf(b?.tablesWorker?.postedBytes)} from 'tables'`,
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
       `browser memory (PSS of chromium's processes): ${browserMemory ? `${mbOf(browserMemory.before)} before the drop, peak +${mbOf(browserMemory.peakGrowth)} (${(browserMemory.peakGrowth / bytes).toFixed(2)}x the file), +${mbOf(browserMemory.endGrowth)} once drawn (${(browserMemory.endGrowth / bytes).toFixed(2)}x), +${mbOf(browserMemory.settledGrowth)} 3 s later (${((browserMemory.settledGrowth ?? 0) / bytes).toFixed(2)}x)` : '–'}`,
       `(test wall from setInputFiles: ${wall} ms; load average ${load})`,

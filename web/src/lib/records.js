@@ -33,10 +33,47 @@ export function category(kind, type) {
   }
 }
 
+/**
+ * The largest end of the leaves leafOrder[0..j] (the index keeps it only when the leaves' ends ever
+ * decrease in offset order; else it is leaf j's own end).
+ * @param {any} doc
+ * @param {number} j
+ */
+export function leafEndMax(doc, j) {
+  const m = doc.index.leafMaxEnd;
+  if (m) return m[j];
+  const r = doc.index.leafOrder[j];
+  return doc.records.offsets[r] + doc.records.sizes[r];
+}
+
+/**
+ * Where `row` is in the index's `kids` (its parent's children are kids[kidsStart[slot]..kidsStart[slot+1]),
+ * in row order), or -1.
+ * @param {any} doc
+ * @param {number} row
+ */
+export function kidPos(doc, row) {
+  const { parents } = doc.records;
+  const { kidsStart, kids } = doc.index;
+  const n = parents.length;
+  if (!(row >= 0 && row < n)) return -1;
+  const p = parents[row];
+  const slot = p >= 0 && p < n ? p : n;
+  let lo = kidsStart[slot];
+  let hi = kidsStart[slot + 1] - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (kids[mid] < row) lo = mid + 1;
+    else if (kids[mid] > row) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
 /** Deepest file-space row covering file offset `off`, or -1. */
 export function findRowAt(doc, off) {
   const { records, index } = doc;
-  const { leafMaxEnd, leafOrder, containers, depth } = index;
+  const { leafOrder, containers, depth } = index;
   const { offsets, sizes } = records;
   let best = -1;
   const better = (r) =>
@@ -52,7 +89,7 @@ export function findRowAt(doc, off) {
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  for (let j = i, steps = 0; j >= 0 && leafMaxEnd[j] > off && steps < 4096; j--, steps++) {
+  for (let j = i, steps = 0; j >= 0 && leafEndMax(doc, j) > off && steps < 4096; j--, steps++) {
     const r = leafOrder[j];
     if (offsets[r] <= off && off < offsets[r] + sizes[r] && sizes[r] > 0 && better(r)) best = r;
   }
@@ -70,7 +107,7 @@ export function findRowAt(doc, off) {
  */
 export function leavesInRange(doc, a, b) {
   const { records, index } = doc;
-  const { leafMaxEnd, leafOrder } = index;
+  const { leafOrder } = index;
   const { offsets, sizes } = records;
   // first leaf with offset >= b, then walk back while something may still reach a
   let lo = 0;
@@ -81,7 +118,7 @@ export function leavesInRange(doc, a, b) {
     else hi = mid;
   }
   const out = [];
-  for (let j = lo - 1, steps = 0; j >= 0 && leafMaxEnd[j] > a && steps < 8192; j--, steps++) {
+  for (let j = lo - 1, steps = 0; j >= 0 && leafEndMax(doc, j) > a && steps < 8192; j--, steps++) {
     const r = leafOrder[j];
     if (offsets[r] + sizes[r] > a && sizes[r] > 0) out.push(r);
   }

@@ -291,7 +291,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   };
   // (sampleTimes is transferred: the lanes are made from the session's column)
   const lanesOf = { times: s.sampleTimes(), scale: base.scale, threads: threads.length, counts: sampleCounts };
-  self.postMessage(msg, transferables(msg));
+  postWithBytes(msg);
   postTables(s, profile.sampleRecords, lanesOf, t0);
 }
 
@@ -322,7 +322,18 @@ function postTables(s, sampleRecords, lanesOf, t0) {
     // (bench) the time these took, and since the open began
     benchTimes: { tablesMs: performance.now() - t, sinceOpenMs: performance.now() - t0 },
   };
-  self.postMessage(msg, transferables(msg));
+  postWithBytes(msg);
+}
+
+/**
+ * Posts an answer with its typed arrays transferred, and (bench) their bytes in its benchTimes.postedBytes:
+ * what the page holds of it.
+ * @param {any} msg
+ */
+function postWithBytes(msg) {
+  const buffers = transferables(msg);
+  msg.benchTimes.postedBytes = buffers.reduce((n, b) => n + b.byteLength, 0);
+  self.postMessage(msg, buffers);
 }
 
 /**

@@ -2,14 +2,17 @@
 // Indexes over the record table, built in the worker (O(n log n) at most) so the
 // page never loops over millions of rows.
 //
-// Tree (table order): children of row r are kids[kidsStart[r] .. kidsStart[r+1]);
-// top-level rows use the slot n (= row count). kidsPos[r] is r's position in `kids`.
+// Tree (table order): children of row r are kids[kidsStart[r] .. kidsStart[r+1]), in row order;
+// top-level rows use the slot n (= row count). A row's place among them is found by a binary search
+// (lib/records.js kidPos), not kept (4 bytes a row less).
 //
 // File-offset lookup (the hex view shows the main file): "leaves" are rows that cover
 // bytes of the main file (kind != Nested, file 0; rows of perf --threads data.N files
 // have offsets in their own file) and have no such children; leafOrder lists them by offset (the
 // record table's offsets give theirs) with a running max of their end (leafMaxEnd), so the rows
-// covering an offset are found by a binary search and a short scan.
+// covering an offset are found by a binary search and a short scan. leafMaxEnd is null when the
+// leaves' ends never decrease in that order (records one after another: nearly every file), where the
+// running max is each leaf's own end (lib/records.js leafEndMax; 8 bytes a row less).
 // "containers" (file-space rows with file-space children, a handful) are checked
 // linearly when no leaf covers the offset.
 
@@ -45,15 +48,12 @@ export function buildRecordIndex(rec) {
 
   // CSR children in table order; main-file leaves and containers counted
   const kids = new Int32Array(n);
-  const kidsPos = new Int32Array(n);
   const fill = kidsStart.slice(0, n + 1);
   let leafCount = 0;
   let containerCount = 0;
   for (let r = 0; r < n; r++) {
     const p = parents[r];
-    const at = fill[p >= 0 && p < n ? p : n]++;
-    kids[at] = r;
-    kidsPos[r] = at;
+    kids[fill[p >= 0 && p < n ? p : n]++] = r;
     if (kinds[r] !== nested && files[r] === 0) {
       if (fileKids[r]) containerCount++;
       else leafCount++;
@@ -82,14 +82,19 @@ export function buildRecordIndex(rec) {
     arr.sort((a, b) => offsets[a] - offsets[b] || sizes[b] - sizes[a] || a - b);
     leafOrder = Int32Array.from(arr);
   }
-  const leafMaxEnd = new Float64Array(leafCount);
+  // the running max of the leaves' ends, kept only when an end is below one before it
+  let leafMaxEnd = null;
   let maxEnd = -Infinity;
   for (let i = 0; i < leafCount; i++) {
     const r = leafOrder[i];
     const end = offsets[r] + sizes[r];
-    if (end > maxEnd) maxEnd = end;
-    leafMaxEnd[i] = maxEnd;
+    if (end >= maxEnd) maxEnd = end;
+    else if (!leafMaxEnd) {
+      leafMaxEnd = new Float64Array(leafCount);
+      for (let j = 0; j < i; j++) leafMaxEnd[j] = offsets[leafOrder[j]] + sizes[leafOrder[j]];
+    }
+    if (leafMaxEnd) leafMaxEnd[i] = maxEnd;
   }
 
-  return { depth, kidsStart, kids, kidsPos, leafOrder, leafMaxEnd, containers };
+  return { depth, kidsStart, kids, leafOrder, leafMaxEnd, containers };
 }

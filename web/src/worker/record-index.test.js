@@ -1,6 +1,6 @@
 // Unit tests of the record table's indexes: children lists and the file-offset lookup.
 import { describe, expect, it } from 'vitest';
-import { findRowAt, leavesInRange } from '../lib/records.js';
+import { findRowAt, kidPos, leafEndMax, leavesInRange } from '../lib/records.js';
 import { RecordKind } from '../lib/record-kind.js';
 import { buildRecordIndex } from './record-index.js';
 
@@ -34,6 +34,28 @@ describe('record index', () => {
     const n = 7;
     expect(Array.from(kids.subarray(kidsStart[n], kidsStart[n + 1]))).toEqual([0, 1, 5]);
     expect(Array.from(kids.subarray(kidsStart[1], kidsStart[2]))).toEqual([2, 3]);
+  });
+  it("finds a row's place among its siblings", () => {
+    const { kids } = d.index;
+    for (let r = 0; r < 7; r++) expect(kids[kidPos(d, r)]).toBe(r);
+    expect(kidPos(d, 7)).toBe(-1);
+    expect(d.index.kidsPos).toBeUndefined(); // not kept
+  });
+  it('keeps the running max of leaf ends only when an end decreases', () => {
+    expect(d.index.leafMaxEnd).toBeNull(); // [0,16) [16,40) [40,64): ends rise
+    // a leaf inside a longer one before it (an attr whose ids lie inside it): [0,100) then [10,20), [20,30)
+    const o = doc([
+      [0, 100, K.Record, -1],
+      [10, 10, K.Record, -1],
+      [20, 10, K.Record, -1],
+      [120, 8, K.Record, -1],
+    ]);
+    expect(Array.from(o.index.leafMaxEnd)).toEqual([100, 100, 100, 128]);
+    expect([0, 1, 2, 3].map((j) => leafEndMax(o, j))).toEqual([100, 100, 100, 128]);
+    expect(findRowAt(o, 50)).toBe(0); // found by the walk back past the short leaves
+    expect(findRowAt(o, 15)).toBe(1); // both cover it at one depth: the smaller wins
+    expect(leavesInRange(o, 40, 60)).toEqual([0]);
+    expect(leavesInRange(o, 0, 130)).toEqual([0, 1, 2, 3]);
   });
   it('finds the innermost main-file row at an offset', () => {
     expect(findRowAt(d, 0)).toBe(0);

@@ -4,6 +4,7 @@
 //   field:   one decoded field of an expanded record
 //   pending: "loading fields…" placeholder
 // Item i is found by binary search over segment start positions.
+import { kidPos } from '../../lib/records.js';
 
 /**
  * @typedef {{pos: number, type: 'run', slot: number, from: number, to: number, depth: number}} RunSeg
@@ -25,7 +26,7 @@ export function fieldKey(row, path) {
  */
 export function buildFlat(doc, expanded, fieldsCache, expandedFields) {
   const { parents } = doc.records;
-  const { kidsStart, kidsPos } = doc.index;
+  const { kidsStart } = doc.index;
   const n = parents.length;
   /** @type {Seg[]} */
   const segs = [];
@@ -41,7 +42,7 @@ export function buildFlat(doc, expanded, fieldsCache, expandedFields) {
     if (!list) byParent.set(slot, (list = []));
     list.push(r);
   }
-  for (const list of byParent.values()) list.sort((a, b) => kidsPos[a] - kidsPos[b]);
+  for (const list of byParent.values()) list.sort((a, b) => a - b); // (siblings are in row order)
 
   const emitFields = (row, fields, prefix, depth) => {
     for (let i = 0; i < fields.length; i++) {
@@ -68,7 +69,7 @@ export function buildFlat(doc, expanded, fieldsCache, expandedFields) {
     let cur = from;
     const exp = byParent.get(slot) || [];
     for (const r of exp) {
-      const k = kidsPos[r];
+      const k = kidPos(doc, r);
       if (k < cur || k >= to) continue;
       segs.push({ pos, type: 'run', slot, from: cur, to: k + 1, depth });
       pos += k + 1 - cur;
@@ -106,7 +107,7 @@ export function indexOfRow(doc, flat, row) {
   const n = parents.length;
   const p = parents[row];
   const slot = p >= 0 && p < n ? p : n;
-  const k = doc.index.kidsPos[row];
+  const k = kidPos(doc, row);
   for (const s of flat.segs) {
     if (s.type === 'run' && s.slot === slot && s.from <= k && k < s.to) return s.pos + (k - s.from);
   }
