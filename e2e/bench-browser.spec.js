@@ -6,7 +6,8 @@
 // Opt-in (not run by npm run test):
 //   BENCH_BROWSER_MB=100 PROFSCOPE_BENCH_BROWSER=1 npx playwright test -c e2e/playwright.config.js e2e/bench-browser.spec.js
 // The file is build/bench/browser-<MB>MB-s<SEED>.data, written by build/bench/perfgen (built from
-// bench/gen/perfgen.cc when missing) unless BENCH_BROWSER_FILE names another file.
+// bench/gen/perfgen.cc when missing) unless BENCH_BROWSER_FILE names another file (or a perf record
+// --threads folder, opened as its files).
 // bench/browser/run.sh (BENCH_BROWSER=1 bash bench/run.sh) builds the site and runs this.
 // The browser's memory: the proportional set size (PSS, /proc/PID/smaps_rollup) summed over
 // chromium's processes (the test's own descendants), read every 250 ms (BENCH_BROWSER_PSS_MS) from
@@ -83,8 +84,10 @@ function benchFile() {
 test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, async ({ page, browser }) => {
   test.setTimeout(TIMEOUT + 120_000);
   const file = benchFile();
-  const name = path.basename(file);
-  const bytes = fs.statSync(file).size;
+  // a folder (a perf record --threads recording: data and its data.N files) is opened as its files
+  const files = fs.statSync(file).isDirectory() ? fs.readdirSync(file).sort().map((f) => path.join(file, f)) : [file];
+  const name = files.length > 1 ? path.basename(files[0]) : path.basename(file);
+  const bytes = files.reduce((n, f) => n + fs.statSync(f).size, 0);
 
   // Before the app's scripts: see the worker's messages (the 'decoded' one carries heapBytes)
   // and time everything from the file input's change event, polling once per animation frame.
@@ -180,7 +183,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
   }, every || 1000);
   const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
   const wall0 = Date.now();
-  await page.getByTestId('file-input').setInputFiles(file);
+  await page.getByTestId('file-input').setInputFiles(files);
   let outcome = 'ok';
   try {
     await page.waitForFunction(

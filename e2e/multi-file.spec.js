@@ -44,3 +44,38 @@ test('several files dropped at once: data + data.N decode together', async ({ pa
   expect(num(await summaryField(page, 'samples').textContent())).toBe(287);
   errs.check();
 });
+
+test('a large --threads recording: each data file is read ahead while the decode is in it, and all of it is shown', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errs = watchErrors(page);
+  // the worker's figures of each decode (its 'decoded' message's benchTimes)
+  await page.addInitScript(() => {
+    const Orig = window.Worker;
+    window.__decoded = [];
+    window.Worker = class extends Orig {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', (e) => {
+          if (e.data && e.data.type === 'decoded') window.__decoded.push(e.data.benchTimes);
+        });
+      }
+    };
+  });
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  // data.0's records repeated: two data files of ~42 MB each (data.N files are plain record streams)
+  const times = 1300;
+  const dir = path.join(REPO, 'test-results', 'threads-big', 'perf.data');
+  fs.mkdirSync(dir, { recursive: true });
+  const big = Buffer.concat(Array.from({ length: times }, () => fs.readFileSync(path.join(DIR, 'perf.data', 'data.0'))));
+  fs.copyFileSync(path.join(DIR, 'perf.data', 'data'), path.join(dir, 'data'));
+  fs.writeFileSync(path.join(dir, 'data.0'), big);
+  fs.writeFileSync(path.join(dir, 'data.1'), big);
+  await page.getByTestId('file-input').setInputFiles(['data', 'data.0', 'data.1'].map((n) => path.join(dir, n)));
+  await waitDecoded(page, 'data (+2 files)');
+  expect(num(await summaryField(page, 'samples').textContent())).toBe(287 * times * 2);
+  const figures = await page.evaluate(() => window.__decoded.at(-1));
+  expect(figures.dataFilesReadAhead).toBe(2); // both data files had a read-ahead of their own
+  expect(figures.fromChunks).toBeGreaterThan(big.length); // most of their bytes came from it, not FileReaderSync
+  errs.check();
+});

@@ -43,7 +43,7 @@ import { functionTotals, samplesOf } from './call-nodes.js';
 import { callchainSlot, frameAddressFor } from './record-slot.js';
 import { diffModel } from './diff-model.js';
 import { readerOf } from './file-reader.js';
-import { streamedFile } from './streamed-file.js';
+import { streamedFiles } from './streamed-file.js';
 
 /** @typedef {import('../../../wasm/profscope').ProfscopeModule} ProfscopeModule */
 /** @typedef {import('../../../wasm/profscope').Session} Session */
@@ -163,8 +163,9 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   const size = main.size;
   const t0 = performance.now();
   const timed = { readMs: 0, reads: 0, bytes: 0 };
-  const stream = streamedFile(main);
-  const readMain = stream.read;
+  // the main file (0) and the data.N files (1..), each read ahead while the decode is in it
+  const stream = streamedFiles([main, ...dataFiles.map((d) => d.file)]);
+  const readMain = stream.readerOf(0);
   const s = new m.Session(
     (/** @type {number} */ offset, /** @type {number} */ length, /** @type {Uint8Array | undefined} */ into) => {
       const r0 = performance.now();
@@ -179,7 +180,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   );
   session = s;
   // perf --threads data.N files (in order), side files (ELF, jitdump, XRay map) and decoder options, before decode()
-  for (const d of dataFiles) s.addDataFile(readerOf(d.file), d.file.size, String(d.name));
+  dataFiles.forEach((d, k) => s.addDataFile(stream.readerOf(k + 1), d.file.size, String(d.name)));
   addSideFiles(s, sideFiles);
   for (const f of sideFolders) s.noteSideFolder(String(f.folder), !!f.capped, Number(f.offered) || 0);
   for (const [k, v] of Object.entries(options || {})) s.setOption(String(k), String(v));

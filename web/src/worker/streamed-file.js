@@ -1,5 +1,5 @@
 // @ts-check
-// The main file's bytes in the decoding worker while the decode runs in steps (Session.decodeStart): a
+// A file's bytes in the decoding worker while the decode runs in steps (Session.decodeStart): a
 // second worker (read-ahead-worker.js) reads the file ahead of the decode and hands the chunks over, so
 // reading and decoding overlap (FileReaderSync alone, on the decode's thread, would wait for every read:
 // 1 GB takes ~1.5-2.6 s to read in headless chromium). The decode pauses (shouldPause) when the bytes it
@@ -7,7 +7,8 @@
 // and hears a Cancel; resumeAt() waits for the bytes and says how far to read next. Reads the chunks do not
 // cover (the header, the feature sections at the end, fields opened later) go to FileReaderSync directly.
 // The read-ahead worker is spawned at once and starts reading at the first pause, i.e. only for a decoder
-// that pauses (perf.data, XRay logs); others read through file-reader.js alone.
+// that pauses (perf.data, XRay logs); others read through file-reader.js alone. streamedFiles() does this
+// for the main file and a perf --threads recording's data.N files, one after another.
 import { readerOf } from './file-reader.js';
 
 /** Bytes per chunk the read-ahead worker reads and hands over. */
@@ -148,36 +149,23 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
   /**
    * Asked by the decode (at most once per MiB of records): pause now? Yes when the bytes it will read
    * next have not arrived, or it has run `yieldMs` since the last pause (to take in chunks and messages).
-   * In another file (a perf --threads data file, read directly), only the latter.
    * @param {number} offset
-   * @param {number} [file] 0: this file
    */
-  function shouldPause(offset, file = 0) {
+  function shouldPause(offset) {
     // (the read-ahead starts at the first question, whatever the answer: a first pause that came of
     // the time alone once waited for a read-ahead never started, and gave it up 2 s later)
-    if (!file && !started) start(offset);
+    if (!started) start(offset);
     if (performance.now() - lastYield >= yieldMs) return true;
-    if (file) return false;
     return !!worker && !failed && arrived < Math.min(size, offset + need);
   }
 
   /**
    * The decode paused at `offset`: forget the chunks before it, ask for the file up to offset + ahead,
    * and resolve (at least one turn of the event loop later) once the bytes it needs next are here.
-   * In another file: one turn of the event loop.
    * @param {number} offset
-   * @param {number} [file] 0: this file
    */
-  function resumeAt(offset, file = 0) {
+  function resumeAt(offset) {
     stats.pauses++;
-    if (file) {
-      return new Promise((resolve) =>
-        nextTurn(() => {
-          lastYield = performance.now();
-          resolve(undefined);
-        }),
-      );
-    }
     if (!started) start(offset);
     while (chunks.length && chunks[0].at + chunks[0].bytes.length <= offset) chunks.shift();
     if (worker && !failed) worker.postMessage({ type: 'until', until: offset + ahead });
@@ -224,6 +212,65 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
       worker = null;
       chunks.length = 0;
       wake();
+    },
+  };
+}
+
+/**
+ * The main file and a perf --threads recording's data.N files (file k is blobs[k], as Session.pausedFile
+ * numbers them), each read ahead by a streamedFile of its own, made when the decode first reads it. The
+ * decode goes through the data files in order, so when it first reads data file k the read-ahead of the
+ * data file before it is closed (its worker ended, its chunks dropped; later reads of it go to
+ * FileReaderSync). The main file's stays: its feature sections are read after the data files.
+ * @param {Blob[]} blobs
+ * @param {Parameters<typeof streamedFile>[1]} [opts] for each file's streamedFile
+ */
+export function streamedFiles(blobs, opts) {
+  /** @type {(ReturnType<typeof streamedFile> | null)[]} */
+  const streams = blobs.map(() => null);
+  let lastData = 0; // the data file read most recently (0: none yet)
+  let interrupted = false;
+  /** @param {number} k */
+  const streamOf = (k) => {
+    const f = k >= 0 && k < blobs.length ? k : 0;
+    let st = streams[f];
+    if (!st) {
+      st = streams[f] = streamedFile(blobs[f], opts);
+      if (interrupted) st.interrupt();
+    }
+    if (f > lastData) {
+      if (lastData) streams[lastData]?.close();
+      lastData = f;
+    }
+    return st;
+  };
+  return {
+    /** read(offset, length, into) of file k, for the Session (Session constructor, addDataFile) @param {number} k */
+    readerOf: (k) => (/** @type {number} */ offset, /** @type {number} */ length, /** @type {Uint8Array | undefined} */ into) => streamOf(k).read(offset, length, into),
+    /** @param {number} offset @param {number} [file] */
+    shouldPause: (offset, file = 0) => streamOf(file).shouldPause(offset),
+    /** @param {number} offset @param {number} [file] */
+    resumeAt: (offset, file = 0) => streamOf(file).resumeAt(offset),
+    /** Stops every wait for bytes (a Cancel arrived). */
+    interrupt() {
+      interrupted = true;
+      for (const st of streams) st?.interrupt();
+    },
+    close() {
+      for (const st of streams) st?.close();
+    },
+    /** (bench) the files' figures summed; readAheadFrom and gaveUp are the main file's */
+    get stats() {
+      const sum = { fromChunks: 0, direct: 0, waitMs: 0, pauses: 0, readAheadFrom: streams[0]?.stats.readAheadFrom ?? -1, gaveUp: streams[0]?.stats.gaveUp ?? '', dataFilesReadAhead: 0 };
+      streams.forEach((st, k) => {
+        if (!st) return;
+        sum.fromChunks += st.stats.fromChunks;
+        sum.direct += st.stats.direct;
+        sum.waitMs += st.stats.waitMs;
+        sum.pauses += st.stats.pauses;
+        if (k > 0 && st.stats.readAheadFrom >= 0) sum.dataFilesReadAhead++;
+      });
+      return sum;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { streamedFile } from './streamed-file.js';
+import { streamedFile, streamedFiles } from './streamed-file.js';
 
 // A Blob of bytes 0..n-1 (mod 256), a FileReaderSync stand-in counting its calls, and a stand-in for the
 // read-ahead worker whose chunks the test hands over itself.
@@ -157,15 +157,6 @@ describe('streamedFile', () => {
     expect(g.shouldPause(10)).toBe(false); // from here on, FileReaderSync
   });
 
-  it('pauses in another file (a perf --threads data file) only to yield, without touching the read-ahead', async () => {
-    const { blob, reader, worker } = setup(1000);
-    const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => worker, reader });
-    expect(f.shouldPause(10, 1)).toBe(false);
-    expect(worker.posted.length).toBe(0); // not started by another file's offsets
-    expect(await settled(f.resumeAt(10, 1))).toBe(true);
-    expect(worker.posted.length).toBe(0);
-  });
-
   it('hands the block the direct reader read ahead to the chunks, and the read-ahead goes on after it', () => {
     const { bytes, blob, reader, worker } = setup(1000);
     const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => worker, reader });
@@ -175,5 +166,49 @@ describe('streamedFile', () => {
     expect(worker.posted[0]).toMatchObject({ type: 'start', from: 1000 });
     expect(f.read(16, 500)).toEqual(bytes.subarray(16, 516));
     expect(f.stats.fromChunks).toBe(500);
+  });
+});
+
+describe('streamedFiles (the main file and perf --threads data.N files)', () => {
+  it('reads each file ahead in a worker of its own while the decode is in it, and closes a data file for the next', async () => {
+    const files = [setup(100), setup(1000), setup(1000)];
+    const workers = files.map((f) => f.worker);
+    let spawned = 0;
+    const reader = files[1].reader; // (every setup's bytes follow one pattern: one stand-in FileReaderSync serves all)
+    const fs = streamedFiles(
+      files.map((f) => f.blob),
+      { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => workers[spawned++], reader },
+    );
+    const main = fs.readerOf(0);
+    const d1 = fs.readerOf(1);
+    const d2 = fs.readerOf(2);
+    expect(main(0, 16)).toEqual(files[0].bytes.subarray(0, 16));
+    expect(spawned).toBe(1); // the main file's, made at its first read; the data files' wait for theirs
+    // the decode goes into data file 1: its own read-ahead starts where it pauses
+    expect(d1(0, 8)).toBeDefined();
+    expect(spawned).toBe(2);
+    expect(fs.shouldPause(8, 1)).toBe(true);
+    expect(workers[1].posted[0]).toMatchObject({ type: 'start', from: 8 });
+    expect(workers[0].posted.length).toBe(0); // the main file's read-ahead is not started by it
+    const waited = fs.resumeAt(8, 1);
+    expect(await settled(waited)).toBe(false);
+    workers[1].chunk(8, 128);
+    expect(await settled(waited)).toBe(true);
+    expect(d1(20, 50).length).toBe(50);
+    expect(fs.stats).toMatchObject({ pauses: 1, dataFilesReadAhead: 1 });
+    expect(fs.stats.fromChunks).toBe(50);
+    // data file 2: data file 1's read-ahead ends; the main file's stays (its feature sections come last)
+    d2(0, 8);
+    expect(workers[1].terminated).toBe(true);
+    expect(workers[0].terminated).toBe(false);
+    expect(fs.shouldPause(8, 2)).toBe(true);
+    expect(workers[2].posted[0]).toMatchObject({ type: 'start', from: 8 });
+    // a Cancel ends the wait in whichever file the decode is
+    const w2 = fs.resumeAt(8, 2);
+    fs.interrupt();
+    expect(await settled(w2)).toBe(true);
+    fs.close();
+    expect(workers[2].terminated).toBe(true);
+    expect(workers[0].terminated).toBe(true);
   });
 });
