@@ -69,6 +69,23 @@ function browserPss() {
   return any ? total : null;
 }
 
+/** PSS by chromium process kind (browser, renderer, gpu-process, utility...), for where the growth is. */
+function pssByKind() {
+  /** @type {Record<string, number>} */
+  const out = {};
+  for (const pid of chromiumPids()) {
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const kind = (/--type=([a-z-]+)/.exec(cmd) || [, 'browser'])[1] + (/--utility-sub-type=([\w.]+)/.exec(cmd)?.[1] ? `:${/--utility-sub-type=([\w.]+)/.exec(cmd)[1]}` : '');
+      if (m) out[kind] = (out[kind] || 0) + Number(m[1]) * 1024;
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
 function benchFile() {
   if (process.env.BENCH_BROWSER_FILE) return process.env.BENCH_BROWSER_FILE;
   const dir = path.join(REPO, 'build', 'bench');
@@ -174,6 +191,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
   await page.waitForTimeout(500);
   pssCalls = 0;
   const pss0 = browserPss();
+  const kinds0 = pssByKind();
   let pssPeak = pss0;
   const every = Number(process.env.BENCH_BROWSER_PSS_MS ?? 250); // 0: only before and after (reading /proc costs the page some speed)
   const sampler = setInterval(() => {
@@ -204,6 +222,10 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
   // and 3 s later, once what the open left behind may have been collected
   if (!crashed) await page.waitForTimeout(3000).catch(() => {});
   const pssSettled = crashed ? null : browserPss();
+  const kinds1 = pssByKind();
+  /** @type {Record<string, number>} growth by process kind, MB */
+  const growthByKind = {};
+  for (const k of new Set([...Object.keys(kinds0), ...Object.keys(kinds1)])) growthByKind[k] = Math.round(((kinds1[k] || 0) - (kinds0[k] || 0)) / 1048576);
   const browserMemory =
     pss0 == null || pssEnd == null
       ? null
@@ -240,6 +262,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `typed arrays the page holds: ${mbOf(b?.worker?.postedBytes)} from 'decoded', ${mbOf(b?.tablesWorker?.postedBytes)} from 'tables'`,
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
       `browser memory (PSS of chromium's processes): ${browserMemory ? `${mbOf(browserMemory.before)} before the drop, peak +${mbOf(browserMemory.peakGrowth)} (${(browserMemory.peakGrowth / bytes).toFixed(2)}x the file), +${mbOf(browserMemory.endGrowth)} once drawn (${(browserMemory.endGrowth / bytes).toFixed(2)}x), +${mbOf(browserMemory.settledGrowth)} 3 s later (${((browserMemory.settledGrowth ?? 0) / bytes).toFixed(2)}x)` : '–'}`,
+      `browser memory growth by process kind, 3 s later (MB): ${JSON.stringify(growthByKind)}`,
       `(test wall from setInputFiles: ${wall} ms; load average ${load})`,
       `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, tablesWorker: b?.tablesWorker ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, browserMemory })}`,
     ].join('\n'),
