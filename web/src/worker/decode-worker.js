@@ -307,21 +307,31 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
  */
 function postTables(s, sampleRecords, lanesOf, t0) {
   const t = performance.now();
+  // (bench) each step's time since the one before
+  /** @type {Record<string, number>} */
+  const laps = {};
+  let at = t;
+  const lap = (/** @type {string} */ what, /** @type {any} */ value) => {
+    const now = performance.now();
+    laps[what] = Math.round(now - at);
+    at = now;
+    return value;
+  };
   const { times, scale } = lanesOf;
   if (scale !== 1) for (let i = 0; i < times.length; i++) times[i] *= scale;
-  const lanes = buildLanes(times, s.sampleThreads(), lanesOf.threads, lanesOf.counts);
-  const records = readRecords(s);
-  const typeNames = recordTypeNames(records, (r) => typeName(s, records.kinds[r], r));
+  const lanes = lap('lanes', buildLanes(times, s.sampleThreads(), lanesOf.threads, lanesOf.counts));
+  const records = lap('record columns', readRecords(s));
+  const typeNames = lap('type names', recordTypeNames(records, (r) => typeName(s, records.kinds[r], r)));
   const msg = {
     type: 'tables',
     records,
-    index: buildRecordIndex(records),
-    recordSample: recordSamples(sampleRecords, records.kinds.length),
+    index: lap('record index', buildRecordIndex(records)),
+    recordSample: lap('record -> sample', recordSamples(sampleRecords, records.kinds.length)),
     typeNames, // (kind, type) -> type name: a row's name until its label arrives
-    composition: recordComposition(records, typeNames),
+    composition: lap('composition', recordComposition(records, typeNames)),
     lanes, // the flame chart's, one per thread
     // (bench) the time these took, and since the open began
-    benchTimes: { tablesMs: performance.now() - t, sinceOpenMs: performance.now() - t0 },
+    benchTimes: { tablesMs: performance.now() - t, sinceOpenMs: performance.now() - t0, laps },
   };
   postWithBytes(msg);
 }
