@@ -245,6 +245,10 @@ test.describe('profscope, long decodes', () => {
     const hexPane = page.getByRole('region', { name: 'Hex view' });
     await expect(hexPane.locator('.hex-row').first()).toContainText('PERFILE2');
     await expect(progress).toBeVisible();
+    // and the samples decoded so far (no more than the file then shows: checked after the Cancel)
+    await expect(progress).toContainText(/Decoding… [\d.]+ ?% · [\d,]+ samples/);
+    const first = num((await progress.textContent()).match(/· ([\d,]+) samples/)?.[1] ?? '0');
+    expect(first).toBeGreaterThan(0);
     await shot(page, '08-decoding-progress');
     await progress.getByRole('button', { name: 'Cancel' }).click();
     await expect(progress).toHaveCount(0);
@@ -260,6 +264,7 @@ test.describe('profscope, long decodes', () => {
     expect(samples).toBeGreaterThan(0);
     // each repetition of the sample's records holds its 305 samples: fewer than all of them were read
     expect(samples).toBeLessThan(305 * 3600);
+    expect(samples).toBeGreaterThanOrEqual(first);
     await page.getByRole('tab', { name: /Diagnostics/ }).click();
     const diag = page.getByRole('tabpanel', { name: 'Diagnostics' }).locator('tbody tr').filter({ hasText: 'decoding was stopped at byte offset' });
     await expect(diag).toHaveCount(1);

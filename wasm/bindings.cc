@@ -122,12 +122,19 @@ class JsSession {
     session_.NoteSideFolder(folder, capped, static_cast<size_t>(offered));
   }
 
+  // progress(done, total, samples, records): bytes decoded of the total, and the samples and record
+  // rows decoded so far (perf's samples as their rounds are ordered; an XRay log's calls are made at its end)
+  profscope::ProgressFn ProgressOf(val progress) const {
+    return [this, progress](uint64_t done, uint64_t total) {
+      const profscope::DecodeResult& r = session_.result();
+      progress(static_cast<double>(done), static_cast<double>(total), static_cast<double>(r.profile.samples.size()),
+               static_cast<double>(r.records.rows()));
+    };
+  }
   bool decode(val progress) {
     profscope::ProgressFn fn;
     if (!progress.isUndefined() && !progress.isNull()) {
-      fn = [progress](uint64_t done, uint64_t total) {
-        progress(static_cast<double>(done), static_cast<double>(total));
-      };
+      fn = ProgressOf(progress);
     }
     return session_.Decode(fn);
   }
@@ -137,9 +144,7 @@ class JsSession {
   bool decodeStart(val progress, val pause, double every) {
     profscope::ProgressFn fn;
     if (!progress.isUndefined() && !progress.isNull()) {
-      fn = [progress](uint64_t done, uint64_t total) {
-        progress(static_cast<double>(done), static_cast<double>(total));
-      };
+      fn = ProgressOf(progress);
     }
     profscope::PauseFn pause_fn;
     if (!pause.isUndefined() && !pause.isNull()) {

@@ -141,6 +141,9 @@ export interface DiffResult {
   rawSumA: number;  // A's samples before normalizing
 }
 
+/** Decode progress: bytes decoded of the total, and the samples and record rows decoded so far. */
+export type ProgressFn = (done: number, total: number, samples: number, records: number) => void;
+
 export interface Session {
   /** perf record --threads directories: add each data.N file (in order) before decode(). */
   addDataFile(read: ByteReadFn, size: number, name: string): void;
@@ -155,8 +158,11 @@ export interface Session {
   noteSideFolder(folder: string, capped: boolean, offered: number): void;
   /** A decoder option, applied by the next decode() (decoderOptionsJson() lists those of the format). */
   setOption(key: string, value: string): void;
-  /** Decodes everything; progress(doneBytes, totalBytes) is called at most every ~1 MiB. Returns false when fatal. */
-  decode(progress: (done: number, total: number) => void): boolean;
+  /**
+   * Decodes everything; progress(doneBytes, totalBytes, samples, records) is called at most every ~1 MiB, with
+   * the samples and record rows decoded so far. Returns false when fatal.
+   */
+  decode(progress: ProgressFn): boolean;
   /**
    * The same decode in steps (Session::DecodeStart), so the caller can read ahead and hear a cancel
    * between them: pause(offset, file) is asked at most once per `every` bytes (0: 1 MiB) between the
@@ -164,7 +170,7 @@ export interface Session {
    * record at offset. Returns true while paused: then decodeResume() (true: paused again) or
    * decodeStop() (ends the decode there, keeping what was read; a decode_stopped warning names the offset).
    */
-  decodeStart(progress: ((done: number, total: number) => void) | null, pause: ((offset: number, file: number) => boolean) | null, every: number): boolean;
+  decodeStart(progress: ProgressFn | null, pause: ((offset: number, file: number) => boolean) | null, every: number): boolean;
   decodeResume(): boolean;
   decodeStop(): void;
   /** After the stepped decode: what decode() would have returned. */

@@ -263,6 +263,17 @@ function StoppedBanner({ doc }) {
   );
 }
 
+/**
+ * What the decode has made so far, for the progress line: " · 1,234,567 samples" (records while no sample
+ * is made yet: an XRay log's calls are made at its end), or nothing.
+ * @param {{samples?: number, records?: number}} p
+ */
+function decodedSoFar(p) {
+  if (p.samples) return ` · ${p.samples.toLocaleString('en-US')} samples`;
+  if (p.records) return ` · ${p.records.toLocaleString('en-US')} records`;
+  return '';
+}
+
 /** The bar at the top: the file input, the open file's name, decoding progress, theme, keys. */
 function TopBar({ files, busy, onKeys, onFiles, exp }) {
   const fileInput = useRef(/** @type {HTMLInputElement | null} */ (null));
@@ -298,7 +309,7 @@ function TopBar({ files, busy, onKeys, onFiles, exp }) {
               ? 'Loading sample…'
               : status === 'stopping'
                 ? 'Stopping… keeping what was decoded'
-                : `Decoding… ${progress.total ? formatPercent(progress.done, progress.total) : ''}`}
+                : `Decoding… ${progress.total ? formatPercent(progress.done, progress.total) : ''}${decodedSoFar(progress)}`}
           </span>
           <button type="button" onClick={files.cancel} disabled={status === 'stopping'} title="Stop decoding and show what was decoded so far">
             Cancel

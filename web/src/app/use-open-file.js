@@ -25,7 +25,8 @@ export const SAMPLE_BINARY_URL = 'samples/calltree';
  */
 export function useOpenFile(client, onOpened) {
   const [status, setStatus] = useState(/** @type {Status} */ ('idle'));
-  const [progress, setProgress] = useState({ done: 0, total: 0 });
+  // bytes decoded of the total, and the samples and record rows decoded so far
+  const [progress, setProgress] = useState({ done: 0, total: 0, samples: 0, records: 0 });
   const [pendingName, setPendingName] = useState('');
   const [error, setError] = useState('');
   const [doc, setDoc] = useState(/** @type {any} */ (null));
@@ -47,7 +48,7 @@ export function useOpenFile(client, onOpened) {
       setPendingName(extras.label || name);
       setStatus('decoding');
       setError('');
-      setProgress({ done: 0, total: file.size });
+      setProgress({ done: 0, total: file.size, samples: 0, records: 0 });
       // the bytes are shown at once, read straight from the File; records, shading and views
       // follow when the worker has decoded
       const src = new ByteSource(file);
@@ -59,8 +60,8 @@ export function useOpenFile(client, onOpened) {
           sideFiles: (extras.sideFiles || []).map(namedSideFile),
           sideFolders: extras.sideFolders || [],
           options: extras.options || {},
-          onProgress: (done, total) => {
-            if (seq === openSeq.current) setProgress({ done, total });
+          onProgress: (done, total, samples, records) => {
+            if (seq === openSeq.current) setProgress({ done, total, samples, records });
           },
         });
         if (seq !== openSeq.current) return { error: 'superseded by another file' };

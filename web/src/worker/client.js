@@ -6,7 +6,7 @@
 /**
  * @typedef {{file: Blob, name: string, folder?: string}} NamedFile
  * @typedef {{folder: string, capped: boolean, offered: number}} SideFolder
- * @typedef {{onProgress?: (done: number, total: number) => void, dataFiles?: NamedFile[], sideFiles?: NamedFile[],
+ * @typedef {{onProgress?: (done: number, total: number, samples: number, records: number) => void, dataFiles?: NamedFile[], sideFiles?: NamedFile[],
  *   sideFolders?: SideFolder[], options?: Record<string, string>}} OpenOptions
  * @typedef {import('./file-analysis.js').PageOptions} PageOptions
  */
@@ -117,7 +117,7 @@ export class DecoderClient {
       return;
     }
     if (msg.type === 'progress') {
-      this.opening?.onProgress?.(msg.done, msg.total);
+      this.opening?.onProgress?.(msg.done, msg.total, msg.samples || 0, msg.records || 0);
       return;
     }
     if (msg.type === 'decoded') {

@@ -8,7 +8,7 @@
 //
 // Page -> worker                                       worker -> page
 //   {type:'open', file, name, dataFiles, sideFiles, sideFolders, options}
-//                                                      {type:'progress', done, total}  (throttled)
+//                                                      {type:'progress', done, total, samples, records}  (throttled)
 //                                                      {type:'decodeOver'}  (the decode is over; the tables follow)
 //                                                      {type:'decoded', ...}  (see open() below; records: null)
 //                                                      {type:'tables', records, index, recordSample, typeNames, composition, lanes}
@@ -185,11 +185,12 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   for (const f of sideFolders) s.noteSideFolder(String(f.folder), !!f.capped, Number(f.offered) || 0);
   for (const [k, v] of Object.entries(options || {})) s.setOption(String(k), String(v));
   let lastPost = 0;
-  const progress = (/** @type {number} */ done, /** @type {number} */ total) => {
+  // bytes decoded of the total, and the samples and record rows so far
+  const progress = (/** @type {number} */ done, /** @type {number} */ total, /** @type {number} */ samples, /** @type {number} */ records) => {
     const now = Date.now();
     if (now - lastPost >= 250 || done >= total) {
       lastPost = now;
-      self.postMessage({ type: 'progress', done: Number(done), total: Number(total) });
+      self.postMessage({ type: 'progress', done: Number(done), total: Number(total), samples: Number(samples) || 0, records: Number(records) || 0 });
     }
   };
   self.postMessage({ type: 'progress', done: 0, total: size });
