@@ -52,9 +52,7 @@ export function buildLanes(sampleTimes, laneOf, nLanes, sampleCounts) {
       times[k] = prev = v;
     }
     if (!sorted) {
-      const arr = Array.from(samples);
-      arr.sort((a, b) => sampleTimes[a] - sampleTimes[b] || a - b);
-      samples = Int32Array.from(arr);
+      samples = sortByTime(samples, times);
       for (let k = 0; k < m; k++) times[k] = sampleTimes[samples[k]];
     }
     /** @type {Lane} */
@@ -70,6 +68,60 @@ export function buildLanes(sampleTimes, laneOf, nLanes, sampleCounts) {
     lanes.push(lane);
   }
   return lanes;
+}
+
+/**
+ * `rows` ordered by their times (`times[k]` is rows[k]'s), equal times in the order given: a stable LSD
+ * radix sort on the times' bits, 16 at a time (an XRay log's calls come in exit order: 4.8 M of them took
+ * 0.7 s to sort with a comparator). Short lists sort with a comparator.
+ * @param {Int32Array} rows
+ * @param {Float64Array} times
+ * @returns {Int32Array}
+ */
+export function sortByTime(rows, times) {
+  const m = rows.length;
+  if (m < 512) {
+    const order = Array.from({ length: m }, (_, k) => k);
+    order.sort((a, b) => times[a] - times[b] || a - b);
+    return Int32Array.from(order, (k) => rows[k]);
+  }
+  // each time as a 64-bit key that orders as the doubles do (negative: all bits flipped; else the sign bit set)
+  const keys = Float64Array.from(times);
+  for (let k = 0; k < m; k++) if (keys[k] === 0) keys[k] = 0; // -0 is 0
+  const bits = new Uint32Array(keys.buffer); // [lo, hi] per time (little-endian)
+  for (let k = 0; k < m; k++) {
+    const hi = bits[2 * k + 1];
+    if (hi & 0x80000000) {
+      bits[2 * k] = ~bits[2 * k];
+      bits[2 * k + 1] = ~hi;
+    } else bits[2 * k + 1] = hi | 0x80000000;
+  }
+  let order = new Int32Array(m);
+  for (let k = 0; k < m; k++) order[k] = k;
+  let next = new Int32Array(m);
+  const count = new Int32Array(65536);
+  for (let pass = 0; pass < 4; pass++) {
+    const word = pass >> 1;
+    const shift = (pass & 1) * 16;
+    count.fill(0);
+    for (let k = 0; k < m; k++) count[(bits[2 * k + word] >>> shift) & 0xffff]++;
+    if (count[(bits[word] >>> shift) & 0xffff] === m) continue; // one digit everywhere: nothing moves
+    for (let d = 0, sum = 0; d < 65536; d++) {
+      const c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (let k = 0; k < m; k++) {
+      const o = order[k];
+      next[count[(bits[2 * o + word] >>> shift) & 0xffff]++] = o;
+    }
+    const t = order;
+    order = next;
+    next = t;
+  }
+  const out = new Int32Array(m);
+  for (let k = 0; k < m; k++) out[k] = rows[order[k]];
+  return out;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { profile } from '../../../tests/reference/small-profile.js';
 import { RecordKind } from '../lib/record-kind.js';
-import { buildLanes, cpuLanes, cpuRows, eventTotals, funcInlined, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames, typeKey } from './derive.js';
+import { buildLanes, cpuLanes, cpuRows, sortByTime, eventTotals, funcInlined, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames, typeKey } from './derive.js';
 
 describe('lanes', () => {
   it('per thread, sorted by time', () => {
@@ -94,5 +94,32 @@ describe('funcInlined', () => {
     expect(funcInlined(inl, frameFuncs, canon)).toEqual({ 1: 2, 2: 2 });
     expect(funcInlined(Uint8Array.from([0, 1, 1, 1, 0]), Int32Array.from([0, 1, 2, 2, 0]), canon)).toEqual({ 1: 1, 2: 1 });
     expect(funcInlined(new Uint8Array(0), frameFuncs, canon)).toEqual({});
+  });
+});
+
+describe('sortByTime', () => {
+  // what a comparator sort gives: by time, equal times in the order given
+  const byComparator = (rows, times) => {
+    const order = Array.from(rows, (_, k) => k).sort((a, b) => times[a] - times[b] || a - b);
+    return Int32Array.from(order, (k) => rows[k]);
+  };
+  it('orders like a stable comparator sort: ties, negative times, -0, fractions, huge values, short and long lists', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (const m of [0, 1, 5, 511, 512, 3000, 70000]) {
+      const rows = Int32Array.from({ length: m }, (_, k) => k * 3 + 1);
+      const pick = [0, -0, 1, -1, 0.5, -2.25, 2 ** 52, -(2 ** 52), 1e15 + 1, 123456789012];
+      const times = Float64Array.from({ length: m }, () => (rnd() < 0.3 ? pick[Math.floor(rnd() * pick.length)] : Math.floor(rnd() * 1e6) - 2e5));
+      expect(Array.from(sortByTime(rows, times))).toEqual(Array.from(byComparator(rows, times)));
+    }
+  });
+  it('is what buildLanes uses for a lane not in time order (XRay calls come in exit order)', () => {
+    const n = 2000;
+    const times = Float64Array.from({ length: n }, (_, i) => (i * 7919) % 1000); // out of order, with ties
+    const lanes = buildLanes(times, new Int32Array(n), 1);
+    expect(lanes.length).toBe(1);
+    const order = Array.from(lanes[0].samples);
+    expect(order).toEqual(Array.from({ length: n }, (_, i) => i).sort((a, b) => times[a] - times[b] || a - b));
+    for (let k = 1; k < n; k++) expect(lanes[0].times[k]).toBeGreaterThanOrEqual(lanes[0].times[k - 1]);
   });
 });
