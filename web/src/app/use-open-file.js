@@ -74,15 +74,15 @@ export function useOpenFile(client, onOpened) {
         setStatus('ready');
         opened.current(next);
         // The record table (records, index, recordSample, typeNames, composition) and the flame chart's
-        // lanes arrive after the flame graph is drawn. They complete this document in place, so nothing
+        // lanes and intervals arrive after the flame graph is drawn. They complete this document in place, so nothing
         // keyed on the document (selection, URL state, zoom) sees a new file; views that need them wait
         // for doc.records or doc.lanes.
         whenTables?.then((/** @type {any} */ r) => {
           if (!r || seq !== openSeq.current) return;
           if (r.error) next.tablesError = String(r.error);
           else {
-            const { records, index, recordSample, typeNames, composition, lanes, benchTimes } = r;
-            Object.assign(next, { records, index, recordSample, typeNames, composition, lanes, tablesBench: benchTimes });
+            const { records, index, recordSample, typeNames, composition, lanes, intervals, benchTimes } = r;
+            Object.assign(next, { records, index, recordSample, typeNames, composition, lanes, intervals, tablesBench: benchTimes });
           }
           setTablesIn((n) => n + 1);
         });

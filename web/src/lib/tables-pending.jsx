@@ -21,5 +21,5 @@ export function RecordsPending({ doc, purpose = '' }) {
 /** @param {{doc: any}} props */
 export function LanesPending({ doc }) {
   const n = doc.sampleTimes?.length ?? 0;
-  return <Pending doc={doc} testid="lanes-pending" text={`Laying out ${n.toLocaleString('en-US')} ${doc.intervals ? 'calls' : 'samples'} by thread…`} />;
+  return <Pending doc={doc} testid="lanes-pending" text={`Laying out ${n.toLocaleString('en-US')} ${doc.summary?.format === 'xray' ? 'calls' : 'samples'} by thread…`} />;
 }

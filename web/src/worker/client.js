@@ -87,7 +87,7 @@ export class DecoderClient {
   /**
    * Opens a file in a fresh worker; resolves with the 'decoded' message. Its record table comes next:
    * the message's `whenTables` resolves with the 'tables' message (records, index, recordSample,
-   * typeNames, composition), with {error} when making them failed, or with null when the worker is
+   * typeNames, composition, lanes, intervals), with {error} when making them failed, or with null when the worker is
    * stopped first (another file opened).
    * @param {Blob} file
    * @param {string} name

@@ -11,7 +11,7 @@
 //                                                      {type:'progress', done, total, samples, records}  (throttled)
 //                                                      {type:'decodeOver'}  (the decode is over; the tables follow)
 //                                                      {type:'decoded', ...}  (see open() below; records: null)
-//                                                      {type:'tables', records, index, recordSample, typeNames, composition, lanes}
+//                                                      {type:'tables', records, index, recordSample, typeNames, composition, lanes, intervals}
 //                                                        (the record table and what is made from it, and the flame
 //                                                        chart's lanes, right after 'decoded': the flame graph is
 //                                                        drawn meanwhile)
@@ -280,10 +280,10 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     ...lap('cpus', perCpu(s.sampleCpus())),
     lanes: null, // ('tables')
     markers: lap('json answers, markers', readMarkers(s, strings, base.scale)),
-    intervals: readIntervals(s, analysis.canon, base.scale),
-    account: parseJson(s.accountJson(), []),
+    intervals: null, // ('tables': the flame chart's exact calls, XRay)
+    account: lap('account', parseJson(s.accountJson(), [])),
     funcSources: funcSources(s.frameSourceFrames(), s.frameSourceStrings(), profile.frameFuncs, analysis.canon, strings),
-    funcInlined: lap('intervals, sources', funcInlined(s.frameInlined(), profile.frameFuncs, analysis.canon)),
+    funcInlined: lap('sources', funcInlined(s.frameInlined(), profile.frameFuncs, analysis.canon)),
     timing,
     defaultEvent,
     analysis: lap('call tree', analysis.run({ filter: { event: totals.length ? defaultEvent : -1 }, transforms: [], invert: false, weight: defaultWeight(summary.format) })),
@@ -292,18 +292,19 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     benchTimes: { decodeMs, readMs: timed.readMs, reads: timed.reads, readBytes: timed.bytes, afterMs: performance.now() - t0 - decodeMs, ...stream.stats, laps: lap('rest', laps) },
   };
   // (sampleTimes is transferred: the lanes are made from the session's column)
-  const lanesOf = { times: s.sampleTimes(), scale: base.scale, threads: threads.length, counts: sampleCounts };
+  const lanesOf = { times: s.sampleTimes(), scale: base.scale, threads: threads.length, counts: sampleCounts, canon: analysis.canon };
   postWithBytes(msg);
   postTables(s, profile.sampleRecords, lanesOf, t0);
 }
 
 /**
  * The record table (its columns read from the session), its index, each row's sample, the rows' type
- * names and the composition, and the flame chart's lanes: sent after 'decoded', so the page draws the
- * flame graph while they are made.
+ * names and the composition, and the flame chart's lanes and exact calls (XRay's intervals): sent after
+ * 'decoded', so the page draws the flame graph while they are made.
  * @param {Session} s
  * @param {Int32Array} sampleRecords
- * @param {{times: Float64Array, scale: number, threads: number, counts: any}} lanesOf the samples' times (ticks), their scale to ns, thread count, weights
+ * @param {{times: Float64Array, scale: number, threads: number, counts: any, canon: Int32Array}} lanesOf the samples'
+ *   times (ticks), their scale to ns, thread count, weights; the analysis's canonical functions (for the intervals)
  * @param {number} t0 when the open began (bench)
  */
 function postTables(s, sampleRecords, lanesOf, t0) {
@@ -321,6 +322,7 @@ function postTables(s, sampleRecords, lanesOf, t0) {
   const { times, scale } = lanesOf;
   if (scale !== 1) for (let i = 0; i < times.length; i++) times[i] *= scale;
   const lanes = lap('lanes', buildLanes(times, s.sampleThreads(), lanesOf.threads, lanesOf.counts));
+  const intervals = lap('intervals', readIntervals(s, lanesOf.canon, scale));
   const records = lap('record columns', readRecords(s));
   const typeNames = lap('type names', recordTypeNames(records, (r) => typeName(s, records.kinds[r], r)));
   const msg = {
@@ -331,6 +333,7 @@ function postTables(s, sampleRecords, lanesOf, t0) {
     typeNames, // (kind, type) -> type name: a row's name until its label arrives
     composition: lap('composition', recordComposition(records, typeNames)),
     lanes, // the flame chart's, one per thread
+    intervals, // exact calls (XRay enter/exit pairs), or null
     // (bench) the time these took, and since the open began
     benchTimes: { tablesMs: performance.now() - t, sinceOpenMs: performance.now() - t0, laps },
   };
