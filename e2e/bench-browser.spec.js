@@ -258,7 +258,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
         `then ${ms(b?.worker?.afterMs)} reading the session and laying out what the page shows ${JSON.stringify(b?.worker?.laps ?? {})}`,
       `drop -> summary filled (decode finished): ${ms(b?.t.summary)}`,
       `drop -> flame graph painted: ${ms(b?.t.flame)}${b?.firstView ? ` (the page opened on its ${b.firstView})` : ''}`,
-      `drop -> 'tables' message (the record table, its index, composition, the flame chart's lanes) at the page: ${ms(b?.t.tablesMessage)} (made in ${ms(b?.tablesWorker?.tablesMs)}: ${JSON.stringify(b?.tablesWorker?.laps ?? {})}); record tree shown: ${ms(b?.t.recordTree)}`,
+      `drop -> 'tables' message (the record table, its index, composition, the flame chart's lanes and calls) at the page: ${ms(b?.t.tablesMessage)} (made in ${ms(b?.tablesWorker?.tablesMs)}: ${JSON.stringify(b?.tablesWorker?.laps ?? {})}); record tree shown: ${ms(b?.t.recordTree)}`,
       `typed arrays the page holds: ${mbOf(b?.worker?.postedBytes)} from 'decoded', ${mbOf(b?.tablesWorker?.postedBytes)} from 'tables'`,
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
       `browser memory (PSS of chromium's processes): ${browserMemory ? `${mbOf(browserMemory.before)} before the drop, peak +${mbOf(browserMemory.peakGrowth)} (${(browserMemory.peakGrowth / bytes).toFixed(2)}x the file), +${mbOf(browserMemory.endGrowth)} once drawn (${(browserMemory.endGrowth / bytes).toFixed(2)}x), +${mbOf(browserMemory.settledGrowth)} 3 s later (${((browserMemory.settledGrowth ?? 0) / bytes).toFixed(2)}x)` : '–'}`,
