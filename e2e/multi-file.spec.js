@@ -63,8 +63,9 @@ test('a large --threads recording: each data file is read ahead while the decode
   });
   await page.goto('./');
   await waitDecoded(page, 'calltree.perf.data');
-  // data.0's records repeated: two data files of ~42 MB each (data.N files are plain record streams)
-  const times = 1300;
+  // data.0's records repeated: two data files of ~69 MB each, more than the direct reader reads ahead
+  // at once (data.N files are plain record streams)
+  const times = 2100;
   const dir = path.join(REPO, 'test-results', 'threads-big', 'perf.data');
   fs.mkdirSync(dir, { recursive: true });
   const big = Buffer.concat(Array.from({ length: times }, () => fs.readFileSync(path.join(DIR, 'perf.data', 'data.0'))));

@@ -65,9 +65,9 @@ test('the flame graph is shown before the record table and lanes, which then com
   await page.getByRole('tab', { name: 'Flame chart' }).click();
   await expect(page.getByTestId('lanes-pending')).toHaveCount(0);
   await expect(page.getByTestId('flame-chart').getByRole('img')).toHaveAttribute('aria-label', 'Flame chart: 1 thread, 305 samples');
-  // a byte clicked now selects the record over it
-  await hexView.locator('.hb[data-off="20"]').click();
+  // the byte clicked while it was indexing now selects the record over it, without another click
   await expect(tree.locator('[role=treeitem][aria-selected=true] .rt-off')).toHaveText('0x10'); // the record after the 16-byte pipe header
+  await expect(page.getByTestId('hex-selection')).not.toContainText('still being indexed');
   errs.check();
 });
 
@@ -95,5 +95,30 @@ test("a shared link's selected record is applied when the record table arrives",
   await expect(fresh.getByTestId('hex-selection')).toHaveText(selected);
   await expect(fresh.getByRole('tree', { name: 'Record tree' }).locator('[role=treeitem][aria-selected=true]')).toHaveCount(1);
   await expect.poll(() => fresh.evaluate(() => decodeURIComponent(location.hash))).toContain('"row":5');
+  errs.check();
+});
+
+test("a selection made before the record table arrives wins over a shared link's record", async ({ page }) => {
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await expect(summaryField(page, 'records')).toHaveText('339');
+  await expect(page.getByTestId('records-pending')).toHaveCount(0);
+  await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement)?.blur());
+  for (let i = 0; i < 6; i++) await page.keyboard.press('j');
+  await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('"row":5');
+  const linked = await page.getByTestId('hex-selection').textContent();
+  const url = page.url();
+
+  const fresh = await page.context().newPage();
+  await holdRecords(fresh);
+  await fresh.goto(url);
+  await expect(fresh.getByTestId('records-pending')).toHaveText('Indexing 339 records…');
+  // the person clicks a byte of the second record while it indexes
+  await fresh.getByRole('region', { name: 'Hex view' }).locator('.hb[data-off="20"]').click();
+  await fresh.evaluate(() => window.__releaseTables());
+  const tree = fresh.getByRole('tree', { name: 'Record tree' });
+  await expect(tree.locator('[role=treeitem][aria-selected=true] .rt-off')).toHaveText('0x10');
+  await expect(fresh.getByTestId('hex-selection')).not.toHaveText(linked);
+  await expect.poll(() => fresh.evaluate(() => decodeURIComponent(location.hash))).toContain('"row":1');
   errs.check();
 });

@@ -2,7 +2,7 @@
 // following an offset like a link with a back stack, the field under the pointer in the record
 // tree (its bytes light up), and a diagnostic picked from the list. All of it belongs to the open
 // document: a new document starts with nothing selected.
-import { useCallback, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { findRowAt } from '../lib/records.js';
 import { RecordKind } from '../lib/record-kind.js';
 import { fieldAtPath } from '../views/record-tree/tree-model.js';
@@ -11,7 +11,8 @@ import { selectionRange } from './selection-range.js';
 
 /**
  * @typedef {{type: 'record', row: number, inField?: string} | {type: 'field', row: number, path: string, name: string, offset: number, size: number}
- *   | {type: 'bytes', start: number, end: number, label: string, note?: string}} Selection
+ *   | {type: 'bytes', start: number, end: number, label: string, note?: string, waitsForRecords?: boolean}} Selection
+ *   waitsForRecords: a byte clicked before the record table came (it is clicked again when it comes)
  */
 
 /**
@@ -40,7 +41,7 @@ export function useSelection(doc, client) {
       if (!doc) return;
       setCursor(off);
       if (!doc.records) {
-        select({ type: 'bytes', start: off, end: off + 1, label: 'the record table is still being indexed' });
+        select({ type: 'bytes', start: off, end: off + 1, label: 'the record table is still being indexed', waitsForRecords: true });
         return;
       }
       const row = findRowAt(doc, off);
@@ -68,6 +69,11 @@ export function useSelection(doc, client) {
     },
     [doc, select, client],
   );
+
+  // a byte clicked before the record table came: once it is in, the record over that byte is selected
+  useEffect(() => {
+    if (doc?.records && selection?.type === 'bytes' && selection.waitsForRecords) onByteClick(selection.start);
+  }, [doc?.records]);
 
   // follow an offset like a link, with a back stack
   const onFollow = useCallback(

@@ -17,8 +17,8 @@ export function useUrlState({ doc, tab, opts, selection, setTab, changeOpts, sel
   const written = useRef('');
   // true while the hash holds the state of a file other than the open one
   const held = useRef(false);
-  const latest = useRef({ doc, changeOpts, select, setTab });
-  latest.current = { doc, changeOpts, select, setTab };
+  const latest = useRef({ doc, changeOpts, select, setTab, selection });
+  latest.current = { doc, changeOpts, select, setTab, selection };
   // the hash's record row, kept until the document's record table has arrived (client.js 'tables')
   const rowDue = useRef(/** @type {{doc: any, row: number} | null} */ (null));
 
@@ -45,6 +45,11 @@ export function useUrlState({ doc, tab, opts, selection, setTab, changeOpts, sel
     const due = rowDue.current;
     const d = latest.current.doc;
     if (!due || due.doc !== d || !d.records) return;
+    // (a selection made meanwhile wins: the link's row is dropped, not jumped to)
+    if (latest.current.selection) {
+      rowDue.current = null;
+      return;
+    }
     rowDue.current = null;
     if (due.row < d.records.offsets.length) latest.current.select({ type: 'record', row: due.row }, { reveal: true });
   };
@@ -66,7 +71,8 @@ export function useUrlState({ doc, tab, opts, selection, setTab, changeOpts, sel
   }, []);
   useEffect(() => {
     if (!doc || held.current) return;
-    // (a link's row waiting for the record table stays in the hash)
+    // (a link's row waiting for the record table stays in the hash, until the person selects something)
+    if (selection && rowDue.current) rowDue.current = null;
     const due = rowDue.current && rowDue.current.doc === doc ? rowDue.current.row : -1;
     const row = selection && selection.row != null ? selection.row : due;
     const st = { k: doc.key, tab, opts: { ...opts, transforms: opts.transforms }, row };

@@ -162,6 +162,8 @@ export function childCount(doc, row) {
  * @param {number} [off] an offset inside the row (a field's); default the row's own
  */
 export function offsetText(doc, row, off) {
-  const o = off ?? doc.records.offsets[row];
-  return `${doc.records.kinds[row] === RecordKind.Nested ? 'z+' : ''}0x${Math.floor(Number(o)).toString(16)}`;
+  const rec = doc.records; // (null until the 'tables' message, or when making it failed)
+  const o = off ?? rec?.offsets[row];
+  if (o == null) return '?';
+  return `${rec?.kinds[row] === RecordKind.Nested ? 'z+' : ''}0x${Math.floor(Number(o)).toString(16)}`;
 }

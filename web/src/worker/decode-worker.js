@@ -185,12 +185,15 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   for (const f of sideFolders) s.noteSideFolder(String(f.folder), !!f.capped, Number(f.offered) || 0);
   for (const [k, v] of Object.entries(options || {})) s.setOption(String(k), String(v));
   let lastPost = 0;
+  const counts = { samples: 0, records: 0 }; // the latest, for the last progress message too
   // bytes decoded of the total, and the samples and record rows so far
   const progress = (/** @type {number} */ done, /** @type {number} */ total, /** @type {number} */ samples, /** @type {number} */ records) => {
+    counts.samples = Number(samples) || 0;
+    counts.records = Number(records) || 0;
     const now = Date.now();
     if (now - lastPost >= 250 || done >= total) {
       lastPost = now;
-      self.postMessage({ type: 'progress', done: Number(done), total: Number(total), samples: Number(samples) || 0, records: Number(records) || 0 });
+      self.postMessage({ type: 'progress', done: Number(done), total: Number(total), ...counts });
     }
   };
   self.postMessage({ type: 'progress', done: 0, total: size });
@@ -217,7 +220,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   }
   const ok = s.decodeOk();
   const decodeMs = performance.now() - t0;
-  self.postMessage({ type: 'progress', done: size, total: size });
+  self.postMessage({ type: 'progress', done: size, total: size, ...counts });
   self.postMessage({ type: 'decodeOver' });
 
   // (bench) where the time after the decode goes: each lap is the time since the one before

@@ -9,7 +9,7 @@
 // The read-ahead worker is spawned at once and starts reading at the first pause, i.e. only for a decoder
 // that pauses (perf.data, XRay logs); others read through file-reader.js alone. streamedFiles() does this
 // for the main file and a perf --threads recording's data.N files, one after another.
-import { readerOf } from './file-reader.js';
+import { READ_AHEAD, readerOf } from './file-reader.js';
 
 /** Bytes per chunk the read-ahead worker reads and hands over. */
 export const CHUNK = 16 << 20;
@@ -50,7 +50,7 @@ function nextTurn(/** @type {() => void} */ fn) {
  * @param {{chunk?: number, ahead?: number, need?: number, yieldMs?: number, stallMs?: number, spawn?: () => any,
  *   reader?: {readAsArrayBuffer(b: Blob): ArrayBuffer}}} [opts]
  */
-export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, yieldMs = 100, stallMs = 2000, spawn = spawnReader, reader } = {}) {
+export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, yieldMs = 100, stallMs = 2000, spawn, reader } = {}) {
   const size = blob.size;
   const direct = readerOf(blob, undefined, reader);
   /** @type {{at: number, bytes: Uint8Array}[]} the chunks read ahead, in order, contiguous */
@@ -80,7 +80,8 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
 
   // spawned now, started at the first pause (a module worker takes a while to start); a worker that
   // fails (its script does not load, a read fails) leaves the reads to FileReaderSync
-  worker = spawn();
+  // (a file the direct reader reads whole in its first block ahead needs no read-ahead worker)
+  worker = spawn ? spawn() : size > READ_AHEAD ? spawnReader() : null;
   if (worker) {
     worker.onmessage = (/** @type {MessageEvent} */ e) => {
       const m = e.data || {};
@@ -230,10 +231,20 @@ export function streamedFiles(blobs, opts) {
   const streams = blobs.map(() => null);
   let lastData = 0; // the data file read most recently (0: none yet)
   let interrupted = false;
+  let closed = false;
+  /** @type {Map<number, ReturnType<typeof readerOf>>} after close(): plain readers of files the decode never read */
+  const late = new Map();
   /** @param {number} k */
   const streamOf = (k) => {
     const f = k >= 0 && k < blobs.length ? k : 0;
     let st = streams[f];
+    if (!st && closed) {
+      // (a read after the decode of a file it never read: no read-ahead worker that nothing would end)
+      let r = late.get(f);
+      if (!r) late.set(f, (r = readerOf(blobs[f], undefined, opts?.reader)));
+      const direct = r;
+      return { read: (/** @type {number} */ o, /** @type {number} */ l) => direct(o, l), shouldPause: () => false, resumeAt: () => Promise.resolve(undefined) };
+    }
     if (!st) {
       st = streams[f] = streamedFile(blobs[f], opts);
       if (interrupted) st.interrupt();
@@ -257,6 +268,7 @@ export function streamedFiles(blobs, opts) {
       for (const st of streams) st?.interrupt();
     },
     close() {
+      closed = true;
       for (const st of streams) st?.close();
     },
     /** (bench) the files' figures summed; readAheadFrom and gaveUp are the main file's */

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { streamedFile, streamedFiles } from './streamed-file.js';
+import { READ_AHEAD } from './file-reader.js';
 
 // A Blob of bytes 0..n-1 (mod 256), a FileReaderSync stand-in counting its calls, and a stand-in for the
 // read-ahead worker whose chunks the test hands over itself.
@@ -210,5 +211,45 @@ describe('streamedFiles (the main file and perf --threads data.N files)', () => 
     fs.close();
     expect(workers[2].terminated).toBe(true);
     expect(workers[0].terminated).toBe(true);
+  });
+});
+
+describe('read-ahead workers are made only where they help', () => {
+  it('none for a file the direct reader reads whole ahead; one for a bigger file; none for a file first read after close', () => {
+    const made = [];
+    vi.stubGlobal(
+      'Worker',
+      class {
+        constructor() {
+          made.push(this);
+        }
+        postMessage() {}
+        terminate() {
+          this.terminated = true;
+        }
+      },
+    );
+    try {
+      const small = new Blob([new Uint8Array(1000)]);
+      streamedFile(small, { reader: setup(10).reader }).close();
+      expect(made.length).toBe(0);
+      const big = { size: READ_AHEAD + 1, slice: () => new Blob([]) };
+      const f = streamedFile(/** @type {any} */ (big), { reader: setup(10).reader });
+      expect(made.length).toBe(1);
+      f.close();
+      expect(made[0].terminated).toBe(true);
+      // a data file the decode never read, read after it (a field opened later): read directly
+      const { blob, reader, bytes } = setup(1000);
+      const fs = streamedFiles([blob, /** @type {any} */ (big)], { reader });
+      fs.readerOf(0)(0, 4);
+      fs.close();
+      const before = made.length;
+      expect(fs.readerOf(0)(10, 4)).toEqual(bytes.subarray(10, 14));
+      fs.readerOf(1)(0, 0);
+      expect(made.length).toBe(before); // no worker that nothing would end
+      expect(fs.shouldPause(0, 1)).toBe(false);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -415,6 +415,13 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
     e.stopPropagation();
   };
   if (apiRef) apiRef.current = { key: (k) => onKeyDown({ key: k, preventDefault() {}, stopPropagation() {} }), zoomBy, panBy, reset, view, draw };
+  // (gone with this chart: keys must not reach it while the next file's lanes are laid out)
+  useEffect(
+    () => () => {
+      if (apiRef) apiRef.current = null;
+    },
+    [],
+  );
   // wheel must be non-passive to preventDefault
   useEffect(() => {
     const c = canvasRef.current;
