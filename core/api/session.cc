@@ -163,6 +163,8 @@ bool Session::BeginDecode(PauseFn pause, uint64_t pause_every) {
   res_.file_size = src_.size();
   res_.files.push_back(name_);
   for (const auto& n : extra_names_) res_.files.push_back(n);
+  res_.file_sizes.push_back(src_.size());
+  for (const auto& w : extra_) res_.file_sizes.push_back(w->size());
   decoder_ = DetectFormat(window_);
   decoded_ = true;
   if (!decoder_) {

@@ -83,6 +83,9 @@ struct DecodeResult {
   std::string byte_order;  // "little" / "big"
   uint64_t file_size = 0;
   std::vector<std::string> files;  // names of the input files; [0] is the main file
+  // Sizes of the input files, as `files` ([0] the main file; perf --threads data.N files after it): how far
+  // a decode has come through all of them (the tables are reserved from it).
+  std::vector<uint64_t> file_sizes;
   RecordTable records;
   Profile profile;
   Diagnostics diags;

@@ -65,7 +65,9 @@ TEST_P(DecodePause, PausingAtEveryRecordAndResumingDecodesTheSame) {
     state = s.DecodeResume();
   }
   EXPECT_EQ(pauses, asked);
-  if (bytes.size() > 4096) EXPECT_GT(pauses, 2u) << "a file of records pauses between them";
+  if (bytes.size() > 4096) {
+    EXPECT_GT(pauses, 2u) << "a file of records pauses between them";
+  }
   ASSERT_FALSE(progress.empty());
   EXPECT_EQ(progress.back(), bytes.size());
   Outputs got = Read(s, s.DecodeOk());
@@ -164,7 +166,9 @@ TEST(DecodePause, OtherFormatsPauseOrDecodeInOneStepToTheSameResult) {
     }
     if (is_xray) {
       ++xray;
-      if (bytes.size() > 256) EXPECT_GT(pauses, 0) << e.path();
+      if (bytes.size() > 256) {
+        EXPECT_GT(pauses, 0) << e.path();
+      }
     } else {
       ++whole;
       EXPECT_EQ(pauses, 0) << e.path();
@@ -275,7 +279,7 @@ std::vector<uint8_t> RepeatedPipe(int times) {
 
 TEST(DecodePause, TheMemoryBudgetStopsAtTheSameRecordWithPauses) {
   int reached = 0;
-  for (const std::string& name : {"repeated pipe_mode", "dwarf_mt_nofp_pipe", "archive_dwarf_lib"}) {
+  for (const std::string name : {"repeated pipe_mode", "dwarf_mt_nofp_pipe", "archive_dwarf_lib"}) {
     const std::vector<uint8_t> bytes =
         name == "repeated pipe_mode" ? RepeatedPipe(150) : ReadFile(PerfInput(PerfData() / name));
     MemorySource a(bytes), b(bytes);

@@ -289,7 +289,7 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
   const int32_t stack =
       stacks_.Stack(s, a->attr, rec.PeekU16(4), pid, tid, time, th, spaces_, session_.features.simpleperf, user);
   SampleTable& t = out_.profile.samples;
-  if (t.time.size() == t.time.capacity()) ReserveRows(rec, row);
+  if (t.time.size() == t.time.capacity()) ReserveRows(row);
   auto add = [&](const PerfSession::AttrInfo* attr, double weight) {
     t.time.push_back(time);
     t.thread.push_back(th);
@@ -313,26 +313,40 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
   }
 }
 
-void PerfRecordParser::ReserveRows(ByteReader rec, int32_t row) {
+void PerfRecordParser::ReserveRows(int32_t row) {
   SampleTable& t = out_.profile.samples;
   RecordTable& rt = out_.records;
   const size_t n = t.time.size();
-  // Only with enough samples to extrapolate, from a record of the main file at its file offset
-  // (not one inside a COMPRESSED record, whose offset is in the decompressed stream).
-  if (n < 4096 || row == kNone || static_cast<size_t>(row) >= rt.rows() || rt.file[static_cast<size_t>(row)] != 0 ||
-      rt.kind[static_cast<size_t>(row)] != static_cast<uint8_t>(RecordKind::kRecord))
-    return;
-  const uint64_t at = rec.base() + rec.size(), size = out_.file_size;
-  if (at == 0 || at > size) return;
-  const double scale = static_cast<double>(size) / static_cast<double>(at);
+  // Only with enough samples to extrapolate, from records at their file offsets (not inside a COMPRESSED
+  // record, whose offsets are in the decompressed stream). The files are read one after another (the main
+  // file, then a perf --threads recording's data.N files): how far the decode has come at a record is the
+  // bytes of the files before its own and its end in its own. Samples are extrapolated from this sample's
+  // record; record rows from the last row, as far as the tokenizer has read (ordered samples come later).
+  if (n < 4096) return;
+  uint64_t size = 0;
+  for (uint64_t s : out_.file_sizes) size += s;
+  if (out_.file_sizes.empty()) size = out_.file_size;
+  // how far through all the files record r ends, or 0 when its offset does not say
+  auto reached = [&](int32_t r) -> uint64_t {
+    if (r < 0 || static_cast<size_t>(r) >= rt.rows() || rt.kind[static_cast<size_t>(r)] != static_cast<uint8_t>(RecordKind::kRecord)) return 0;
+    const size_t file = rt.file[static_cast<size_t>(r)];
+    const uint64_t own = file < out_.file_sizes.size() ? out_.file_sizes[file] : (file == 0 ? out_.file_size : 0);
+    const uint64_t end = rt.offset[static_cast<size_t>(r)] + rt.size[static_cast<size_t>(r)];
+    if (end == 0 || end > own) return 0;
+    uint64_t at = end;
+    for (size_t f = 0; f < file && f < out_.file_sizes.size(); ++f) at += out_.file_sizes[f];
+    return at;
+  };
+  const uint64_t sample_at = reached(row), rows_at = reached(static_cast<int32_t>(rt.rows()) - 1);
+  if (!sample_at) return;
   // Never more than the memory budget lets the tables hold (it counts 36 bytes a sample row and
   // 27 a record row), nor less than a quarter more.
   const double most = static_cast<double>(out_.budget.limit()) / 63.0;
-  auto want = [&](size_t have) {
-    const double est = std::min(static_cast<double>(have) * scale * 1.05 + 1024, most);
+  auto want = [&](size_t have, uint64_t at) {
+    const double est = std::min(static_cast<double>(have) * static_cast<double>(size) / static_cast<double>(at) * 1.05 + 1024, most);
     return static_cast<size_t>(std::max(est, static_cast<double>(have) * 1.25));
   };
-  const size_t samples = want(n), rows = want(rt.rows());
+  const size_t samples = want(n, sample_at), rows = rows_at ? want(rt.rows(), rows_at) : 0;
   try {
     t.Reserve(samples);
     sample_comm_.reserve(samples);

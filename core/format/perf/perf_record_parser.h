@@ -62,7 +62,7 @@ class PerfRecordParser : public RecordSink {
   // Before the sample table grows: reserve the rows the file will hold, extrapolated from how far
   // into it this record is, so the big columns grow once instead of doubling (a copy and fresh
   // pages each time, and a heap high-water mark of up to twice the tables in WASM).
-  void ReserveRows(ByteReader rec, int32_t row);
+  void ReserveRows(int32_t row);
   void Overrun(ByteReader rec, const char* what);
   void Mmap(ByteReader rec, FieldReader& r, uint32_t type, uint16_t misc, int32_t row, const RecordWhen& when);
   // The BUILD_ID feature's build-id of a mapped file ("" when none): by name; the kernel map and
