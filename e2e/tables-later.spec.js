@@ -71,18 +71,23 @@ test('the flame graph is shown before the record table and lanes, which then com
   errs.check();
 });
 
-test("a shared link's selected record is applied when the record table arrives", async ({ page }) => {
-  const errs = watchErrors(page);
-  // the sample's state with record 5 selected, as this page writes it
+/**
+ * A link to the bundled sample with record 5 selected, as this page writes it, and what the hex view's
+ * status says for that selection.
+ */
+async function linkToRecord5(page) {
   await page.goto('./');
-  await expect(page.getByTestId('records-pending')).toHaveCount(0);
   await expect(summaryField(page, 'records')).toHaveText('339');
+  await expect(page.getByTestId('records-pending')).toHaveCount(0);
   await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement)?.blur());
   for (let i = 0; i < 6; i++) await page.keyboard.press('j');
   await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('"row":5');
-  const selected = await page.getByTestId('hex-selection').textContent();
-  const url = page.url();
+  return { url: page.url(), selected: await page.getByTestId('hex-selection').textContent() };
+}
 
+test("a shared link's selected record is applied when the record table arrives", async ({ page }) => {
+  const errs = watchErrors(page);
+  const { url, selected } = await linkToRecord5(page);
   const fresh = await page.context().newPage();
   await holdRecords(fresh);
   await fresh.goto(url);
@@ -100,15 +105,7 @@ test("a shared link's selected record is applied when the record table arrives",
 
 test("a selection made before the record table arrives wins over a shared link's record", async ({ page }) => {
   const errs = watchErrors(page);
-  await page.goto('./');
-  await expect(summaryField(page, 'records')).toHaveText('339');
-  await expect(page.getByTestId('records-pending')).toHaveCount(0);
-  await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement)?.blur());
-  for (let i = 0; i < 6; i++) await page.keyboard.press('j');
-  await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('"row":5');
-  const linked = await page.getByTestId('hex-selection').textContent();
-  const url = page.url();
-
+  const { url, selected: linked } = await linkToRecord5(page);
   const fresh = await page.context().newPage();
   await holdRecords(fresh);
   await fresh.goto(url);
