@@ -31,8 +31,8 @@ export function useOpenFile(client, onOpened) {
   const [error, setError] = useState('');
   const [doc, setDoc] = useState(/** @type {any} */ (null));
   const [source, setSource] = useState(/** @type {ByteSource | null} */ (null));
-  // counts the 'tables' that arrived (each completes its doc in place): a change re-renders the page
-  const [tablesIn, setTablesIn] = useState(0);
+  // bumped when 'tables' arrive (each completes its doc in place): the change re-renders the page
+  const [, setTablesIn] = useState(0);
   const openSeq = useRef(0);
   const opened = useRef(onOpened);
   opened.current = onOpened;
@@ -207,7 +207,7 @@ export function useOpenFile(client, onOpened) {
 
   useEffect(() => () => client.stop(), [client]);
 
-  return { status, progress, pendingName, error, setError, doc, tablesIn, source, openFile, openFiles, addSideFiles, reopen, cancel };
+  return { status, progress, pendingName, error, setError, doc, source, openFile, openFiles, addSideFiles, reopen, cancel };
 }
 
 /**

@@ -45,13 +45,9 @@ export function useUrlState({ doc, tab, opts, selection, setTab, changeOpts, sel
     const due = rowDue.current;
     const d = latest.current.doc;
     if (!due || due.doc !== d || !d.records) return;
-    // (a selection made meanwhile wins: the link's row is dropped, not jumped to)
-    if (latest.current.selection) {
-      rowDue.current = null;
-      return;
-    }
     rowDue.current = null;
-    if (due.row < d.records.offsets.length) latest.current.select({ type: 'record', row: due.row }, { reveal: true });
+    // (a selection made meanwhile wins: the link's row is dropped, not jumped to)
+    if (!latest.current.selection && due.row < d.records.offsets.length) latest.current.select({ type: 'record', row: due.row }, { reveal: true });
   };
   useEffect(selectDueRow, [doc, doc?.records]);
 

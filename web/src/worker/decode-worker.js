@@ -36,7 +36,7 @@ import wasmUrl from '@profscope-wasm/profscope_wasm.wasm?url';
 import { RecordKind } from '../lib/record-kind.js';
 import { decodeStrings } from '../lib/strings.js';
 import { buildRecordIndex } from './record-index.js';
-import { parseJson, readIntervals, readKept, readMarkers, readRecords } from './session-columns.js';
+import { parseJson, readIntervals, readKept, readMarkers, readRecords, scaleTimes } from './session-columns.js';
 import { buildLanes, cpuLanes, cpuRows, eventTotals, funcInlined, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames } from './derive.js';
 import { FileAnalysis, defaultWeight } from './file-analysis.js';
 import { functionTotals, samplesOf } from './call-nodes.js';
@@ -223,16 +223,8 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   self.postMessage({ type: 'progress', done: size, total: size, ...counts });
   self.postMessage({ type: 'decodeOver' });
 
-  // (bench) where the time after the decode goes: each lap is the time since the one before
-  /** @type {Record<string, number>} */
-  const laps = {};
-  let lapAt = performance.now();
-  const lap = (/** @type {string} */ what, /** @type {any} */ value) => {
-    const now = performance.now();
-    laps[what] = Math.round(now - lapAt);
-    lapAt = now;
-    return value;
-  };
+  // (bench) where the time after the decode goes
+  const { lap, laps } = lapTimer();
   const summary = parseJson(s.summaryJson(), /** @type {any} */ ({}));
   const events = parseJson(s.eventsJson(), /** @type {any[]} */ ([]));
   const threads = parseJson(s.threadsJson(), /** @type {any[]} */ ([]));
@@ -245,8 +237,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   // zero: the views' one time zero (Session::TimeZero), what "from the start of the file" means
   const timing = { scale: base.scale, start: base.start * base.scale, end: base.end * base.scale, zero: base.zero * base.scale, unit: base.scale === 1 ? 'ns' : 'ticks' };
   // The other sample columns are read for what is sent now, and not kept (they go with this call).
-  const sampleTimes = s.sampleTimes();
-  if (base.scale !== 1) for (let i = 0; i < sampleTimes.length; i++) sampleTimes[i] *= base.scale;
+  const sampleTimes = scaleTimes(s.sampleTimes(), base.scale);
   const sampleCounts = lap('sample columns', s.sampleCounts());
 
   const analysis = new FileAnalysis(s, profile, strings, base.scale);
@@ -294,8 +285,8 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     // (bench) the decode's time, the part of it spent reading the file, and the work after it
     benchTimes: { decodeMs, readMs: timed.readMs, reads: timed.reads, readBytes: timed.bytes, afterMs: performance.now() - t0 - decodeMs, ...stream.stats, laps: lap('rest', laps) },
   };
-  // (sampleTimes is transferred: the lanes are made from the session's column)
-  const lanesOf = { times: s.sampleTimes(), scale: base.scale, threads: threads.length, counts: sampleCounts, canon: analysis.canon };
+  // (sampleTimes is transferred: the lanes read the session's column again, after the post)
+  const lanesOf = { scale: base.scale, threads: threads.length, counts: sampleCounts, canon: analysis.canon };
   postWithBytes(msg);
   postTables(s, profile.sampleRecords, lanesOf, t0);
 }
@@ -306,25 +297,15 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
  * 'decoded', so the page draws the flame graph while they are made.
  * @param {Session} s
  * @param {Int32Array} sampleRecords
- * @param {{times: Float64Array, scale: number, threads: number, counts: any, canon: Int32Array}} lanesOf the samples'
- *   times (ticks), their scale to ns, thread count, weights; the analysis's canonical functions (for the intervals)
+ * @param {{scale: number, threads: number, counts: any, canon: Int32Array}} lanesOf the scale of the session's times
+ *   to ns, thread count, the samples' weights; the analysis's canonical functions (for the intervals)
  * @param {number} t0 when the open began (bench)
  */
 function postTables(s, sampleRecords, lanesOf, t0) {
   const t = performance.now();
-  // (bench) each step's time since the one before
-  /** @type {Record<string, number>} */
-  const laps = {};
-  let at = t;
-  const lap = (/** @type {string} */ what, /** @type {any} */ value) => {
-    const now = performance.now();
-    laps[what] = Math.round(now - at);
-    at = now;
-    return value;
-  };
-  const { times, scale } = lanesOf;
-  if (scale !== 1) for (let i = 0; i < times.length; i++) times[i] *= scale;
-  const lanes = lap('lanes', buildLanes(times, s.sampleThreads(), lanesOf.threads, lanesOf.counts));
+  const { lap, laps } = lapTimer(); // (bench)
+  const { scale } = lanesOf;
+  const lanes = lap('lanes', buildLanes(scaleTimes(s.sampleTimes(), scale), s.sampleThreads(), lanesOf.threads, lanesOf.counts));
   const intervals = lap('intervals', readIntervals(s, lanesOf.canon, scale));
   const records = lap('record columns', readRecords(s));
   const typeNames = lap('type names', recordTypeNames(records, (r) => typeName(s, records.kinds[r], r)));
@@ -341,6 +322,23 @@ function postTables(s, sampleRecords, lanesOf, t0) {
     benchTimes: { tablesMs: performance.now() - t, sinceOpenMs: performance.now() - t0, laps },
   };
   postWithBytes(msg);
+}
+
+/**
+ * (bench) lap(what, value) notes the time since the lap before (or since the timer was made) under `what`
+ * in `laps`, and returns value.
+ */
+function lapTimer() {
+  /** @type {Record<string, number>} */
+  const laps = {};
+  let at = performance.now();
+  const lap = (/** @type {string} */ what, /** @type {any} */ value) => {
+    const now = performance.now();
+    laps[what] = Math.round(now - at);
+    at = now;
+    return value;
+  };
+  return { lap, laps };
 }
 
 /**

@@ -232,21 +232,14 @@ export function streamedFiles(blobs, opts) {
   let lastData = 0; // the data file read most recently (0: none yet)
   let interrupted = false;
   let closed = false;
-  /** @type {Map<number, ReturnType<typeof readerOf>>} after close(): plain readers of files the decode never read */
-  const late = new Map();
   /** @param {number} k */
   const streamOf = (k) => {
     const f = k >= 0 && k < blobs.length ? k : 0;
     let st = streams[f];
-    if (!st && closed) {
-      // (a read after the decode of a file it never read: no read-ahead worker that nothing would end)
-      let r = late.get(f);
-      if (!r) late.set(f, (r = readerOf(blobs[f], undefined, opts?.reader)));
-      const direct = r;
-      return { read: (/** @type {number} */ o, /** @type {number} */ l) => direct(o, l), shouldPause: () => false, resumeAt: () => Promise.resolve(undefined) };
-    }
     if (!st) {
-      st = streams[f] = streamedFile(blobs[f], opts);
+      // (a file first read after close(), by a field opened later: without a read-ahead worker, which
+      // nothing would end)
+      st = streams[f] = streamedFile(blobs[f], closed ? { ...opts, spawn: () => null } : opts);
       if (interrupted) st.interrupt();
     }
     if (f > lastData) {
