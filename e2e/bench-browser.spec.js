@@ -125,7 +125,11 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
             b.heapBytes = d.heapBytes ?? null;
             b.worker = d.benchTimes ?? null;
             b.samples = d.sampleTimes?.length ?? null;
+            // a request the moment the flame graph's data is in (as a click would send): answered between
+            // the steps that make the tables, or only after all of them
+            this.postMessage({ type: 'labels', id: -7, rows: [0] });
           }
+          if (d.type === 'labels' && d.id === -7) b.t.probeAnswer = now;
           if (d.type === 'tables') {
             // the record table, sent after 'decoded' (the flame graph is drawn meanwhile)
             b.t.tablesMessage = now;
@@ -259,6 +263,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `drop -> summary filled (decode finished): ${ms(b?.t.summary)}`,
       `drop -> flame graph painted: ${ms(b?.t.flame)}${b?.firstView ? ` (the page opened on its ${b.firstView})` : ''}`,
       `drop -> 'tables' message (the record table, its index, composition, the flame chart's lanes and calls) at the page: ${ms(b?.t.tablesMessage)} (made in ${ms(b?.tablesWorker?.tablesMs)}: ${JSON.stringify(b?.tablesWorker?.laps ?? {})}); record tree shown: ${ms(b?.t.recordTree)}`,
+      `a request sent on 'decoded' (a record label) answered at ${ms(b?.t.probeAnswer)} (its wait: ${ms(b?.t.probeAnswer != null && b?.t.decodedMessage != null ? b.t.probeAnswer - b.t.decodedMessage : null)})`,
       `typed arrays the page holds: ${mbOf(b?.worker?.postedBytes)} from 'decoded', ${mbOf(b?.tablesWorker?.postedBytes)} from 'tables'`,
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
       `browser memory (PSS of chromium's processes): ${browserMemory ? `${mbOf(browserMemory.before)} before the drop, peak +${mbOf(browserMemory.peakGrowth)} (${(browserMemory.peakGrowth / bytes).toFixed(2)}x the file), +${mbOf(browserMemory.endGrowth)} once drawn (${(browserMemory.endGrowth / bytes).toFixed(2)}x), +${mbOf(browserMemory.settledGrowth)} 3 s later (${((browserMemory.settledGrowth ?? 0) / bytes).toFixed(2)}x)` : '–'}`,

@@ -33,11 +33,10 @@
 // Any request that fails is answered {type:'error', id, request, message}.
 import createProfscope from '@profscope-wasm/profscope_wasm.mjs';
 import wasmUrl from '@profscope-wasm/profscope_wasm.wasm?url';
-import { RecordKind } from '../lib/record-kind.js';
 import { decodeStrings } from '../lib/strings.js';
-import { buildRecordIndex } from './record-index.js';
-import { parseJson, readIntervals, readKept, readMarkers, readRecords, scaleTimes } from './session-columns.js';
-import { buildLanes, cpuLanes, cpuRows, eventTotals, funcInlined, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames } from './derive.js';
+import { parseJson, readKept, readMarkers, scaleTimes } from './session-columns.js';
+import { makeTables, nextTask } from './tables.js';
+import { cpuLanes, cpuRows, eventTotals, funcInlined, funcSources, heaviestEvent } from './derive.js';
 import { FileAnalysis, defaultWeight } from './file-analysis.js';
 import { functionTotals, samplesOf } from './call-nodes.js';
 import { callchainSlot, frameAddressFor } from './record-slot.js';
@@ -288,39 +287,24 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   // (sampleTimes is transferred: the lanes read the session's column again, after the post)
   const lanesOf = { scale: base.scale, threads: threads.length, counts: sampleCounts, canon: analysis.canon };
   postWithBytes(msg);
-  postTables(s, profile.sampleRecords, lanesOf, t0);
+  await postTables(s, profile.sampleRecords, lanesOf, t0);
 }
 
 /**
- * The record table (its columns read from the session), its index, each row's sample, the rows' type
- * names and the composition, and the flame chart's lanes and exact calls (XRay's intervals): sent after
- * 'decoded', so the page draws the flame graph while they are made.
+ * Makes and posts the 'tables' message (tables.js) for session `s`: in steps, answering the page's other
+ * messages between them; nothing is posted when another file opened meanwhile.
  * @param {Session} s
  * @param {Int32Array} sampleRecords
- * @param {{scale: number, threads: number, counts: any, canon: Int32Array}} lanesOf the scale of the session's times
- *   to ns, thread count, the samples' weights; the analysis's canonical functions (for the intervals)
+ * @param {{scale: number, threads: number, counts: any, canon: Int32Array}} lanesOf see makeTables
  * @param {number} t0 when the open began (bench)
  */
-function postTables(s, sampleRecords, lanesOf, t0) {
+async function postTables(s, sampleRecords, lanesOf, t0) {
   const t = performance.now();
   const { lap, laps } = lapTimer(); // (bench)
-  const { scale } = lanesOf;
-  const lanes = lap('lanes', buildLanes(scaleTimes(s.sampleTimes(), scale), s.sampleThreads(), lanesOf.threads, lanesOf.counts));
-  const intervals = lap('intervals', readIntervals(s, lanesOf.canon, scale));
-  const records = lap('record columns', readRecords(s));
-  const typeNames = lap('type names', recordTypeNames(records, (r) => typeName(s, records.kinds[r], r)));
-  const msg = {
-    type: 'tables',
-    records,
-    index: lap('record index', buildRecordIndex(records)),
-    recordSample: lap('record -> sample', recordSamples(sampleRecords, records.kinds.length)),
-    typeNames, // (kind, type) -> type name: a row's name until its label arrives
-    composition: lap('composition', recordComposition(records, typeNames)),
-    lanes, // the flame chart's, one per thread
-    intervals, // exact calls (XRay enter/exit pairs), or null
-    // (bench) the time these took, and since the open began
-    benchTimes: { tablesMs: performance.now() - t, sinceOpenMs: performance.now() - t0, laps },
-  };
+  const msg = await makeTables(s, sampleRecords, lanesOf, { between: nextTask, current: () => session === s, lap });
+  if (!msg) return;
+  // (bench) the time these took (with the other messages answered between the steps), and since the open began
+  msg.benchTimes = { tablesMs: performance.now() - t, sinceOpenMs: performance.now() - t0, laps };
   postWithBytes(msg);
 }
 
@@ -394,19 +378,6 @@ function compare(normalize, swap, event) {
   const d = a.diff(b, event, normalize);
   if (d.error) return { error: String(d.error), nameA, nameB };
   return diffModel(/** @type {import('../../../wasm/profscope').DiffResult} */ (d), { nameA, nameB, normalize });
-}
-
-/**
- * The type name of a row, as its decoder names the type (Session::RecordTypeName: "SAMPLE",
- * "feature CACHE", "function enter"); an attr's (whose type number is its index) is its label,
- * "attr 0 (cycles)".
- * @param {Session} s
- * @param {number} kind
- * @param {number} row
- */
-function typeName(s, kind, row) {
-  if (kind === RecordKind.Attr || kind === RecordKind.AttrIds) return String(s.recordLabel(row));
-  return String(s.recordTypeName(row)) || String(s.recordLabel(row));
 }
 
 /**

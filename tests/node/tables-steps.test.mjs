@@ -1,0 +1,130 @@
+// The 'tables' message is made in steps (web/src/worker/tables.js): the worker answers the page's other
+// requests between them, and gives up when another file opened meanwhile. Checked on real files with the
+// WASM module: the requests a page sends meanwhile (a record's fields and label, a call tree) are answered
+// from the same session between the steps; the tables made so are the ones made without interruption;
+// a session closed between two steps is asked nothing more and no message is made.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openSession } from '../../wasm/load-node.mjs';
+import { decodeStrings } from '../../web/src/lib/strings.js';
+import { readKept } from '../../web/src/worker/session-columns.js';
+import { FileAnalysis } from '../../web/src/worker/file-analysis.js';
+import { makeTables } from '../../web/src/worker/tables.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const D = (...p) => path.join(ROOT, 'tests', 'data', ...p);
+const STEPS = ['lanes', 'intervals', 'record columns', 'type names', 'record index', 'record -> sample', 'composition'];
+
+const opened = [];
+afterAll(() => opened.forEach((o) => o.close()));
+
+async function open(file, side = []) {
+  const o = await openSession(file, { side });
+  opened.push(o);
+  const s = o.session;
+  const profile = readKept(s);
+  const base = s.timeBase();
+  const analysis = new FileAnalysis(s, profile, decodeStrings(s.strings()), base.scale);
+  const threads = JSON.parse(s.threadsJson());
+  const lanesOf = { scale: base.scale, threads: threads.length, counts: s.sampleCounts(), canon: analysis.canon };
+  return { s, profile, analysis, lanesOf };
+}
+
+const noWait = { between: async () => {}, current: () => true };
+
+describe('tables in steps', () => {
+  it.each([
+    ['xray fdr_threads', D('xray', 'fdr_threads', 'xray.log'), [D('xray', 'fdr_threads', 'xray_threads')]],
+    ['perf pipe_mode', D('perf', 'pipe_mode', 'pipe.data'), []],
+  ])('%s: other requests are answered between the steps, and the tables are the same', async (_name, file, side) => {
+    const { s, profile, analysis, lanesOf } = await open(file, side);
+    const whole = await makeTables(s, profile.sampleRecords, lanesOf, noWait);
+    const done = [];
+    const answers = [];
+    let rows = -1;
+    const msg = await makeTables(s, profile.sampleRecords, lanesOf, {
+      // what the page may ask while the tables are made: a record's fields and label, a call tree
+      between: async () => {
+        await new Promise((r) => setTimeout(r, 0));
+        rows = s.recordCount();
+        const row = answers.length % rows;
+        const fields = JSON.parse(s.recordFieldsJson(row));
+        const tree = analysis.run({ filter: { event: -1 }, transforms: [], invert: false });
+        answers.push({ after: done.length, label: String(s.recordLabel(row)), fields: fields.length, nodes: tree.tree.parent.length });
+      },
+      current: () => true,
+      lap: (what, v) => (done.push(what), v),
+    });
+    expect(done).toEqual(STEPS);
+    // one turn before each step
+    expect(answers.map((a) => a.after)).toEqual(STEPS.map((_, i) => i));
+    for (const a of answers) {
+      expect(a.label).not.toBe('');
+      expect(a.fields).toBeGreaterThan(0);
+      expect(a.nodes).toBeGreaterThan(1);
+    }
+    expect(msg.type).toBe('tables');
+    expect(msg.records.kinds.length).toBe(rows);
+    expect(msg.records).toEqual(whole.records);
+    expect(msg.index).toEqual(whole.index);
+    expect(msg.recordSample).toEqual(whole.recordSample);
+    expect(msg.typeNames).toEqual(whole.typeNames);
+    expect(msg.composition).toEqual(whole.composition);
+    expect(msg.lanes).toEqual(whole.lanes);
+    expect(msg.intervals).toEqual(whole.intervals);
+    // every sample is in one lane; each row's sample points back at it
+    const inLanes = msg.lanes.reduce((n, l) => n + l.samples.length, 0);
+    expect(inLanes).toBe(profile.sampleRecords.length);
+    for (let i = 0; i < profile.sampleRecords.length; i++) expect(msg.recordSample[profile.sampleRecords[i]]).toBe(i);
+  });
+
+  it('the XRay log\'s type names and exact calls come with the tables', async () => {
+    const { s, profile, analysis, lanesOf } = await open(D('xray', 'fdr_threads', 'xray.log'), [D('xray', 'fdr_threads', 'xray_threads')]);
+    const msg = await makeTables(s, profile.sampleRecords, lanesOf, noWait);
+    expect([...msg.typeNames.values()].join(' ')).toMatch(/function enter/);
+    expect(msg.intervals.start.length).toBeGreaterThan(0);
+    const named = new Set(Array.from(msg.intervals.func, (f) => analysis.names[f]));
+    expect([...named].some((n) => /worker|main/.test(n))).toBe(true);
+  });
+
+  it.each(STEPS.map((w, i) => [w, i]))('a session closed before step "%s" is asked nothing more and no tables are made', async (_w, k) => {
+    const { s, profile, lanesOf } = await open(D('xray', 'fdr_threads', 'xray.log'), [D('xray', 'fdr_threads', 'xray_threads')]);
+    let turns = 0;
+    let closed = false;
+    let askedAfter = 0;
+    const watched = new Proxy(s, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop);
+        if (typeof v !== 'function') return v;
+        return (...args) => {
+          if (closed) askedAfter++;
+          return v.apply(target, args);
+        };
+      },
+    });
+    const done = [];
+    const msg = await makeTables(watched, profile.sampleRecords, lanesOf, {
+      between: async () => {
+        if (turns++ === k) closed = true; // another file opened during this turn
+      },
+      current: () => !closed,
+      lap: (what, v) => (done.push(what), v),
+    });
+    expect(msg).toBeNull();
+    expect(done).toEqual(STEPS.slice(0, k));
+    expect(askedAfter).toBe(0);
+  });
+
+  it('a step that fails rejects (the worker answers the page with the error)', async () => {
+    const { s, profile, lanesOf } = await open(D('perf', 'pipe_mode', 'pipe.data'));
+    const broken = new Proxy(s, {
+      get(target, prop) {
+        if (prop === 'recordOffsets') return () => { throw new Error('record columns failed'); };
+        const v = Reflect.get(target, prop);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    await expect(makeTables(broken, profile.sampleRecords, lanesOf, noWait)).rejects.toThrow('record columns failed');
+  });
+});

@@ -1,0 +1,78 @@
+// @ts-check
+// The 'tables' message's content, made after 'decoded' (decode-worker.js): the record table (its columns
+// read from the session), its index, each row's sample, the rows' type names and the composition, and the
+// flame chart's lanes and exact calls (XRay's intervals). Made in steps with the worker's other messages
+// answered between them (a click on the flame graph waits one step, not all of them: an XRay log of
+// millions of calls takes seconds), and given up when another file opened meanwhile.
+import { RecordKind } from '../lib/record-kind.js';
+import { buildRecordIndex } from './record-index.js';
+import { readIntervals, readRecords, scaleTimes } from './session-columns.js';
+import { buildLanes, recordComposition, recordSamples, recordTypeNames } from './derive.js';
+
+/** @typedef {import('../../../wasm/profscope').Session} Session */
+
+/**
+ * @param {Session} s the decoded session
+ * @param {Int32Array} sampleRecords each sample's record row
+ * @param {{scale: number, threads: number, counts: any, canon: Int32Array}} lanesOf the scale of the session's times
+ *   to ns, thread count, the samples' weights; the analysis's canonical functions (for the intervals)
+ * @param {{between: () => Promise<void>, current: () => boolean, lap?: (what: string, value: any) => any}} steps
+ *   between: lets the worker answer other messages (awaited before each step); current: false once `s` is
+ *   no longer the open session (nothing more is asked of it); lap: (bench) notes each step's time
+ * @returns {Promise<any | null>} the message (type 'tables'), or null when `s` was closed meanwhile
+ */
+export async function makeTables(s, sampleRecords, lanesOf, { between, current, lap = (_w, v) => v }) {
+  /**
+   * Runs one step after the worker had its turn; throws CLOSED when the session was closed meanwhile.
+   * @template T
+   * @param {string} what
+   * @param {() => T} make
+   * @returns {Promise<T>}
+   */
+  const step = async (what, make) => {
+    await between();
+    if (!current()) throw CLOSED;
+    return lap(what, make());
+  };
+  const { scale } = lanesOf;
+  try {
+    const lanes = await step('lanes', () => buildLanes(scaleTimes(s.sampleTimes(), scale), s.sampleThreads(), lanesOf.threads, lanesOf.counts));
+    const intervals = await step('intervals', () => readIntervals(s, lanesOf.canon, scale));
+    const records = await step('record columns', () => readRecords(s));
+    const typeNames = await step('type names', () => recordTypeNames(records, (r) => typeName(s, records.kinds[r], r)));
+    return {
+      type: 'tables',
+      records,
+      index: await step('record index', () => buildRecordIndex(records)),
+      recordSample: await step('record -> sample', () => recordSamples(sampleRecords, records.kinds.length)),
+      typeNames, // (kind, type) -> type name: a row's name until its label arrives
+      composition: await step('composition', () => recordComposition(records, typeNames)),
+      lanes, // the flame chart's, one per thread
+      intervals, // exact calls (XRay enter/exit pairs), or null
+    };
+  } catch (err) {
+    if (err === CLOSED) return null;
+    throw err;
+  }
+}
+
+/** Thrown by a step of makeTables when its session was closed meanwhile. */
+const CLOSED = Symbol('closed');
+
+/**
+ * The type name of a row, as its decoder names the type (Session::RecordTypeName: "SAMPLE",
+ * "feature CACHE", "function enter"); an attr's (whose type number is its index) is its label,
+ * "attr 0 (cycles)".
+ * @param {Session} s
+ * @param {number} kind
+ * @param {number} row
+ */
+function typeName(s, kind, row) {
+  if (kind === RecordKind.Attr || kind === RecordKind.AttrIds) return String(s.recordLabel(row));
+  return String(s.recordTypeName(row)) || String(s.recordLabel(row));
+}
+
+/** A task later: the messages that came meanwhile are handled first. */
+export function nextTask() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
