@@ -18,6 +18,7 @@
 #include "core/api/export/exporter.h"
 #include "core/api/output_sink.h"
 #include "core/api/session.h"
+#include "core/model/interval_view.h"
 #include "core/trace/trace_printer.h"
 #include "wasm/js_source.h"
 
@@ -26,6 +27,7 @@ using emscripten::val;
 namespace {
 
 // Pulls byte ranges from JS (wasm/js_source.h).
+using profscope::IntervalView;
 using profscope::wasm::JsSource;
 
 template <typename T>
@@ -33,19 +35,26 @@ val Copy(const char* ctor, const std::vector<T>& v) {
   return val::global(ctor).new_(emscripten::typed_memory_view(v.size(), v.data()));
 }
 
-// A Float64Array of f(v[i]), filled through a small buffer in the heap: a temporary of the column's size
-// would grow the module's heap, for good, by 8 bytes a row (77 MB for an XRay log's 9.6 M record rows).
+// A typed array (`ctor`, of T) of f(0) .. f(n - 1), filled through a small buffer in the heap: a
+// temporary of the column's size would grow the module's heap, for good, by its size (77 MB for an
+// XRay log's 9.6 M record offsets as doubles).
 template <typename T, typename F>
-val ToF64(const std::vector<T>& v, F f) {
+val Fill(const char* ctor, size_t n, F f) {
   constexpr size_t kChunk = size_t{1} << 16;
-  val out = val::global("Float64Array").new_(static_cast<double>(v.size()));
-  std::vector<double> buf(std::min(v.size(), kChunk));
-  for (size_t at = 0; at < v.size(); at += kChunk) {
-    const size_t n = std::min(kChunk, v.size() - at);
-    for (size_t i = 0; i < n; ++i) buf[i] = f(v[at + i]);
-    out.call<void>("set", emscripten::typed_memory_view(n, buf.data()), static_cast<double>(at));
+  val out = val::global(ctor).new_(static_cast<double>(n));
+  std::vector<T> buf(std::min(n, kChunk));
+  for (size_t at = 0; at < n; at += kChunk) {
+    const size_t k = std::min(kChunk, n - at);
+    for (size_t i = 0; i < k; ++i) buf[i] = f(at + i);
+    out.call<void>("set", emscripten::typed_memory_view(k, buf.data()), static_cast<double>(at));
   }
   return out;
+}
+
+// A Float64Array of f(v[i]).
+template <typename T, typename F>
+val ToF64(const std::vector<T>& v, F f) {
+  return Fill<double>("Float64Array", v.size(), [&](size_t i) { return f(v[i]); });
 }
 
 val CopyU64AsF64(const std::vector<uint64_t>& v) {
@@ -300,12 +309,13 @@ class JsSession {
   val sampleStacks() const { return Copy("Int32Array", p().samples.stack); }
   val sampleRecords() const { return Copy("Int32Array", p().samples.record); }
   val sampleCounts() const { return Copy("Uint32Array", p().samples.count); }
-  val intervalThreads() const { return Copy("Int32Array", p().intervals.thread); }
-  val intervalFuncs() const { return Copy("Int32Array", p().intervals.func); }
-  val intervalStarts() const { return Times(p().intervals.start); }
-  val intervalEnds() const { return Times(p().intervals.end); }
-  val intervalDepths() const { return Copy("Int32Array", p().intervals.depth); }
-  val intervalRecords() const { return Copy("Int32Array", p().intervals.record); }
+  // (XRay's calls that exited are read from their samples: IntervalView)
+  val intervalThreads() const { return IntervalColumn<int32_t>("Int32Array", [](const IntervalView& v, size_t i) { return v.thread(i); }); }
+  val intervalFuncs() const { return IntervalColumn<int32_t>("Int32Array", [](const IntervalView& v, size_t i) { return v.func(i); }); }
+  val intervalStarts() const { return IntervalColumn<double>("Float64Array", [this](const IntervalView& v, size_t i) { return session_.RelativeTime(v.start(i)); }); }
+  val intervalEnds() const { return IntervalColumn<double>("Float64Array", [this](const IntervalView& v, size_t i) { return session_.RelativeTime(v.end(i)); }); }
+  val intervalDepths() const { return IntervalColumn<int32_t>("Int32Array", [](const IntervalView& v, size_t i) { return v.depth(i); }); }
+  val intervalRecords() const { return IntervalColumn<int32_t>("Int32Array", [](const IntervalView& v, size_t i) { return v.record(i); }); }
   val markerTimes() const { return Times(p().markers.time); }
   val markerKinds() const { return Copy("Int32Array", p().markers.kind); }
   val markerThreads() const { return Copy("Int32Array", p().markers.thread); }
@@ -344,6 +354,11 @@ class JsSession {
 
  private:
   // Times relative to the session's origin (0 stays 0): exact as doubles.
+  template <typename T, typename F>
+  val IntervalColumn(const char* ctor, F f) const {
+    const IntervalView v(p());
+    return Fill<T>(ctor, v.size(), [&](size_t i) { return f(v, i); });
+  }
   val Times(const std::vector<uint64_t>& v) const {
     return ToF64(v, [this](uint64_t t) { return session_.RelativeTime(t); });
   }

@@ -17,6 +17,7 @@
 
 #include "core/api/analysis_options_json.h"
 #include "core/api/decoder_options.h"
+#include "core/model/interval_view.h"
 
 namespace profscope {
 
@@ -110,8 +111,13 @@ uint64_t TimeOriginOf(const Profile& p, uint64_t* zero) {
       if (t != 0) { lo = std::min(lo, t); hi = std::max(hi, t); }
   };
   scan(p.samples.time);
-  scan(p.intervals.start);
+  scan(p.intervals.start);  // the intervals kept; those read from the samples start at their times
   scan(p.intervals.end);
+  const IntervalView iv(p);
+  for (size_t i = 0; i < p.intervals.from_samples && i < p.samples.size(); ++i) {
+    const uint64_t t = iv.end(i);
+    if (t != 0) { lo = std::min(lo, t); hi = std::max(hi, t); }
+  }
   scan(p.markers.time);
   *zero = lo;
   return hi >= (uint64_t{1} << 53) ? lo - 1 : 0;

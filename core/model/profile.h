@@ -221,14 +221,21 @@ struct EventTable {
 
 // Calls with a start and an end (XRay enter/exit pairs), per thread, for a
 // time-ordered flame chart. Times are in the file's clock (XRay: TSC ticks).
+// Read them through IntervalView (core/model/interval_view.h): the first
+// `from_samples` intervals are not kept here but are the samples of the same
+// rows (a call that exited is sample i: its thread, record, start = time, end
+// = time + weight, func = its stack's leaf, depth = its stack's depth below
+// the thread's root frame), 32 bytes a call less; the columns hold the rest
+// (XRay: the calls that never exited), interval from_samples + k at k.
 struct IntervalTable {
+  size_t from_samples = 0;
   std::vector<int32_t> thread;   // thread row
   std::vector<int32_t> func;     // func row
   std::vector<uint64_t> start;
   std::vector<uint64_t> end;
   std::vector<int32_t> depth;    // 0 = outermost call on its thread
   std::vector<int32_t> record;   // record row of the entry
-  size_t size() const { return start.size(); }
+  size_t size() const { return from_samples + start.size(); }
   // Room for n rows in every column; may throw std::bad_alloc.
   void Reserve(size_t n) {
     thread.reserve(n);

@@ -16,8 +16,10 @@
 
 #include "core/api/session.h"
 #include "core/format/xray/xray_decoder.h"
+#include "core/model/interval_view.h"
 #include "core/model/memory_budget.h"
 
+using profscope::IntervalView;
 using profscope::MemorySource;
 using profscope::Session;
 
@@ -135,13 +137,21 @@ TEST_P(XRayOrders, FdrVersion5AllRecordKinds) {
             "189\t16\tTSCWrap\n"
             "205\t8\tfunction_exit\n");
   EXPECT_EQ(d->s->StacksText(false, ""), "thread_42;#1 1\nthread_42;#1;#2 1\n");
-  const auto& iv = d->s->result().profile.intervals;
+  const IntervalView iv(d->s->result().profile);
   ASSERT_EQ(iv.size(), 2u);
-  EXPECT_EQ(iv.start[0], 1015u);
-  EXPECT_EQ(iv.end[0], 1020u);
-  EXPECT_EQ(iv.depth[0], 1);
-  EXPECT_EQ(iv.start[1], 1010u);
-  EXPECT_EQ(iv.end[1], 2020u);
+  EXPECT_EQ(iv.start(0), 1015u);
+  EXPECT_EQ(iv.end(0), 1020u);
+  EXPECT_EQ(iv.depth(0), 1);
+  EXPECT_EQ(iv.start(1), 1010u);
+  EXPECT_EQ(iv.end(1), 2020u);
+  EXPECT_EQ(iv.depth(1), 0);
+  // both calls exited: their intervals are read from their samples, not kept twice
+  EXPECT_EQ(d->s->result().profile.intervals.from_samples, 2u);
+  EXPECT_TRUE(d->s->result().profile.intervals.start.empty());
+  const std::string& name = d->s->result().profile.strings.Get(d->s->result().profile.funcs.name[static_cast<size_t>(iv.func(0))]);
+  EXPECT_EQ(name, "#2");
+  EXPECT_EQ(iv.record(0), 7);  // the entry's row (function_enter at 120)
+  EXPECT_EQ(iv.thread(0), iv.thread(1));
   EXPECT_NE(d->s->RecordFieldsJson(5).find("\"cpu\""), std::string::npos);
   EXPECT_NE(d->s->AccountJson().find("\"count\":1"), std::string::npos);
 }
@@ -302,7 +312,7 @@ TEST_P(XRayOrders, FdrVersion5Markers) {
   EXPECT_EQ(d->s->result().records.parent[10], 9);
   EXPECT_EQ(d->s->result().profile.threads.tid[0], 42);
   // Marker times are in the intervals' clock.
-  EXPECT_EQ(d->s->result().profile.intervals.start[1], 1010u);
+  EXPECT_EQ(IntervalView(d->s->result().profile).start(1), 1010u);
 }
 
 // Versions 3 and 4 store a custom event's full TSC (and v4 its CPU) instead
@@ -434,8 +444,8 @@ TEST_P(XRayFdrVersions, ThreadsInterleavedAcrossBuffers) {
   // Intervals per thread: (thread row, start, end, depth).
   std::set<std::tuple<int32_t, uint64_t, uint64_t, int32_t>> iv, want = {
       {1, 1501, 1503, 0}, {0, 1010, 2001, 1}, {0, 1005, 2002, 0}};
-  for (size_t i = 0; i < p.intervals.size(); ++i)
-    iv.insert({p.intervals.thread[i], p.intervals.start[i], p.intervals.end[i], p.intervals.depth[i]});
+  const IntervalView view(p);
+  for (size_t i = 0; i < view.size(); ++i) iv.insert({view.thread(i), view.start(i), view.end(i), view.depth(i)});
   EXPECT_EQ(iv, want);
   // Records: BufferExtents only from v2, EndOfBuffer (+ unused buffer) only in v1.
   std::string rec = d->s->RecordsText();

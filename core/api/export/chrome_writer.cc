@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "core/model/interval_view.h"
+
 namespace profscope::exporter {
 
 namespace {
@@ -60,14 +62,15 @@ Output WriteChrome(const DecodeResult& res, const Options& opts) {
   const bool exact = p.intervals.size() > 0;
   if (exact) {
     // XRay: every call with its exact enter/exit.
-    const IntervalTable& iv = p.intervals;
+    const IntervalView iv(p);
     for (size_t i = 0; i < iv.size(); ++i) {
-      int32_t th = iv.thread[i] >= 0 && static_cast<size_t>(iv.thread[i]) < nthreads ? iv.thread[i] : static_cast<int32_t>(nthreads);
-      int32_t f = iv.func[i];
+      const int32_t t = iv.thread(i);
+      int32_t th = t >= 0 && static_cast<size_t>(t) < nthreads ? t : static_cast<int32_t>(nthreads);
+      int32_t f = iv.func(i);
       int32_t name = f >= 0 && static_cast<size_t>(f) < p.funcs.name.size() ? p.funcs.name[static_cast<size_t>(f)] : kNone;
-      uint64_t s = tb.Rel(iv.start[i]);
-      uint64_t e = tb.Rel(iv.end[i]);
-      slices.push_back(Slice{th, iv.depth[i], s, e > s ? e - s : 0, name, 0});
+      uint64_t s = tb.Rel(iv.start(i));
+      uint64_t e = tb.Rel(iv.end(i));
+      slices.push_back(Slice{th, iv.depth(i), s, e > s ? e - s : 0, name, 0});
     }
   } else {
     bool any_time = false;

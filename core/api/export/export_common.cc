@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/model/fields.h"
+#include "core/model/interval_view.h"
 
 namespace profscope::exporter {
 
@@ -60,7 +61,7 @@ TimeBase::TimeBase(const DecodeResult& res) : hz_(res.clock_hz) {
       if (t != 0 && t < lo) lo = t;
   };
   scan(p.samples.time);
-  scan(p.intervals.start);
+  scan(p.intervals.start);  // (those kept; the others are the samples')
   scan(p.markers.time);
   origin_ = lo == UINT64_MAX ? 0 : lo;
 }
@@ -122,7 +123,7 @@ bool FindEvent(const Profile& p, const std::string& name, int32_t* event) {
 }
 
 std::vector<uint64_t> XRaySelfTicks(const Profile& p) {
-  const IntervalTable& iv = p.intervals;
+  const IntervalView iv(p);
   const SampleTable& s = p.samples;
   // Each interval's self time: sweep each thread's calls by start (outer first
   // among equal starts); a call's direct callees are the next-deeper calls it encloses.
@@ -130,37 +131,43 @@ std::vector<uint64_t> XRaySelfTicks(const Profile& p) {
   std::vector<uint32_t> order(iv.size());
   for (size_t i = 0; i < iv.size(); ++i) {
     order[i] = static_cast<uint32_t>(i);
-    self[i] = iv.end[i] >= iv.start[i] ? iv.end[i] - iv.start[i] : 0;
+    self[i] = iv.end(i) >= iv.start(i) ? iv.end(i) - iv.start(i) : 0;
   }
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    if (iv.thread[a] != iv.thread[b]) return iv.thread[a] < iv.thread[b];
-    if (iv.start[a] != iv.start[b]) return iv.start[a] < iv.start[b];
-    return iv.depth[a] < iv.depth[b];
+    if (iv.thread(a) != iv.thread(b)) return iv.thread(a) < iv.thread(b);
+    if (iv.start(a) != iv.start(b)) return iv.start(a) < iv.start(b);
+    return iv.depth(a) < iv.depth(b);
   });
   std::vector<uint32_t> open;
   int32_t thread = kNone - 1;
   for (uint32_t x : order) {
-    if (iv.thread[x] != thread) {
+    if (iv.thread(x) != thread) {
       open.clear();
-      thread = iv.thread[x];
+      thread = iv.thread(x);
     }
-    while (!open.empty() && (iv.depth[open.back()] >= iv.depth[x] || iv.end[open.back()] < iv.start[x])) open.pop_back();
-    if (!open.empty() && iv.depth[open.back()] + 1 == iv.depth[x]) {
-      uint64_t d = iv.end[x] >= iv.start[x] ? iv.end[x] - iv.start[x] : 0;
+    while (!open.empty() && (iv.depth(open.back()) >= iv.depth(x) || iv.end(open.back()) < iv.start(x))) open.pop_back();
+    if (!open.empty() && iv.depth(open.back()) + 1 == iv.depth(x)) {
+      uint64_t d = iv.end(x) >= iv.start(x) ? iv.end(x) - iv.start(x) : 0;
       uint64_t& ps = self[open.back()];
       ps = ps > d ? ps - d : 0;
     }
     open.push_back(x);
   }
-  // Samples and intervals of one call share the entry's record row (and thread).
+  // Samples and intervals of one call share the entry's record row (and thread); when the
+  // intervals are read from the samples, sample i is interval i.
   std::unordered_map<uint64_t, uint32_t> by_record;
   for (size_t i = 0; i < iv.size(); ++i)
-    if (iv.record[i] >= 0)
-      by_record.emplace((static_cast<uint64_t>(static_cast<uint32_t>(iv.thread[i])) << 32) | static_cast<uint32_t>(iv.record[i]),
+    if (iv.OfSample(i) == kNone && iv.record(i) >= 0)
+      by_record.emplace((static_cast<uint64_t>(static_cast<uint32_t>(iv.thread(i))) << 32) | static_cast<uint32_t>(iv.record(i)),
                         static_cast<uint32_t>(i));
   std::vector<uint64_t> out(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     out[i] = WeightToU64(s.weight[i]);
+    const int32_t same = iv.OfSample(i);
+    if (same != kNone) {
+      out[i] = self[static_cast<size_t>(same)];
+      continue;
+    }
     if (s.record[i] < 0) continue;
     auto it = by_record.find((static_cast<uint64_t>(static_cast<uint32_t>(s.thread[i])) << 32) | static_cast<uint32_t>(s.record[i]));
     if (it != by_record.end()) out[i] = self[it->second];

@@ -41,14 +41,16 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
   if (!std::is_sorted(tscs.begin(), tscs.end()))
     std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return tscs[a] < tscs[b]; });
-  // One interval per entry, a sample per entry that exits: room for them at once.
+  // A sample per entry that exits: room for them at once.
   size_t entries = 0;
   for (CallAction a : calls.action) entries += IsEntry(a) ? 1 : 0;
   try {  // (as in ReadXRayLog: without the room, the tables grow as they fill)
     p.samples.Reserve(p.samples.size() + entries);
-    p.intervals.Reserve(p.intervals.size() + entries);
   } catch (const std::bad_alloc&) {
   }
+  // A call that exits is one sample and one interval: the interval is read from the sample
+  // (IntervalView), not kept twice. Only the calls that never exit are kept as intervals.
+  const bool from_samples = p.samples.size() == 0 && p.intervals.size() == 0;
   size_t run = 0;  // the run of the last record looked at (records of a run mostly follow each other)
   auto run_of = [&](size_t i) -> const CallLog::Run& {
     if (i < calls.runs[run].first || i >= calls.RunEnd(run)) run = calls.RunOf(i);
@@ -130,10 +132,11 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
     (void)was_exit;
     for (size_t k = from; k < st.stack.size(); ++k) {
       add_sample(th, st.stack[k], e.tsc);
-      add_interval(th, st.stack[k], e.tsc, static_cast<int32_t>(k));
+      if (!from_samples) add_interval(th, st.stack[k], e.tsc, static_cast<int32_t>(k));
     }
     st.stack.resize(from);
   }
+  if (from_samples) p.intervals.from_samples = p.samples.size();
   uint64_t open = 0;
   for (auto& [tid, st] : states) {
     int32_t th = threads.Find(static_cast<int32_t>(tid));

@@ -70,10 +70,10 @@ RecordCategory MetadataCategory(uint8_t kind) {
 
 // What the log keeps besides the tables, per row as the budget counts
 // (core/model/memory_budget.h), and what Finish will build from each function
-// record (BuildCalls): half a call's sample and interval rows (36 + 32 bytes)
-// and 6 bytes of time order while it sorts, so a decode stopped by the budget
-// stays under it once its calls are built.
-constexpr uint64_t kCallBytesPerRecord = 40;
+// record (BuildCalls): half a call's sample row (36 bytes; its interval is read
+// from the sample) and 6 bytes of time order while it sorts, so a decode
+// stopped by the budget stays under it once its calls are built.
+constexpr uint64_t kCallBytesPerRecord = 24;
 uint64_t KeptBytes(const XRayLog& log) {
   return MemoryBudget::Bytes(log.calls) + kCallBytesPerRecord * log.calls.size() + 64ull * log.markers.size() +
          24ull * log.blocks.size();

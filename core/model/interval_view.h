@@ -1,0 +1,33 @@
+// Reads a profile's intervals (Profile::intervals), whether kept in their
+// columns or made from the samples of the same rows (IntervalTable::
+// from_samples): XRay keeps a call that exited once, as its sample.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/model/profile.h"
+
+namespace profscope {
+
+class IntervalView {
+ public:
+  explicit IntervalView(const Profile& p);
+  size_t size() const { return p_.intervals.size(); }
+  int32_t thread(size_t i) const { return i < from_ ? p_.samples.thread[i] : p_.intervals.thread[i - from_]; }
+  int32_t func(size_t i) const;
+  uint64_t start(size_t i) const { return i < from_ ? p_.samples.time[i] : p_.intervals.start[i - from_]; }
+  uint64_t end(size_t i) const { return i < from_ ? p_.samples.time[i] + WeightToU64(p_.samples.weight[i]) : p_.intervals.end[i - from_]; }
+  int32_t depth(size_t i) const;
+  int32_t record(size_t i) const { return i < from_ ? p_.samples.record[i] : p_.intervals.record[i - from_]; }
+  // The interval of sample i, when the intervals are made from the samples (else kNone).
+  int32_t OfSample(size_t i) const { return i < from_ ? static_cast<int32_t>(i) : kNone; }
+
+ private:
+  const Profile& p_;
+  size_t from_;
+  std::vector<int32_t> stack_depth_;  // per stack: frames below the root (the root's is 0); made when from_ > 0
+};
+
+}  // namespace profscope
