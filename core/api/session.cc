@@ -195,8 +195,7 @@ bool Session::BeginDecode(PauseFn pause, uint64_t pause_every) {
 Session::DecodeState Session::DecodeStart(const ProgressFn& progress, PauseFn pause, uint64_t pause_every) {
   progress_ = progress;
   decode_ok_ = true;
-  paused_window_ = &window_;
-  data_at_ = 0;
+  data_read_ = false;
   if (!BeginDecode(std::move(pause), pause_every)) {
     decode_ok_ = false;
     Conclude();
@@ -207,13 +206,13 @@ Session::DecodeState Session::DecodeStart(const ProgressFn& progress, PauseFn pa
 
 Session::DecodeState Session::DecodeResume() {
   if (!decoder_ || !decoder_->Paused()) return DecodeState::kDone;
-  return Step([this] { return decoder_->Resume(*paused_window_, res_, progress_); });
+  return Step([this] { return decoder_->Resume(window_, res_, progress_); });
 }
 
 void Session::DecodeStop() {
   if (!decoder_ || !decoder_->Paused()) return;
   try {
-    decoder_->Stop(*paused_window_, res_);  // the data files after it are not read
+    decoder_->Stop(window_, res_);  // the rest is not read (nor the data files after the main file)
     UseSideFiles();
   } catch (const std::bad_alloc&) {
     NoteOutOfMemory();
@@ -236,19 +235,16 @@ Session::DecodeState Session::Step(const std::function<bool()>& step) {
 }
 
 bool Session::ReadDataFiles() {
-  while (decode_ok_ && data_at_ < extra_.size() && data_at_ < 254) {
-    const size_t i = data_at_++;
-    if (!decoder_->DecodeDataFile(*extra_[i], static_cast<uint8_t>(i + 1), res_, progress_)) {
-      res_.diags.Warning(DiagCode::kBadHeader, 0, 0,
-                         "extra file " + extra_names_[i] + " was given, but this format has no separate data files; ignored");
-      continue;
-    }
-    if (decoder_->Paused()) {
-      paused_window_ = extra_[i].get();
-      return true;
-    }
+  if (!decode_ok_ || data_read_ || extra_.empty()) return false;
+  data_read_ = true;
+  std::vector<Window*> files;
+  for (size_t i = 0; i < extra_.size() && i < 254; ++i) files.push_back(extra_[i].get());
+  if (!decoder_->DecodeDataFiles(files, res_, progress_)) {
+    for (const std::string& name : extra_names_)
+      res_.diags.Warning(DiagCode::kBadHeader, 0, 0, "extra file " + name + " was given, but this format has no separate data files; ignored");
+    return false;
   }
-  return false;
+  return decoder_->Paused();
 }
 
 void Session::UseSideFiles() {

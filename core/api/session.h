@@ -59,8 +59,7 @@ class Session {
   // Where a paused decode stopped: the next record's offset in the file PausedFile
   // names (0: the main file, N: the Nth data file of a perf --threads directory).
   uint64_t PausedAt() const { return decoder_ && decoder_->Paused() ? decoder_->PausedAt() : 0; }
-  // (ReadDataFiles has counted the paused data file already: data_at_ is its 1-based number)
-  uint8_t PausedFile() const { return decoder_ && decoder_->Paused() && paused_window_ != &window_ ? static_cast<uint8_t>(data_at_) : 0; }
+  uint8_t PausedFile() const { return decoder_ && decoder_->Paused() ? decoder_->PausedFile() : 0; }
 
   const DecodeResult& result() const { return res_; }
   const std::string& name() const { return name_; }
@@ -159,11 +158,10 @@ class Session {
   // the main file, and what follows it (data files, side files, Finish).
   bool BeginDecode(PauseFn pause, uint64_t pause_every);
   DecodeState Step(const std::function<bool()>& step);
-  // The data.N files from data_at_ on; true when one paused (paused_window_ is its window).
+  // The data.N files (once, after the main file); true when their decode paused.
   bool ReadDataFiles();
   void UseSideFiles();
-  Window* paused_window_ = nullptr;  // the window of the file a paused decode is in
-  size_t data_at_ = 0;               // the next data file to read
+  bool data_read_ = false;  // ReadDataFiles has begun
   void Conclude();
   void NoteOutOfMemory();
   ProgressFn progress_;

@@ -86,6 +86,9 @@ struct DecodeResult {
   // Sizes of the input files, as `files` ([0] the main file; perf --threads data.N files after it): how far
   // a decode has come through all of them (the tables are reserved from it).
   std::vector<uint64_t> file_sizes;
+  // While further files are read in turns (perf --threads data.N files, a turn of each in order): the
+  // bytes read so far of all files, the main file's included (0 before them).
+  uint64_t data_files_read = 0;
   RecordTable records;
   Profile profile;
   Diagnostics diags;
@@ -169,13 +172,17 @@ class Decoder {
     return true;
   }
   virtual void Stop(Window& w, DecodeResult& out) { (void)w; (void)out; }
-  // A further file of the same recording (perf record --threads writes
-  // perf.data/data plus data.N files holding only records). Rows added get
-  // records.file = file_index. Returns false when the format has no such files.
-  virtual bool DecodeDataFile(Window& w, uint8_t file_index, DecodeResult& out, const ProgressFn& progress) {
-    (void)w; (void)file_index; (void)out; (void)progress;
+  // The further files of the same recording, after the main one (perf record
+  // --threads writes perf.data/data plus data.N files holding only records):
+  // files[k]'s rows get records.file = k + 1. Pausing as Decode does; the
+  // window given to Resume and Stop is then not used (the decoder knows which
+  // file it paused in: PausedFile). Returns false when the format has no such files.
+  virtual bool DecodeDataFiles(const std::vector<Window*>& files, DecodeResult& out, const ProgressFn& progress) {
+    (void)files; (void)out; (void)progress;
     return false;
   }
+  // The file a paused decode is in: 0 the main file, k + 1 DecodeDataFiles' files[k].
+  virtual uint8_t PausedFile() const { return 0; }
   // The side files, shown before decoding to a decoder that needs some of
   // them while it decodes (perf: the binaries that unwind --call-graph dwarf
   // stacks). The same files are offered again to UseSideFiles.

@@ -157,6 +157,7 @@ bool PerfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progres
   AddSymbolInputs(early_side_, *store_);
   parser_->UseBinaries(early_side_, store_.get());
   ordered_ = std::make_unique<PerfOrderedEvents>(session_, out, *parser_);
+  if (queue_size_) ordered_->set_max_queued_bytes(queue_size_);
   tokenizer_ = std::make_unique<PerfTokenizer>(session_, out, *ordered_, parser_->split());
   tokenizer_->SetPause(pause_, pause_every_);
   const uint8_t* head = w.Get(0, 16);
@@ -191,20 +192,44 @@ uint64_t PerfDecoder::PausedAt() const { return tokenizer_ ? tokenizer_->paused_
 bool PerfDecoder::Resume(Window& w, DecodeResult& out, const ProgressFn& progress) {
   (void)out;
   if (!Paused()) return true;
+  const bool in_data_files = tokenizer_->paused_file() != 0;
   tokenizer_->Resume(w, progress);
-  if (progress && !tokenizer_->paused()) progress(w.size(), w.size());
+  if (progress && !tokenizer_->paused() && !in_data_files) progress(w.size(), w.size());
   return true;
 }
+
+uint8_t PerfDecoder::PausedFile() const { return tokenizer_ ? tokenizer_->paused_file() : 0; }
 
 void PerfDecoder::Stop(Window& w, DecodeResult& out) {
   (void)out;
   if (Paused()) tokenizer_->Stop(w);
 }
 
-bool PerfDecoder::DecodeDataFile(Window& w, uint8_t file_index, DecodeResult& out, const ProgressFn& progress) {
+bool PerfDecoder::DecodeDataFiles(const std::vector<Window*>& files, DecodeResult& out, const ProgressFn& progress) {
   (void)out;  // the tokenizer fills the result it was made with
   if (!tokenizer_) return false;
-  tokenizer_->DataFile(w, file_index, progress);
+  // One round of turns (kDataTurn of every file) must fit in the queue with room to spare, or its
+  // half-flush would interpret one file's records before another's of the same time.
+  if (!queue_size_ && ordered_)
+    ordered_->set_max_queued_bytes(std::max<uint64_t>(PerfOrderedEvents::kMaxQueuedBytes, 2 * files.size() * PerfTokenizer::kDataTurn));
+  tokenizer_->DataFiles(files, progress);
+  return true;
+}
+
+bool PerfDecoder::SetOption(const std::string& key, const std::string& value) {
+  if (key != "queue_size") return false;
+  // digits, then an optional K, M or G (perf_config_u64's suffixes)
+  uint64_t v = 0;
+  size_t i = 0;
+  for (; i < value.size() && value[i] >= '0' && value[i] <= '9' && v < (1ull << 50); ++i) v = v * 10 + static_cast<uint64_t>(value[i] - '0');
+  if (i == 0) return false;
+  if (i < value.size()) {
+    const char u = static_cast<char>(value[i] | 0x20);
+    if (i + 1 != value.size() || (u != 'k' && u != 'm' && u != 'g')) return false;
+    v <<= u == 'k' ? 10 : u == 'm' ? 20 : 30;
+  }
+  if (v == 0) return false;
+  queue_size_ = v;
   return true;
 }
 

@@ -52,7 +52,12 @@ class PerfDecoder : public Decoder {
   PerfDecoder();
   ~PerfDecoder() override;
   bool Decode(Window& w, DecodeResult& out, const ProgressFn& progress) override;
-  bool DecodeDataFile(Window& w, uint8_t file_index, DecodeResult& out, const ProgressFn& progress) override;
+  bool DecodeDataFiles(const std::vector<Window*>& files, DecodeResult& out, const ProgressFn& progress) override;
+  uint8_t PausedFile() const override;
+  // "queue_size" (bytes, as perf's report.queue-size; K/M/G suffixes): how many bytes of records wait
+  // for time ordering before the older half is interpreted. Default: 64 MiB, and for the data files of a
+  // perf --threads recording at least two turns of every file (perf's own queue has no bound there).
+  bool SetOption(const std::string& key, const std::string& value) override;
   void SetPause(PauseFn pause, uint64_t every) override {
     pause_ = std::move(pause);
     pause_every_ = every;
@@ -106,6 +111,7 @@ class PerfDecoder : public Decoder {
   std::unique_ptr<symbols::SymbolStore> store_;
   std::unique_ptr<PerfRecordParser> parser_;
   std::unique_ptr<PerfOrderedEvents> ordered_;
+  uint64_t queue_size_ = 0;  // "queue_size" option; 0: the default
   std::vector<int32_t> mapping_dso_;             // mapping row -> store DSO
   MissingInputs missing_in_;                     // the side files as the "what is missing" report sees them
   std::vector<uint8_t> inlined_frames_;          // frame row -> an inlined function's frame (perf_inlines.h)

@@ -8,6 +8,9 @@
 namespace profscope::perf {
 
 namespace {
+// A round's (or a FINISHED_ROUND-less file's) records go on in a fresh arena past this size, so a
+// flush frees whole arenas instead of leaving one growing arena plus an equally large spare.
+constexpr size_t kArenaChunk = 4u << 20;
 constexpr uint32_t kUserTypeStart = 64;  // PERF_RECORD_USER_TYPE_START
 }
 
@@ -89,6 +92,10 @@ void PerfOrderedEvents::Record(int32_t row, ByteReader rec) {
     next_flush_ = std::max(next_flush_, half);
   }
   if (arenas_.empty()) arenas_.emplace_back();
+  if (arenas_[current_].live && arenas_[current_].bytes.size() + rec.size() > kArenaChunk) {
+    NextArena();
+    arenas_[current_].bytes.reserve(kArenaChunk);
+  }
   Arena& a = arenas_[current_];
   const size_t at = a.bytes.size();
   a.bytes.insert(a.bytes.end(), rec.data(), rec.data() + rec.size());

@@ -318,10 +318,11 @@ void PerfRecordParser::ReserveRows(int32_t row) {
   RecordTable& rt = out_.records;
   const size_t n = t.time.size();
   // Only with enough samples to extrapolate, from records at their file offsets (not inside a COMPRESSED
-  // record, whose offsets are in the decompressed stream). The files are read one after another (the main
-  // file, then a perf --threads recording's data.N files): how far the decode has come at a record is the
-  // bytes of the files before its own and its end in its own. Samples are extrapolated from this sample's
-  // record; record rows from the last row, as far as the tokenizer has read (ordered samples come later).
+  // record, whose offsets are in the decompressed stream). In the main file, how far the decode has come
+  // at a record is its end; a perf --threads recording's data.N files are read in turns after it, so there
+  // it is the bytes read of all files so far (DecodeResult::data_files_read). Samples are extrapolated from
+  // this sample's record; record rows from the last row, as far as the tokenizer has read (ordered samples
+  // come later).
   if (n < 4096) return;
   uint64_t size = 0;
   for (uint64_t s : out_.file_sizes) size += s;
@@ -329,13 +330,10 @@ void PerfRecordParser::ReserveRows(int32_t row) {
   // how far through all the files record r ends, or 0 when its offset does not say
   auto reached = [&](int32_t r) -> uint64_t {
     if (r < 0 || static_cast<size_t>(r) >= rt.rows() || rt.kind[static_cast<size_t>(r)] != static_cast<uint8_t>(RecordKind::kRecord)) return 0;
-    const size_t file = rt.file[static_cast<size_t>(r)];
-    const uint64_t own = file < out_.file_sizes.size() ? out_.file_sizes[file] : (file == 0 ? out_.file_size : 0);
+    if (rt.file[static_cast<size_t>(r)] != 0) return out_.data_files_read;
+    const uint64_t own = out_.file_sizes.empty() ? out_.file_size : out_.file_sizes[0];
     const uint64_t end = rt.offset[static_cast<size_t>(r)] + rt.size[static_cast<size_t>(r)];
-    if (end == 0 || end > own) return 0;
-    uint64_t at = end;
-    for (size_t f = 0; f < file && f < out_.file_sizes.size(); ++f) at += out_.file_sizes[f];
-    return at;
+    return end == 0 || end > own ? 0 : end;
   };
   const uint64_t sample_at = reached(row), rows_at = reached(static_cast<int32_t>(rt.rows()) - 1);
   if (!sample_at) return;

@@ -221,6 +221,10 @@ void PerfTokenizer::FileEnd(Window& w) {
 void PerfTokenizer::Resume(Window& w, const ProgressFn& progress) {
   if (!paused_) return;
   paused_ = false;
+  if (data_file_) {
+    Turns(progress, true);
+    return;
+  }
   Records(w, resume_off_, resume_end_, resume_parent_, progress);
   if (!paused_) AfterRecords(w);
 }
@@ -228,17 +232,17 @@ void PerfTokenizer::Resume(Window& w, const ProgressFn& progress) {
 void PerfTokenizer::Stop(Window& w) {
   if (!paused_) return;
   paused_ = false;
-  NoteDecodeStopped(out_.diags, resume_off_, resume_end_, w.size(), data_file_ ? "data file " + Dec(data_file_) : std::string());
+  if (data_file_) {  // the data files' decode ends here, in every file
+    NoteDecodeStopped(out_.diags, resume_off_, resume_end_, data_[turn_].w->size(), "data file " + Dec(data_file_));
+    LeaveDataFiles();
+    return;
+  }
+  NoteDecodeStopped(out_.diags, resume_off_, resume_end_, w.size(), std::string());
   AfterRecords(w);
 }
 
 void PerfTokenizer::AfterRecords(Window& w) {
-  if (data_file_) {  // rows belong to the main file again
-    out_.records.current_file = 0;
-    data_file_ = 0;
-  } else if (file_mode_) {
-    FileEnd(w);
-  }
+  if (file_mode_) FileEnd(w);
 }
 
 bool PerfTokenizer::PauseAt(uint64_t off, uint64_t end, int32_t parent) {
@@ -250,18 +254,72 @@ bool PerfTokenizer::PauseAt(uint64_t off, uint64_t end, int32_t parent) {
   return true;
 }
 
-void PerfTokenizer::DataFile(Window& w, uint8_t file_index, const ProgressFn& progress) {
+void PerfTokenizer::DataFiles(const std::vector<Window*>& files, const ProgressFn& progress) {
   DecodeResult& out = out_;
-  // A data.N file of a perf --threads directory: records only, no header.
-  out.records.current_file = file_index;
-  zstd_.Reset();  // each writer thread had its own stream
-  last_progress_ = 0;
-  total_ = w.size();
   file_mode_ = false;
-  data_file_ = file_index;
-  int32_t row = out.records.Add(0, w.size(), 0, RecordKind::kDataSection, kNone, RecordCategory::kMetadata);
-  Records(w, 0, w.size(), row, progress);
-  if (!paused_) AfterRecords(w);
+  data_.clear();
+  total_ = 0;
+  for (size_t k = 0; k < files.size() && k < 254; ++k) {
+    DataCursor c;
+    c.w = files[k];
+    // its data-section row first (each file's records follow it in their file's order; the turns interleave the files' rows)
+    out.records.current_file = static_cast<uint8_t>(k + 1);
+    c.row = out.records.Add(0, c.w->size(), 0, RecordKind::kDataSection, kNone, RecordCategory::kMetadata);
+    c.zstd = std::make_unique<ZstdStream>();
+    total_ += c.w->size();
+    data_.push_back(std::move(c));
+  }
+  out.records.current_file = 0;
+  turn_ = 0;
+  last_progress_ = 0;
+  if (!data_.empty()) Turns(progress, false);
+}
+
+void PerfTokenizer::Turns(const ProgressFn& progress, bool resumed) {
+  const uint64_t main_size = out_.file_sizes.empty() ? 0 : out_.file_sizes[0];
+  for (;;) {
+    DataCursor& c = data_[turn_];
+    if (resumed || !c.done) {
+      data_file_ = static_cast<uint8_t>(turn_ + 1);
+      out_.records.current_file = data_file_;
+      zstd_ = c.zstd.get();
+      read_before_ = 0;
+      for (size_t k = 0; k < data_.size(); ++k)
+        if (k != turn_) read_before_ += data_[k].done ? data_[k].w->size() : data_[k].off;
+      out_.data_files_read = main_size + read_before_ + c.off;
+      turn_over_ = false;
+      if (resumed) {
+        resumed = false;
+        Records(*c.w, resume_off_, resume_end_, resume_parent_, progress);
+      } else {
+        turn_end_ = c.off + kDataTurn;
+        Records(*c.w, c.off, c.w->size(), c.row, progress);
+      }
+      if (paused_) return;  // Resume goes on with this turn
+      if (turn_over_) {
+        c.off = turn_off_;
+      } else {  // read to its end (or to a record that ends it)
+        c.off = c.w->size();
+        c.done = true;
+      }
+      if (out_.budget.reached() || stopped_)
+        for (DataCursor& d : data_) d.done = true;
+    }
+    bool left = false;
+    for (const DataCursor& d : data_) left = left || !d.done;
+    if (!left) break;
+    turn_ = (turn_ + 1) % data_.size();
+  }
+  LeaveDataFiles();
+}
+
+void PerfTokenizer::LeaveDataFiles() {
+  for (DataCursor& d : data_) d.done = true;
+  out_.records.current_file = 0;
+  data_file_ = 0;
+  zstd_ = &main_zstd_;
+  turn_end_ = UINT64_MAX;
+  out_.data_files_read = 0;
 }
 
 bool PerfTokenizer::Pipe(Window& w, const ProgressFn& progress) {
@@ -277,6 +335,11 @@ void PerfTokenizer::Records(Window& w, uint64_t off, uint64_t end, int32_t paren
   DecodeResult& out = out_;
   const ByteOrder order = session_.order;
   while (off < end) {
+    if (off >= turn_end_) {  // a data file's turn is over; the next file's begins
+      turn_over_ = true;
+      turn_off_ = off;
+      return;
+    }
     Progress(off, progress);
     // (the pause first: a resumed loop asks the budget once at this offset, as an uninterrupted one does)
     if (PauseAt(off, end, parent) || out.OverBudget(off) || stopped_) return;
@@ -370,9 +433,12 @@ void PerfTokenizer::ReadFeatures(Window& w, const std::vector<Sec>& secs, bool w
 }
 
 void PerfTokenizer::Progress(uint64_t off, const ProgressFn& progress) {
-  if (progress && off - last_progress_ >= (1u << 20)) {
-    last_progress_ = off;
-    progress(off, total_);
+  // in the data files: the bytes read of all of them (they are read in turns)
+  const uint64_t done = data_file_ ? read_before_ + off : off;
+  if (data_file_) out_.data_files_read = (out_.file_sizes.empty() ? 0 : out_.file_sizes[0]) + done;
+  if (progress && done - last_progress_ >= (1u << 20)) {
+    last_progress_ = done;
+    progress(done, total_);
   }
 }
 
@@ -398,7 +464,7 @@ void PerfTokenizer::Record(int32_t row, ByteReader rec) {
                          "a COMPRESSED record inside the data of COMPRESSED at " + Hex(at) + " is not expanded");
     return true;
   };
-  zstd_.Expand(z, at, row, session_.features.comp_mmap_len, session_.order, out_.diags, nested);
+  zstd_->Expand(z, at, row, session_.features.comp_mmap_len, session_.order, out_.diags, nested);
 }
 
 }  // namespace profscope::perf

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/format/decoder.h"
@@ -30,15 +31,25 @@ class PerfTokenizer : private RecordSink {
   // The main file (its byte order and mode are in the session already).
   bool File(Window& w, const ProgressFn& progress);
   bool Pipe(Window& w, const ProgressFn& progress);
-  // A data.N file of a perf --threads directory: records only, no header.
-  void DataFile(Window& w, uint8_t file_index, const ProgressFn& progress);
+  // The data.N files of a perf --threads directory (records only, no header;
+  // files[k] is file k + 1), read as perf reads them (session.c,
+  // __perf_session__process_dir_events): a turn of kDataTurn bytes from each
+  // file in order, until all are read, so the records of about the same time
+  // from every writer thread reach the ordered-events queue together (read one
+  // file after the other, its bound would flush one file's records before the
+  // others' of the same time: wrong thread names and stacks).
+  void DataFiles(const std::vector<Window*>& files, const ProgressFn& progress);
+  // perf's READER_MAX_SIZE: the bytes of one data file's turn.
+  static constexpr uint64_t kDataTurn = 2u << 20;
 
-  // Pausing between top-level records (see PauseFn): File, Pipe or DataFile
-  // return early with paused() true; Resume goes on from there, Stop ends that
-  // file there (a diagnostic says where; the feature rows are still listed).
+  // Pausing between top-level records (see PauseFn): File, Pipe or DataFiles
+  // return early with paused() true; Resume goes on from there, Stop ends the
+  // decode there (a diagnostic says where; the feature rows are still listed).
+  // In the data files, Resume and Stop use the paused file's window, not `w`.
   void SetPause(PauseFn pause, uint64_t every) { pause_.Set(std::move(pause), every); }
   bool paused() const { return paused_; }
   uint64_t paused_at() const { return resume_off_; }
+  uint8_t paused_file() const { return paused_ ? data_file_ : 0; }
   void Resume(Window& w, const ProgressFn& progress);
   void Stop(Window& w);
 
@@ -58,15 +69,19 @@ class PerfTokenizer : private RecordSink {
   bool PauseAt(uint64_t off, uint64_t end, int32_t parent);
   // The rows after the data section: the feature table and its sections.
   void FileEnd(Window& w);
-  // What follows a file's records once they are all read (or stopped): a data.N
-  // file's rows are over; the main file's feature rows (FileEnd).
+  // What follows a file's records once they are all read (or stopped): the main file's feature rows (FileEnd).
   void AfterRecords(Window& w);
+  // The data files' turns from turn_ on (a paused one first, when `resumed`), until all are read or one pauses.
+  void Turns(const ProgressFn& progress, bool resumed);
+  // Rows belong to the main file again.
+  void LeaveDataFiles();
 
   PerfSession& session_;
   DecodeResult& out_;
   RecordSink& sink_;
   SplitJoiner& split_;
-  ZstdStream zstd_;
+  ZstdStream main_zstd_;
+  ZstdStream* zstd_ = &main_zstd_;  // the stream of the file being read (each data file's writer had its own)
   InitMap init_map_;
   uint64_t last_progress_ = 0;
   uint64_t total_ = 0;
@@ -77,6 +92,20 @@ class PerfTokenizer : private RecordSink {
   bool data_ok_ = true;
   bool file_mode_ = false;
   uint8_t data_file_ = 0;  // the data.N file being read (0: the main file)
+  // The data files, each where its next turn starts.
+  struct DataCursor {
+    Window* w = nullptr;
+    int32_t row = kNone;  // its data-section row
+    uint64_t off = 0;
+    bool done = false;
+    std::unique_ptr<ZstdStream> zstd;
+  };
+  std::vector<DataCursor> data_;
+  size_t turn_ = 0;                 // the data file whose turn it is
+  uint64_t turn_end_ = UINT64_MAX;  // Records ends the turn before a record at or past it (turn_over_)
+  bool turn_over_ = false;
+  uint64_t turn_off_ = 0;           // where the ended turn's file goes on
+  uint64_t read_before_ = 0;        // bytes read of the files other than the one in its turn (progress)
   // Pausing: between top-level records (of the main file and of data.N files).
   PauseCheck pause_;
   bool paused_ = false;

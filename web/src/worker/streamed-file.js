@@ -217,19 +217,25 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
   };
 }
 
+/** The data files read ahead in workers of their own, at most: the others are read directly (each costs a worker). */
+export const DATA_READ_AHEAD_FILES = 4;
+
 /**
  * The main file and a perf --threads recording's data.N files (file k is blobs[k], as Session.pausedFile
  * numbers them), each read ahead by a streamedFile of its own, made when the decode first reads it. The
- * decode goes through the data files in order, so when it first reads data file k the read-ahead of the
- * data file before it is closed (its worker ended, its chunks dropped; later reads of it go to
- * FileReaderSync). The main file's stays: its feature sections are read after the data files.
+ * decode reads the main file, then the data files in turns (2 MiB of each in order, as perf does:
+ * PerfTokenizer::DataFiles), so every data file keeps its read-ahead until the decode ends; they share
+ * what one file's read-ahead would hold (`ahead`, at least twice `need` each), and only the first
+ * DATA_READ_AHEAD_FILES data files get a worker.
  * @param {Blob[]} blobs
  * @param {Parameters<typeof streamedFile>[1]} [opts] for each file's streamedFile
  */
 export function streamedFiles(blobs, opts) {
   /** @type {(ReturnType<typeof streamedFile> | null)[]} */
   const streams = blobs.map(() => null);
-  let lastData = 0; // the data file read most recently (0: none yet)
+  const need = opts?.need ?? NEED;
+  const share = Math.max(2 * need, Math.floor((opts?.ahead ?? AHEAD) / Math.max(1, Math.min(blobs.length - 1, DATA_READ_AHEAD_FILES))));
+  const dataOpts = { ...opts, ahead: share, chunk: Math.min(opts?.chunk ?? CHUNK, Math.max(1, Math.floor(share / 2))) };
   let interrupted = false;
   let closed = false;
   /** @param {number} k */
@@ -237,14 +243,10 @@ export function streamedFiles(blobs, opts) {
     const f = k >= 0 && k < blobs.length ? k : 0;
     let st = streams[f];
     if (!st) {
-      // (a file first read after close(), by a field opened later: without a read-ahead worker, which
-      // nothing would end)
-      st = streams[f] = streamedFile(blobs[f], closed ? { ...opts, spawn: () => null } : opts);
+      // (a file first read after close(), by a field opened later, gets no read-ahead worker, which nothing would end)
+      const own = f === 0 ? opts : f <= DATA_READ_AHEAD_FILES ? dataOpts : { ...dataOpts, spawn: () => null };
+      st = streams[f] = streamedFile(blobs[f], closed ? { ...own, spawn: () => null } : own);
       if (interrupted) st.interrupt();
-    }
-    if (f > lastData) {
-      if (lastData) streams[lastData]?.close();
-      lastData = f;
     }
     return st;
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { streamedFile, streamedFiles } from './streamed-file.js';
+import { DATA_READ_AHEAD_FILES, streamedFile, streamedFiles } from './streamed-file.js';
 import { READ_AHEAD } from './file-reader.js';
 
 // A Blob of bytes 0..n-1 (mod 256), a FileReaderSync stand-in counting its calls, and a stand-in for the
@@ -171,46 +171,65 @@ describe('streamedFile', () => {
 });
 
 describe('streamedFiles (the main file and perf --threads data.N files)', () => {
-  it('reads each file ahead in a worker of its own while the decode is in it, and closes a data file for the next', async () => {
+  it('reads each file ahead in a worker of its own; the data files, read in turns, keep theirs until the decode ends', async () => {
     const files = [setup(100), setup(1000), setup(1000)];
     const workers = files.map((f) => f.worker);
     let spawned = 0;
     const reader = files[1].reader; // (every setup's bytes follow one pattern: one stand-in FileReaderSync serves all)
     const fs = streamedFiles(
       files.map((f) => f.blob),
-      { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => workers[spawned++], reader },
+      { chunk: 64, ahead: 256, need: 50, yieldMs: 1e9, spawn: () => workers[spawned++], reader },
     );
     const main = fs.readerOf(0);
     const d1 = fs.readerOf(1);
     const d2 = fs.readerOf(2);
     expect(main(0, 16)).toEqual(files[0].bytes.subarray(0, 16));
     expect(spawned).toBe(1); // the main file's, made at its first read; the data files' wait for theirs
-    // the decode goes into data file 1: its own read-ahead starts where it pauses
+    // the decode goes into data file 1: its own read-ahead starts where it pauses, with half of `ahead`
+    // (two data files share it) in chunks of at most half of that
     expect(d1(0, 8)).toBeDefined();
     expect(spawned).toBe(2);
     expect(fs.shouldPause(8, 1)).toBe(true);
-    expect(workers[1].posted[0]).toMatchObject({ type: 'start', from: 8 });
+    expect(workers[1].posted[0]).toMatchObject({ type: 'start', from: 8, until: 8 + 128, chunk: 64 });
     expect(workers[0].posted.length).toBe(0); // the main file's read-ahead is not started by it
     const waited = fs.resumeAt(8, 1);
     expect(await settled(waited)).toBe(false);
-    workers[1].chunk(8, 128);
+    workers[1].chunk(8, 64);
     expect(await settled(waited)).toBe(true);
-    expect(d1(20, 50).length).toBe(50);
+    expect(d1(20, 30).length).toBe(30);
     expect(fs.stats).toMatchObject({ pauses: 1, dataFilesReadAhead: 1 });
-    expect(fs.stats.fromChunks).toBe(50);
-    // data file 2: data file 1's read-ahead ends; the main file's stays (its feature sections come last)
+    expect(fs.stats.fromChunks).toBe(30);
+    // data file 2's turn: its own read-ahead; data file 1's stays (its next turn comes)
     d2(0, 8);
-    expect(workers[1].terminated).toBe(true);
-    expect(workers[0].terminated).toBe(false);
+    expect(workers[1].terminated).toBe(false);
     expect(fs.shouldPause(8, 2)).toBe(true);
     expect(workers[2].posted[0]).toMatchObject({ type: 'start', from: 8 });
+    workers[2].chunk(8, 64);
+    // data file 1's next turn reads from its chunks
+    const before = files[1].direct.length;
+    expect(d1(50, 20)).toEqual(files[1].bytes.subarray(50, 70));
+    expect(files[1].direct.length).toBe(before);
     // a Cancel ends the wait in whichever file the decode is
-    const w2 = fs.resumeAt(8, 2);
+    const w2 = fs.resumeAt(100, 2);
     fs.interrupt();
     expect(await settled(w2)).toBe(true);
     fs.close();
-    expect(workers[2].terminated).toBe(true);
-    expect(workers[0].terminated).toBe(true);
+    expect(workers.map((w) => w.terminated)).toEqual([true, true, true]);
+  });
+
+  it('only the first DATA_READ_AHEAD_FILES data files get a read-ahead worker; each has a share of `ahead`', () => {
+    const files = Array.from({ length: DATA_READ_AHEAD_FILES + 2 }, () => setup(1000));
+    const made = [];
+    const fs = streamedFiles(
+      files.map((f) => f.blob),
+      { chunk: 64, ahead: 800, need: 50, yieldMs: 1e9, spawn: () => (made.push(setup(1).worker), made.at(-1)), reader: files[0].reader },
+    );
+    for (let k = 0; k < files.length; k++) fs.readerOf(k)(0, 8);
+    expect(made.length).toBe(1 + DATA_READ_AHEAD_FILES);
+    for (let k = 1; k <= DATA_READ_AHEAD_FILES; k++) fs.shouldPause(8, k);
+    // 800 shared by 4 files: 200 each, in chunks of 64
+    expect(made[1].posted[0]).toMatchObject({ type: 'start', from: 8, until: 208, chunk: 64 });
+    fs.close();
   });
 });
 
