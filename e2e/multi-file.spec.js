@@ -27,6 +27,41 @@ test('a perf --threads directory chosen as several files: data + data.N decode t
   errs.check();
 });
 
+test('a --threads recording of named threads whose samples are in both data files: every thread and frame is named as perf script names them', async ({ page }) => {
+  const errs = watchErrors(page);
+  const named = path.join(REPO, 'tests', 'data', 'perf_dir', 'threads_named');
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  // perf script's threads and their sample counts
+  const script = fs.readFileSync(path.join(named, 'script_default.txt'), 'utf8');
+  /** @type {Map<string, number>} */
+  const want = new Map();
+  for (const m of script.matchAll(/^(\S+) +(\d+) /gm)) want.set(`${m[1]} ${m[2]}`, (want.get(`${m[1]} ${m[2]}`) ?? 0) + 1);
+  expect([...want.keys()].map((k) => k.split(' ')[0]).sort()).toEqual(['alpha', 'beta', 'gamma']);
+  await page.getByTestId('file-input').setInputFiles([
+    ...['data', 'data.0', 'data.1'].map((n) => path.join(named, 'perf.data', n)),
+    path.join(named, 'named_threads'),
+  ]);
+  await waitDecoded(page, 'data (+3 files)');
+  expect(num(await summaryField(page, 'samples').textContent())).toBe([...want.values()].reduce((a, b) => a + b, 0));
+  // the thread filter lists each thread by its name, with perf script's count of its samples
+  const options = await page.getByLabel('Thread filter').locator('option').allTextContents();
+  for (const [key, n] of want) {
+    const [name, tid] = key.split(' ');
+    expect(options.some((o) => o.startsWith(`${name} `) && o.includes(`/${tid} `) && o.includes(`(${n.toLocaleString('en-US')})`)), `${key}: ${options.join(' | ')}`).toBe(true);
+  }
+  // the program's functions, named from its binary, in as many samples as perf script shows them
+  await page.getByRole('tab', { name: 'Functions' }).click();
+  const fns = page.getByTestId('functions');
+  for (const name of ['leaf_a', 'leaf_b', 'leaf_c', 'run']) {
+    const n = (script.match(new RegExp(` ${name}\\+`, 'g')) || []).length;
+    expect(n).toBeGreaterThan(0);
+    await expect(fns.getByRole('row').filter({ hasText: new RegExp(`${name}$`) })).toContainText(n.toLocaleString('en-US'));
+  }
+  await shot(page, '27b-threads-named');
+  errs.check();
+});
+
 test('several files dropped at once: data + data.N decode together', async ({ page }) => {
   const errs = watchErrors(page);
   await page.goto('./');

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tests/corpus/corpus_util.h"
+#include "core/api/output_sink.h"
 #include "core/api/session.h"
 #include "core/format/perf/perf_format.h"
 
@@ -288,6 +289,44 @@ INSTANTIATE_TEST_SUITE_P(All, PerfCorpus, ::testing::ValuesIn(Cases()),
                          });
 
 }  // namespace
+
+// perf record --threads of three named threads, both data.N files holding samples of each: perf
+// script's text, names of threads and frames included, line for line (the data files are read in
+// turns, as perf reads them). The frames in libc need this machine's Debian 12 libc.
+TEST(PerfCorpusDir, NamedThreadsDirectoryGivesPerfScriptsText) {
+  fs::path dir = fs::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data" / "perf_dir" / "threads_named";
+  const fs::path libc = "/lib/x86_64-linux-gnu/libc.so.6";
+  if (!fs::exists(libc)) GTEST_SKIP() << "needs " << libc;
+  auto main_bytes = ReadFile(dir / "perf.data" / "data");
+  // libc's own symbols and, as perf used, libc6-dbg's debug file for it (start_thread is a local symbol)
+  std::vector<fs::path> side = {dir / "named_threads", libc};
+  for (const auto& dbg : profscope::corpus::DebugFilesOf({libc})) side.push_back(dbg);
+  if (side.size() < 3) GTEST_SKIP() << "needs libc6-dbg's debug file of " << libc << " (scripts/setup.sh)";
+  std::vector<std::vector<uint8_t>> parts = {ReadFile(dir / "perf.data" / "data.0"), ReadFile(dir / "perf.data" / "data.1")};
+  for (const auto& p : side) parts.push_back(ReadFile(p));
+  MemorySource main_src(main_bytes);
+  std::vector<std::unique_ptr<MemorySource>> srcs;
+  for (auto& p : parts) srcs.push_back(std::make_unique<MemorySource>(p));
+  Session s(main_src, "perf.data/data");
+  s.AddDataFile(*srcs[0], "data.0");
+  s.AddDataFile(*srcs[1], "data.1");
+  for (size_t k = 0; k < side.size(); ++k) s.AddSideFile(*srcs[2 + k], side[k].string());
+  ASSERT_TRUE(s.Decode());
+  std::string got;
+  {
+    profscope::StringSink sink(got);
+    s.WriteScript(sink);
+  }
+  // [vdso] frames: perf named them from the running kernel's vdso (the command line does too; here, without
+  // file access, they stay unnamed)
+  static const std::regex vdso(R"((\t +[0-9a-f]+ )\S+( \(\[vdso\]\)))");
+  const std::string want = std::regex_replace(ReadText(dir / "script_default.txt"), vdso, "$1[unknown]$2");
+  EXPECT_EQ(got, want);
+  EXPECT_NE(got.find("([vdso])"), std::string::npos);
+  for (const char* name : {"alpha", "beta", "gamma"}) EXPECT_NE(got.find("\n" + std::string(name) + " "), std::string::npos) << name;
+  EXPECT_NE(got.find("leaf_a+"), std::string::npos);
+  EXPECT_NE(got.find("start_thread+"), std::string::npos);
+}
 
 // perf record --threads: a directory of data (header, features) and data.N
 // (records per writer thread), decoded as one recording.

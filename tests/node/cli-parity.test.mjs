@@ -78,6 +78,7 @@ describe.runIf(haveNative)('native CLI and WASM print the same bytes', () => {
   // for usage errors, options in both spellings, unreadable files and a
   // perf record --threads directory.
   const THREADS = path.join(ROOT, 'tests', 'data', 'perf_dir', 'threads_dir', 'perf.data');
+  const NAMED = path.join(ROOT, 'tests', 'data', 'perf_dir', 'threads_named', 'perf.data');
   const ONE = cases[0]?.input;
   it.each([
     ['no arguments', []],
@@ -95,6 +96,9 @@ describe.runIf(haveNative)('native CLI and WASM print the same bytes', () => {
     ['a --threads directory', ['records', THREADS]],
     ['a --threads directory with a trailing slash', ['stacks', THREADS + '/', '--addresses']],
     ["a directory's files given one by one", ['records', path.join(THREADS, 'data'), path.join(THREADS, 'data.1')]],
+    // both data files hold samples of three named threads: read in turns, as perf reads them
+    ['a --threads directory of named threads, perf script', ['script', NAMED, '--symbols', path.join(NAMED, '..', 'named_threads')]],
+    ['a --threads directory, a small queue (queue_size)', ['stacks', NAMED, '--option', 'queue_size=16K']],
     ['export without --format', ['export', 'FILE']],
     ['export to standard output', ['export', 'FILE', '--format=folded', '-o', '-']],
     ['export with an unknown weight', ['export', 'FILE', '--format', 'speedscope', '--weight', 'bananas']],
