@@ -44,6 +44,9 @@ test('a --threads recording of named threads whose samples are in both data file
   ]);
   await waitDecoded(page, 'data (+3 files)');
   expect(num(await summaryField(page, 'samples').textContent())).toBe([...want.values()].reduce((a, b) => a + b, 0));
+  // the size is the recording's, data files included (the main file alone is ~5 KiB of header and features)
+  const bytes = ['data', 'data.0', 'data.1'].reduce((n, f) => n + fs.statSync(path.join(named, 'perf.data', f)).size, 0);
+  await expect(page.locator('.sum-item[data-field="size"]')).toHaveAttribute('title', new RegExp(`^${bytes.toLocaleString('en-US')} bytes: .* in 2 data files$`));
   // the thread filter lists each thread by its name, with perf script's count of its samples
   const options = await page.getByLabel('Thread filter').locator('option').allTextContents();
   for (const [key, n] of want) {

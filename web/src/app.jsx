@@ -299,7 +299,7 @@ function TopBar({ files, busy, onKeys, onFiles, exp }) {
       />
       <span class="file-name" data-testid="file-name" title={doc ? `${doc.name} (${doc.size} bytes)` : ''}>
         {busy ? files.pendingName : doc ? doc.name : ''}
-        {doc && !busy ? <span class="muted"> · {formatBytes(doc.size)}</span> : null}
+        {doc && !busy ? <span class="muted"> · {formatBytes(doc.size + (doc.dataFileBytes || 0))}</span> : null}
       </span>
       {busy ? (
         <div class="progress" role="status" aria-label="Decoding progress">

@@ -251,6 +251,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     size,
     version: m.version(),
     dataFileNames: dataFiles.map((d) => String(d.name)),
+    dataFileBytes: dataFiles.reduce((n, d) => n + d.file.size, 0), // (the main file's are `size`)
     sideFileNames: sideFiles.map((d) => String(d.name)),
     sideFileRoles: /** @type {{name: string, kind: string, role: string}[]} */ (parseJson(s.sideFilesJson(), [])),
     options: { ...(options || {}) },

@@ -1,5 +1,6 @@
 // Summary bar: format, mode, byte order, size, records, samples, time span, events, threads.
 import { formatBytes, formatDuration, formatInt, formatTimestamp, plural } from '../../lib/format.js';
+import { sizeItem } from './size-item.js';
 import './summary.css';
 
 /**
@@ -17,7 +18,7 @@ export function Summary({ doc }) {
     ['Format', s.format],
     ['Mode', s.mode],
     ['Byte order', s.byte_order],
-    ['Size', s.size != null ? `${formatBytes(s.size)}` : formatBytes(doc.size), s.size != null ? `${formatInt(s.size)} bytes` : ''],
+    sizeItem(s.size != null ? Number(s.size) : doc.size, doc.dataFileBytes || 0, (doc.dataFileNames || []).length),
     ['Records', formatInt(s.records)],
     ['Samples', formatInt(s.samples)],
     ['Time span', hasTime ? formatDuration(doc.timing ? doc.timing.end - doc.timing.start : t1 - t0) : '–', hasTime ? `${formatTimestamp(t0)} – ${formatTimestamp(t1)}` : ''],
