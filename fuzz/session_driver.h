@@ -1,4 +1,5 @@
-// Shared by every fuzz target: one input = one file handed to profscope::Session,
+// Shared by every fuzz target: one input = one file handed to profscope::Session (perf_dir_fuzz: a
+// perf --threads recording's files),
 // as the CLI and the web worker do (whole, or in steps as the worker decodes). Detection picks the decoder; each target is
 // seeded with one format's test files (fuzz/run.sh), so it mostly explores that
 // decoder. Every text the CLI can print (`script` too), the fields of every record row and
@@ -15,13 +16,11 @@
 #include "core/api/session.h"
 #include "core/io/byte_source.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  profscope::MemorySource src(data, size);
-  profscope::Session s(src, "fuzz.data");
+// Decodes the session (whole or in steps, as `mode` says) and asks it everything the shells ask.
+inline void DriveSession(profscope::Session& s, uint8_t mode) {
   // Half the inputs decode in steps as the page's worker does (pausing every 64 bytes of records,
-  // resumed; some stopped after a few pauses, keeping what was read), chosen by the last byte.
+  // resumed; some stopped after a few pauses, keeping what was read), chosen by `mode`.
   bool ok;
-  const uint8_t mode = size ? data[size - 1] : 0;
   if (mode & 1) {
     int stop_after = (mode & 2) ? (mode >> 2) % 8 : -1;
     auto state = s.DecodeStart(nullptr, [](uint64_t, uint8_t) { return true; }, 64);
@@ -71,5 +70,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   sink += s.DiagnosticsJson();
-  return sink.empty() ? 0 : 0;
 }
+
+#ifndef PROFSCOPE_FUZZ_OWN_INPUT
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  profscope::MemorySource src(data, size);
+  profscope::Session s(src, "fuzz.data");
+  DriveSession(s, size ? data[size - 1] : 0);  // (the last byte chooses the steps)
+  return 0;
+}
+#endif

@@ -21,6 +21,10 @@
 #include "core/format/perf/perf_zstd_stream.h"
 #include "core/format/perf/simpleperf/simpleperf_split.h"
 
+#ifndef PROFSCOPE_PERF_DATA_TURN
+#define PROFSCOPE_PERF_DATA_TURN (2u << 20)
+#endif
+
 namespace profscope::perf {
 
 class PerfTokenizer : private RecordSink {
@@ -39,8 +43,9 @@ class PerfTokenizer : private RecordSink {
   // file after the other, its bound would flush one file's records before the
   // others' of the same time: wrong thread names and stacks).
   void DataFiles(const std::vector<Window*>& files, const ProgressFn& progress);
-  // perf's READER_MAX_SIZE: the bytes of one data file's turn.
-  static constexpr uint64_t kDataTurn = 2u << 20;
+  // perf's READER_MAX_SIZE: the bytes of one data file's turn (the fuzz build takes a few hundred,
+  // so that its small inputs take turns too).
+  static constexpr uint64_t kDataTurn = PROFSCOPE_PERF_DATA_TURN;
 
   // Pausing between top-level records (see PauseFn): File, Pipe or DataFiles
   // return early with paused() true; Resume goes on from there, Stop ends the
