@@ -239,6 +239,10 @@ bool Session::ReadDataFiles() {
   data_read_ = true;
   std::vector<Window*> files;
   for (size_t i = 0; i < extra_.size() && i < 254; ++i) files.push_back(extra_[i].get());
+  if (extra_.size() > 254)
+    res_.diags.Warning(DiagCode::kLimitExceeded, 0, 0,
+                       Dec(extra_.size() - 254) + " data files after the first 254 (from " + extra_names_[254] +
+                           ") are not read: a recording's rows name their file in one byte");
   if (!decoder_->DecodeDataFiles(files, res_, progress_)) {
     for (const std::string& name : extra_names_)
       res_.diags.Warning(DiagCode::kBadHeader, 0, 0, "extra file " + name + " was given, but this format has no separate data files; ignored");

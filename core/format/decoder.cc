@@ -5,7 +5,7 @@ namespace profscope {
 bool DecodeResult::OverBudget(uint64_t offset, uint64_t extra) {
   if (budget.reached()) return true;
   if (!budget.Due()) return false;
-  uint64_t used = MemoryBudget::Bytes(records) + MemoryBudget::Bytes(profile) + extra;
+  uint64_t used = MemoryBudget::Bytes(records) + MemoryBudget::Bytes(profile) + pending_bytes + extra;
   return budget.Reached(used, offset, diags);
 }
 
@@ -14,7 +14,8 @@ void NoteDecodeStopped(Diagnostics& diags, uint64_t at, uint64_t end, uint64_t f
   diags.Warning(DiagCode::kDecodeStopped, at, left,
                 "decoding was stopped at byte offset " + Dec(at) + " of " + (file.empty() ? "" : file + ", ") + Dec(file_size) + " bytes (" +
                     Dec(file_size ? at * 100 / file_size : 100) + " %): the " + Dec(left) +
-                    " bytes of records after it are not read" + (file.empty() ? "" : ", nor the data files after it") +
+                    " bytes of records after it are not read" +
+                    (file.empty() ? "" : ", nor the rest of the other data files (they are read in turns)") +
                     "; everything before it is shown");
 }
 

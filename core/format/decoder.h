@@ -89,6 +89,9 @@ struct DecodeResult {
   // While further files are read in turns (perf --threads data.N files, a turn of each in order): the
   // bytes read so far of all files, the main file's included (0 before them).
   uint64_t data_files_read = 0;
+  // What a decoder holds besides the tables, counted by the budget (perf: the records waiting in the
+  // ordered-events queue).
+  uint64_t pending_bytes = 0;
   RecordTable records;
   Profile profile;
   Diagnostics diags;

@@ -18,7 +18,11 @@ class IntervalView {
   int32_t thread(size_t i) const { return i < from_ ? p_.samples.thread[i] : p_.intervals.thread[i - from_]; }
   int32_t func(size_t i) const;
   uint64_t start(size_t i) const { return i < from_ ? p_.samples.time[i] : p_.intervals.start[i - from_]; }
-  uint64_t end(size_t i) const { return i < from_ ? p_.samples.time[i] + WeightToU64(p_.samples.weight[i]) : p_.intervals.end[i - from_]; }
+  uint64_t end(size_t i) const {
+    if (i >= from_) return p_.intervals.end[i - from_];
+    const uint64_t t = p_.samples.time[i], d = WeightToU64(p_.samples.weight[i]);
+    return d > UINT64_MAX - t ? UINT64_MAX : t + d;
+  }
   int32_t depth(size_t i) const;
   int32_t record(size_t i) const { return i < from_ ? p_.samples.record[i] : p_.intervals.record[i - from_]; }
   // The interval of sample i, when the intervals are made from the samples (else kNone).

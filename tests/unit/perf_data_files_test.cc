@@ -176,9 +176,26 @@ TEST_P(PerfDataFiles, StopInATurnEndsEveryFile) {
   EXPECT_GT(Count(script, "           early     7 "), 0u);
 }
 
+TEST(PerfDataFiles, TheQueueCountsInTheMemoryBudget) {
+  const Recording r = Make(ByteOrder::kLittle);
+  // ~8 MiB of records wait in a queue bounded at 64 MiB (no FINISHED_ROUND in data files): with the
+  // record rows (~6 MB) they pass a 12 MiB budget, which the rows alone do not reach
+  for (const bool counted : {true, false}) {
+    Opened o = Open(r, counted ? "64M" : "");
+    o.s->SetMaxMemoryMiB(counted ? 12 : 64);
+    ASSERT_TRUE(o.s->Decode());
+    const std::string diags = o.s->DiagnosticsJson();
+    EXPECT_EQ(diags.find("\"memory_budget\"") != std::string::npos, counted) << diags;
+    if (counted) {
+      EXPECT_GT(o.s->result().profile.samples.size(), 0u);  // what was read before it is shown
+      EXPECT_LT(o.s->result().profile.samples.size(), 2 * r.d0.size() / 40);
+    }
+  }
+}
+
 TEST(PerfDataFiles, QueueSizeOption) {
   const Recording r = Make(ByteOrder::kLittle);
-  for (const char* bad : {"", "x", "0", "12T", "5KB"}) {
+  for (const char* bad : {"", "x", "0", "12T", "5KB", "17179869185G"}) {
     Opened o = Open(r, "");
     o.s->SetOption("queue_size", bad);
     ASSERT_TRUE(o.s->Decode());

@@ -255,10 +255,15 @@ function StoppedBanner({ doc }) {
   const stop = (doc.diagnostics || []).find((/** @type {any} */ d) => d.code === 'decode_stopped');
   if (!stop) return null;
   const at = Number(stop.offset) || 0;
+  // in a perf --threads recording's data files (read in turns: each about as far as this one)
+  const inData = /of data file (\d+), (\d+) bytes/.exec(String(stop.message || ''));
+  const where = inData
+    ? `byte ${at.toLocaleString('en-US')} of data file ${doc.dataFileNames?.[Number(inData[1]) - 1] ?? inData[1]} ` +
+      `(${formatPercent(at, Number(inData[2]) || 1)}; the data files are read in turns, each about as far)`
+    : `byte ${at.toLocaleString('en-US')} of ${Number(doc.size).toLocaleString('en-US')} (${formatPercent(at, doc.size || 1)})`;
   return (
     <div class="banner" role="status" data-testid="decode-stopped">
-      {`Decoding was cancelled at byte ${at.toLocaleString('en-US')} of ${Number(doc.size).toLocaleString('en-US')} ` +
-        `(${formatPercent(at, doc.size || 1)}): shown is what was decoded before it. Open the file again to decode all of it.`}
+      {`Decoding was cancelled at ${where}: shown is what was decoded before it. Open the file again to decode all of it.`}
     </div>
   );
 }

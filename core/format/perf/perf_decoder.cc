@@ -206,12 +206,15 @@ void PerfDecoder::Stop(Window& w, DecodeResult& out) {
 }
 
 bool PerfDecoder::DecodeDataFiles(const std::vector<Window*>& files, DecodeResult& out, const ProgressFn& progress) {
-  (void)out;  // the tokenizer fills the result it was made with
-  if (!tokenizer_) return false;
+  if (!tokenizer_) return false;  // (the tokenizer fills the result it was made with, `out`)
   // One round of turns (kDataTurn of every file) must fit in the queue with room to spare, or its
-  // half-flush would interpret one file's records before another's of the same time.
-  if (!queue_size_ && ordered_)
-    ordered_->set_max_queued_bytes(std::max<uint64_t>(PerfOrderedEvents::kMaxQueuedBytes, 2 * files.size() * PerfTokenizer::kDataTurn));
+  // half-flush would interpret one file's records before another's of the same time; but never more
+  // than a quarter of the memory budget (which counts the queue: DecodeResult::pending_bytes; past
+  // the bound, the queue's half-flush says so in a diagnostic).
+  if (!queue_size_ && ordered_) {
+    const uint64_t rounds = 2 * files.size() * PerfTokenizer::kDataTurn;
+    ordered_->set_max_queued_bytes(std::max<uint64_t>(PerfOrderedEvents::kMaxQueuedBytes, std::min<uint64_t>(rounds, out.budget.limit() / 4)));
+  }
   tokenizer_->DataFiles(files, progress);
   return true;
 }
@@ -226,7 +229,9 @@ bool PerfDecoder::SetOption(const std::string& key, const std::string& value) {
   if (i < value.size()) {
     const char u = static_cast<char>(value[i] | 0x20);
     if (i + 1 != value.size() || (u != 'k' && u != 'm' && u != 'g')) return false;
-    v <<= u == 'k' ? 10 : u == 'm' ? 20 : 30;
+    const int shift = u == 'k' ? 10 : u == 'm' ? 20 : 30;
+    if (v > (UINT64_MAX >> shift)) return false;
+    v <<= shift;
   }
   if (v == 0) return false;
   queue_size_ = v;

@@ -11,6 +11,9 @@ namespace {
 // A round's (or a FINISHED_ROUND-less file's) records go on in a fresh arena past this size, so a
 // flush frees whole arenas instead of leaving one growing arena plus an equally large spare.
 constexpr size_t kArenaChunk = 4u << 20;
+// What the budget counts for a queue entry (its size natively; the same in WASM, whose size_t is narrower,
+// so that both stop at the same record).
+constexpr uint64_t kQueuedEntryBytes = 40;
 constexpr uint32_t kUserTypeStart = 64;  // PERF_RECORD_USER_TYPE_START
 }
 
@@ -103,6 +106,7 @@ void PerfOrderedEvents::Record(int32_t row, ByteReader rec) {
   a.live_bytes += rec.size();
   queued_bytes_ += rec.size();
   queue_.push_back(Queued{t, rec.base(), at, rec.size(), row, current_});
+  out_.pending_bytes = queued_bytes_ + kQueuedEntryBytes * queue_.size();  // (the budget counts them)
 }
 
 void PerfOrderedEvents::NextArena() {
@@ -200,6 +204,7 @@ void PerfOrderedEvents::Flush(uint64_t limit) {
   }
   queue_.erase(queue_.begin(), queue_.begin() + static_cast<long>(n));
   sorted_ = queue_.size();
+  out_.pending_bytes = queued_bytes_ + kQueuedEntryBytes * queue_.size();
   Reclaim();
 }
 

@@ -132,11 +132,11 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
     (void)was_exit;
     for (size_t k = from; k < st.stack.size(); ++k) {
       add_sample(th, st.stack[k], e.tsc);
-      if (!from_samples) add_interval(th, st.stack[k], e.tsc, static_cast<int32_t>(k));
+      if (from_samples) p.intervals.from_samples = p.samples.size();  // (kept current: an allocation may fail)
+      else add_interval(th, st.stack[k], e.tsc, static_cast<int32_t>(k));
     }
     st.stack.resize(from);
   }
-  if (from_samples) p.intervals.from_samples = p.samples.size();
   uint64_t open = 0;
   for (auto& [tid, st] : states) {
     int32_t th = threads.Find(static_cast<int32_t>(tid));

@@ -303,7 +303,12 @@ async function postTables(s, sampleRecords, lanesOf, t0) {
   const t = performance.now();
   const { lap, laps } = lapTimer(); // (bench)
   const msg = await makeTables(s, sampleRecords, lanesOf, { between: nextTask, current: () => session === s, lap });
-  if (!msg) return;
+  if (!msg) {
+    // closed meanwhile: by the module's abort in a request answered between the steps (a page opens each
+    // file in a worker of its own): the page's wait for the tables ends with this error
+    if (!session) self.postMessage({ type: 'error', request: 'open', message: 'the decoder stopped before the record table was made; open the file again' });
+    return;
+  }
   // (bench) the time these took (with the other messages answered between the steps), and since the open began
   msg.benchTimes = { tablesMs: performance.now() - t, sinceOpenMs: performance.now() - t0, laps };
   postWithBytes(msg);
