@@ -23,14 +23,7 @@ namespace {
 constexpr uint64_t kIdAll = 1ULL << 18;  // attr flags: sample_id_all
 constexpr uint64_t kSt = kSampleIp | kSampleTid | kSampleTime | kSamplePeriod;
 
-PerfEventAttr Attr() {
-  PerfEventAttr a;
-  a.type = kTypeSoftware;
-  a.sample_period_or_freq = 1000;
-  a.sample_type = kSt;
-  a.flags = kIdAll;
-  return a;
-}
+PerfEventAttr Attr() { return SamplingAttr(kTypeSoftware, 1000, kSt, kIdAll); }
 
 void Comm(PerfWriter& w, int32_t tid, const std::string& name, uint64_t time) {
   w.BeginRecord(kComm, 0);

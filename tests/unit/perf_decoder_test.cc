@@ -74,13 +74,9 @@ int Popcount(uint64_t v) {
 
 PerfEventAttr MakeAttr(uint32_t type, uint64_t config, uint64_t sample_type, uint64_t flags,
                        uint64_t read_format = 0) {
-  PerfEventAttr a;
-  a.type = type;
+  PerfEventAttr a = SamplingAttr(type, 4000, sample_type, flags);
   a.config = config;
-  a.sample_period_or_freq = 4000;
-  a.sample_type = sample_type;
   a.read_format = read_format;
-  a.flags = flags;
   return a;
 }
 

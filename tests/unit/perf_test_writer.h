@@ -31,6 +31,13 @@
 
 namespace profscope::perf {
 
+// An attr of `type` sampling every `period` events (or at that frequency, by `flags`) with `sample_type`.
+inline PerfEventAttr SamplingAttr(uint32_t type, uint64_t period, uint64_t sample_type, uint64_t flags) {
+  PerfEventAttr a;
+  a.type = type, a.sample_period_or_freq = period, a.sample_type = sample_type, a.flags = flags;
+  return a;
+}
+
 class PerfWriter {
  public:
   explicit PerfWriter(ByteOrder order) : order_(order) {}

@@ -52,14 +52,7 @@ std::vector<size_t> WriteSplit(PerfWriter& w, const std::vector<uint8_t>& whole,
   return at;
 }
 
-PerfEventAttr Attr() {
-  PerfEventAttr a;
-  a.type = kTypeHardware;
-  a.sample_period_or_freq = 4000;
-  a.sample_type = kSt;
-  a.flags = kSampleIdAllFlag;
-  return a;
-}
+PerfEventAttr Attr() { return SamplingAttr(kTypeHardware, 4000, kSt, kSampleIdAllFlag); }
 
 // MMAP of libfoo.so at 0x10000 and COMM "app" for pid/tid 10 (sample_id trailer: pid, tid, time).
 void WriteMapAndComm(PerfWriter& w) {
