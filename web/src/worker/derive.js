@@ -20,6 +20,23 @@ import { RecordKind } from '../lib/record-kind.js';
  * @returns {Lane[]}
  */
 export function buildLanes(sampleTimes, laneOf, nLanes, sampleCounts) {
+  const parts = laneSteps(sampleTimes, laneOf, nLanes, sampleCounts);
+  for (;;) {
+    const r = parts.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * buildLanes in parts: yields after sorting the samples out by lane and after each lane, returns the
+ * lanes (the worker answers other requests between the parts: tables.js).
+ * @param {Float64Array} sampleTimes
+ * @param {Int32Array} laneOf
+ * @param {number} nLanes
+ * @param {Uint32Array} [sampleCounts]
+ * @returns {Generator<void, Lane[], void>}
+ */
+export function* laneSteps(sampleTimes, laneOf, nLanes, sampleCounts) {
   const n = laneOf.length;
   const counted = !!(sampleCounts && sampleCounts.length);
   const counts = new Int32Array(nLanes + 1);
@@ -38,10 +55,12 @@ export function buildLanes(sampleTimes, laneOf, nLanes, sampleCounts) {
   }
   /** @type {Lane[]} */
   const lanes = [];
+  yield;
   for (let t = 0; t <= nLanes; t++) {
     let samples = samplesOf[t];
     const m = samples.length;
     if (!m) continue;
+    if (lanes.length) yield;
     // the times in the lane's order, sorted when the samples are not in time order already
     let times = new Float64Array(m);
     let sorted = true;

@@ -7,7 +7,7 @@
 import { RecordKind } from '../lib/record-kind.js';
 import { buildRecordIndex } from './record-index.js';
 import { readIntervals, readRecords, scaleTimes } from './session-columns.js';
-import { buildLanes, recordComposition, recordSamples, recordTypeNames } from './derive.js';
+import { laneSteps, recordComposition, recordSamples, recordTypeNames } from './derive.js';
 
 /** @typedef {import('../../../wasm/profscope').Session} Session */
 
@@ -34,9 +34,28 @@ export async function makeTables(s, sampleRecords, lanesOf, { between, current, 
     if (!current()) throw CLOSED;
     return lap(what, make());
   };
+  /**
+   * Runs the parts of a generator as steps (each after the worker had its turn); its return value.
+   * @template T
+   * @param {string} what
+   * @param {() => Generator<void, T, void>} make
+   * @returns {Promise<T>}
+   */
+  const stepsOf = async (what, make) => {
+    /** @type {Generator<void, T, void> | null} */
+    let parts = null;
+    for (;;) {
+      await between();
+      if (!current()) throw CLOSED;
+      parts ??= make();
+      const r = parts.next();
+      if (r.done) return lap(what, r.value);
+    }
+  };
   const { scale } = lanesOf;
   try {
-    const lanes = await step('lanes', () => buildLanes(scaleTimes(s.sampleTimes(), scale), s.sampleThreads(), lanesOf.threads, lanesOf.counts));
+    // (a lane at a time: an XRay log's millions of calls take a while to order)
+    const lanes = await stepsOf('lanes', () => laneSteps(scaleTimes(s.sampleTimes(), scale), s.sampleThreads(), lanesOf.threads, lanesOf.counts));
     const intervals = await step('intervals', () => readIntervals(s, lanesOf.canon, scale));
     const records = await step('record columns', () => readRecords(s));
     const typeNames = await step('type names', () => recordTypeNames(records, (r) => typeName(s, records.kinds[r], r)));
