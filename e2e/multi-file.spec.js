@@ -118,3 +118,35 @@ test('a large --threads recording: each data file is read ahead while the decode
   expect(figures.fromChunks).toBeGreaterThan(big.length); // most of their bytes came from it, not FileReaderSync
   errs.check();
 });
+
+test('a Cancel while the data files are read stops every one of them; the banner says where and that they take turns', async ({ page }) => {
+  test.setTimeout(180_000);
+  const errs = watchErrors(page);
+  await page.goto('./');
+  await waitDecoded(page, 'calltree.perf.data');
+  // data.0's records repeated: two data files of ~175 MB each (several seconds to decode, so the Cancel
+  // comes well before the end), read 2 MiB of each in turn
+  const times = 5300;
+  const dir = path.join(REPO, 'test-results', 'threads-cancel', 'perf.data');
+  fs.mkdirSync(dir, { recursive: true });
+  const big = Buffer.concat(Array.from({ length: times }, () => fs.readFileSync(path.join(DIR, 'perf.data', 'data.0'))));
+  fs.copyFileSync(path.join(DIR, 'perf.data', 'data'), path.join(dir, 'data'));
+  fs.writeFileSync(path.join(dir, 'data.0'), big);
+  fs.writeFileSync(path.join(dir, 'data.1'), big);
+  await page.getByTestId('file-input').setInputFiles(['data', 'data.0', 'data.1'].map((n) => path.join(dir, n)));
+  const progress = page.getByRole('status', { name: 'Decoding progress' });
+  await expect(progress).toContainText(/Decoding… [\d.]+ ?% · [1-9][\d,]* samples/);
+  await progress.getByRole('button', { name: 'Cancel' }).click();
+  await expect(progress).toHaveCount(0);
+  const banner = page.getByTestId('decode-stopped');
+  await expect(banner).toContainText(/Decoding was cancelled at byte [\d,]+ of data file data\.[01] \([\d.]+ ?%; the data files are read in turns, each about as far\)/);
+  // what was read is shown: fewer samples than all
+  const samples = num(await summaryField(page, 'samples').textContent());
+  expect(samples).toBeGreaterThan(0);
+  expect(samples).toBeLessThan(287 * times * 2);
+  await page.getByRole('tab', { name: /Diagnostics/ }).click();
+  const diag = page.getByRole('tabpanel', { name: 'Diagnostics' }).locator('tbody tr').filter({ hasText: 'decoding was stopped at byte offset' });
+  await expect(diag).toHaveCount(1);
+  await expect(diag).toContainText('nor the rest of the other data files (they are read in turns)');
+  errs.check();
+});
