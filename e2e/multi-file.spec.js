@@ -6,6 +6,24 @@ import { num, REPO, shot, summaryField, waitDecoded, watchErrors } from './helpe
 
 const DIR = path.join(REPO, 'tests', 'data', 'perf_dir', 'threads_dir');
 
+/**
+ * Opens a large --threads recording made of threads_dir's: its data file, and data.0's records repeated
+ * `times` times as data.0 and as data.1 (data.N files are plain record streams). Returns data.0's bytes.
+ * @param {import('@playwright/test').Page} page
+ * @param {string} name folder under test-results
+ * @param {number} times
+ */
+async function openBigThreads(page, name, times) {
+  const dir = path.join(REPO, 'test-results', name, 'perf.data');
+  fs.mkdirSync(dir, { recursive: true });
+  const big = Buffer.concat(Array.from({ length: times }, () => fs.readFileSync(path.join(DIR, 'perf.data', 'data.0'))));
+  fs.copyFileSync(path.join(DIR, 'perf.data', 'data'), path.join(dir, 'data'));
+  fs.writeFileSync(path.join(dir, 'data.0'), big);
+  fs.writeFileSync(path.join(dir, 'data.1'), big);
+  await page.getByTestId('file-input').setInputFiles(['data', 'data.0', 'data.1'].map((n) => path.join(dir, n)));
+  return big;
+}
+
 test('a perf --threads directory chosen as several files: data + data.N decode together', async ({ page }) => {
   const errs = watchErrors(page);
   await page.goto('./');
@@ -101,16 +119,9 @@ test('a large --threads recording: each data file is read ahead while the decode
   });
   await page.goto('./');
   await waitDecoded(page, 'calltree.perf.data');
-  // data.0's records repeated: two data files of ~69 MB each, more than the direct reader reads ahead
-  // at once (data.N files are plain record streams)
+  // two data files of ~69 MB each, more than the direct reader reads ahead at once
   const times = 2100;
-  const dir = path.join(REPO, 'test-results', 'threads-big', 'perf.data');
-  fs.mkdirSync(dir, { recursive: true });
-  const big = Buffer.concat(Array.from({ length: times }, () => fs.readFileSync(path.join(DIR, 'perf.data', 'data.0'))));
-  fs.copyFileSync(path.join(DIR, 'perf.data', 'data'), path.join(dir, 'data'));
-  fs.writeFileSync(path.join(dir, 'data.0'), big);
-  fs.writeFileSync(path.join(dir, 'data.1'), big);
-  await page.getByTestId('file-input').setInputFiles(['data', 'data.0', 'data.1'].map((n) => path.join(dir, n)));
+  const big = await openBigThreads(page, 'threads-big', times);
   await waitDecoded(page, 'data (+2 files)');
   expect(num(await summaryField(page, 'samples').textContent())).toBe(287 * times * 2);
   const figures = await page.evaluate(() => window.__decoded.at(-1));
@@ -124,16 +135,10 @@ test('a Cancel while the data files are read stops every one of them; the banner
   const errs = watchErrors(page);
   await page.goto('./');
   await waitDecoded(page, 'calltree.perf.data');
-  // data.0's records repeated: two data files of ~175 MB each (several seconds to decode, so the Cancel
-  // comes well before the end), read 2 MiB of each in turn
+  // two data files of ~175 MB each (several seconds to decode, so the Cancel comes well before the end),
+  // read 2 MiB of each in turn
   const times = 5300;
-  const dir = path.join(REPO, 'test-results', 'threads-cancel', 'perf.data');
-  fs.mkdirSync(dir, { recursive: true });
-  const big = Buffer.concat(Array.from({ length: times }, () => fs.readFileSync(path.join(DIR, 'perf.data', 'data.0'))));
-  fs.copyFileSync(path.join(DIR, 'perf.data', 'data'), path.join(dir, 'data'));
-  fs.writeFileSync(path.join(dir, 'data.0'), big);
-  fs.writeFileSync(path.join(dir, 'data.1'), big);
-  await page.getByTestId('file-input').setInputFiles(['data', 'data.0', 'data.1'].map((n) => path.join(dir, n)));
+  await openBigThreads(page, 'threads-cancel', times);
   const progress = page.getByRole('status', { name: 'Decoding progress' });
   await expect(progress).toContainText(/Decoding… [\d.]+ ?% · [1-9][\d,]* samples/);
   await progress.getByRole('button', { name: 'Cancel' }).click();
