@@ -575,9 +575,7 @@ self.onmessage = async (e) => {
         // the flame chart's lanes per CPU, made when it first shows them (12 bytes a sample the page
         // holds only then), from the session's columns
         const s = requireSession();
-        const base = s.timeBase();
-        const times = s.sampleTimes();
-        if (base.scale !== 1) for (let i = 0; i < times.length; i++) times[i] *= base.scale;
+        const times = scaleTimes(s.sampleTimes(), s.timeBase().scale);
         const out = { type: 'cpuLanes', id: msg.id, lanes: cpuLanes(times, s.sampleCpus(), s.sampleCounts()) };
         self.postMessage(out, transferables(out));
         break;

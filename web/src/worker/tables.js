@@ -23,19 +23,8 @@ import { laneSteps, recordComposition, recordSamples, recordTypeNames } from './
  */
 export async function makeTables(s, sampleRecords, lanesOf, { between, current, lap = (_w, v) => v }) {
   /**
-   * Runs one step after the worker had its turn; throws CLOSED when the session was closed meanwhile.
-   * @template T
-   * @param {string} what
-   * @param {() => T} make
-   * @returns {Promise<T>}
-   */
-  const step = async (what, make) => {
-    await between();
-    if (!current()) throw CLOSED;
-    return lap(what, make());
-  };
-  /**
-   * Runs the parts of a generator as steps (each after the worker had its turn); its return value.
+   * Runs the parts of a generator as steps (each after the worker had its turn); its return value. Throws
+   * CLOSED when the session was closed meanwhile.
    * @template T
    * @param {string} what
    * @param {() => Generator<void, T, void>} make
@@ -52,6 +41,17 @@ export async function makeTables(s, sampleRecords, lanesOf, { between, current, 
       if (r.done) return lap(what, r.value);
     }
   };
+  /**
+   * Runs one step after the worker had its turn (a generator of one part).
+   * @template T
+   * @param {string} what
+   * @param {() => T} make
+   * @returns {Promise<T>}
+   */
+  const step = (what, make) =>
+    stepsOf(what, function* () {
+      return make();
+    });
   const { scale } = lanesOf;
   try {
     // (a lane at a time: an XRay log's millions of calls take a while to order)
