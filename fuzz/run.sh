@@ -35,6 +35,9 @@ if ! ninja -C "$B" >"$B/build.log" 2>&1; then
   echo '{"passed":0,"failed":1,"error":"build failed"}' > "$OUT/fuzz.json"; exit 1
 fi
 
+# libtraceevent's own parse-error leaks are suppressed (fuzz/lsan.supp says which and why).
+export LSAN_OPTIONS="suppressions=$ROOT/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
   for s in "$ROOT"/fuzz/*_fuzz.cc; do targets+=("$(basename "$s" .cc)"); done

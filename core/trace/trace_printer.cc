@@ -76,8 +76,13 @@ TracePrinter::TracePrinter(const TracingData& td) : impl_(std::make_unique<Impl>
   tep_set_long_size(tep, td.long_size);
   std::vector<char> hp(td.header_page.begin(), td.header_page.end());
   hp.push_back(0);
-  tep_parse_header_page(tep, hp.data(), td.header_page.size(), td.long_size);
-  for (const auto& e : td.events) tep_parse_event(tep, e.text.data(), e.text.size(), e.system.c_str());
+  // (A text with a quote that never closes would hang the library: see UnclosedQuoteAt. Its event's
+  // payloads are then shown by their fields; the feature's reader warns about it.)
+  if (UnclosedQuoteAt(td.header_page) == std::string_view::npos)
+    tep_parse_header_page(tep, hp.data(), td.header_page.size(), td.long_size);
+  for (const auto& e : td.events)
+    if (UnclosedQuoteAt(e.text) == std::string_view::npos)
+      tep_parse_event(tep, e.text.data(), e.text.size(), e.system.c_str());
   // Through the registration calls both copies of the library have (the
   // kernel tree's, which Debian's perf links and the WASM build may use, has
   // no tep_parse_kallsyms/printk_formats/saved_cmdlines), line by line as
@@ -143,7 +148,9 @@ bool TracePrinter::Available() {
 
 std::string TracePrinter::Print(uint32_t id, uint32_t cpu, const uint8_t* raw, size_t size) const {
 #if PROFSCOPE_HAVE_TRACEEVENT
-  tep_event* ev = impl_->tep ? tep_find_event(impl_->tep, static_cast<int>(id)) : nullptr;
+  // (With no event parsed the library's lookups bsearch a null array.)
+  tep_event* ev = impl_->tep && tep_get_events_count(impl_->tep) > 0 ? tep_find_event(impl_->tep, static_cast<int>(id))
+                                                                     : nullptr;
   // The library reads the fields where the formats (from the file) put them and
   // never checks them against the record: only formats whose fields lie inside
   // the raw data go to it, and the data is handed over with zeros after it for

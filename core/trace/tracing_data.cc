@@ -84,6 +84,26 @@ EventFormat ParseFormat(const std::string& text, const std::string& system) {
   return f;
 }
 
+size_t UnclosedQuoteAt(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    char quote = text[i++];
+    if (quote != '"' && quote != '\'') continue;
+    size_t open = i - 1;
+    // The library's loop: last = ch; ch = next; a "\\" pair clears last;
+    // it ends at the quote character whose last is not a backslash.
+    char last = 0, ch = quote;
+    for (;;) {
+      last = ch;
+      if (i >= text.size()) return open;
+      ch = text[i++];
+      if (ch == '\\' && last == '\\') last = 0;
+      if (ch == quote && last != '\\') break;
+    }
+  }
+  return std::string_view::npos;
+}
+
 TracingData ReadTracingData(ByteReader r) {
   TracingData t;
   static const uint8_t kMagic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/io/byte_reader.h"
@@ -43,6 +44,14 @@ struct TracingData {
   std::string problem;       // what stopped the walk, with its offset
   const EventFormat* Find(uint32_t id) const;
 };
+
+// Where a quoted string of a format text (or header_page) opens and never
+// closes, or npos. libtraceevent's tokenizer (what perf parses formats with)
+// reads a quoted string until its closing quote and, at the text's end, keeps
+// reading -1 forever, growing the token: such a text is never given to it.
+// The scan follows the tokenizer: outside a string every ' or " opens one; a
+// quote preceded by a backslash does not close it.
+size_t UnclosedQuoteAt(std::string_view text);
 
 // Parses one format file's text.
 EventFormat ParseFormat(const std::string& text, const std::string& system);

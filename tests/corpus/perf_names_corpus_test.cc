@@ -7,7 +7,10 @@
 // what the decoder itself gives.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -213,6 +216,50 @@ TEST(PerfNamesTracepoint, PayloadKernelAddressesNamedAsPerfNamesThem) {
   }
   EXPECT_NE(plain.find("kmem:kmalloc: call_site=0xffffffff"), std::string::npos);
   EXPECT_EQ(plain.find("call_site=perf_event_mmap"), std::string::npos);
+}
+
+// A format whose quoted string never closes would make libtraceevent (and perf) read forever: the decode
+// warns where the string opens, prints that event's samples by their fields and every other event as perf.
+TEST(PerfNamesTracepoint, AFormatWithAnUnclosedQuoteIsWarnedAboutAndItsSamplesShownByField) {
+  fs::path dir = profscope::corpus::PerfData() / "tracepoint_kmem_timer";
+  auto data = ReadFile(dir / "perf.data");
+  const std::string head = "name: kmalloc\n";
+  auto at = std::search(data.begin(), data.end(), head.begin(), head.end());
+  ASSERT_NE(at, data.end());
+  const std::string pf = "print fmt:";
+  auto fmt = std::search(at, data.end(), pf.begin(), pf.end());
+  auto eol = std::find(fmt, data.end(), static_cast<uint8_t>('\n'));
+  ASSERT_NE(eol, data.end());
+  // The print fmt line's last quote becomes a space: its last string (opened at `open`) never closes.
+  auto last = std::find(std::make_reverse_iterator(eol), std::make_reverse_iterator(fmt), static_cast<uint8_t>('"'));
+  auto open = std::find(std::make_reverse_iterator(last.base() - 1), std::make_reverse_iterator(fmt),
+                        static_cast<uint8_t>('"'));
+  const size_t open_at = static_cast<size_t>(open.base() - 1 - data.begin());
+  *(last.base() - 1) = ' ';
+  MemorySource src(data);
+  profscope::Session s(src, "perf.data");
+  ASSERT_TRUE(s.Decode());
+  const std::string diags = s.DiagnosticsJson();
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%zx", open_at);
+  EXPECT_NE(diags.find(std::string("TRACING_DATA: the format of kmem:kmalloc has a quoted string at ") + hex +
+                       " that never closes"),
+            std::string::npos)
+      << diags;
+  EXPECT_NE(diags.find("\"offset\":" + std::to_string(open_at)), std::string::npos) << diags;
+  std::string got;
+  {
+    profscope::StringSink sink(got);
+    ASSERT_TRUE(s.WriteScript(sink));
+  }
+  // (perf: "kmem:kmalloc: call_site=0xffffffff81... ptr=0xffff88810994f000 bytes_req=4096 ... gfp_flags=GFP_KERNEL")
+  EXPECT_NE(got.find("kmem:kmalloc: call_site=18446744071584599253 ptr=18446612686525755392 bytes_req=4096 "
+                     "bytes_alloc=4096 gfp_flags=3264 node=-1"),
+            std::string::npos);
+  if (profscope::trace::TracePrinter::Available()) {
+    EXPECT_NE(got.find("timer:hrtimer_start: hrtimer=0x"), std::string::npos);
+    EXPECT_EQ(got.find("gfp_flags=GFP_KERNEL"), std::string::npos);
+  }
 }
 
 TEST_P(PerfNamesSession, StacksWithSideFilesEqualPerfFoldedNames) {
