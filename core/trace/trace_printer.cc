@@ -76,13 +76,11 @@ TracePrinter::TracePrinter(const TracingData& td) : impl_(std::make_unique<Impl>
   tep_set_long_size(tep, td.long_size);
   std::vector<char> hp(td.header_page.begin(), td.header_page.end());
   hp.push_back(0);
-  // (A text with a quote that never closes would hang the library: see UnclosedQuoteAt. Its event's
-  // payloads are then shown by their fields; the feature's reader warns about it.)
-  if (UnclosedQuoteAt(td.header_page) == std::string_view::npos)
-    tep_parse_header_page(tep, hp.data(), td.header_page.size(), td.long_size);
+  // (A text the library cannot survive is not given to it: see LibraryHazard. Its event's payloads are
+  // then shown by their fields; the feature's reader warns about it.)
+  if (!LibraryHazard(td.header_page)) tep_parse_header_page(tep, hp.data(), td.header_page.size(), td.long_size);
   for (const auto& e : td.events)
-    if (UnclosedQuoteAt(e.text) == std::string_view::npos)
-      tep_parse_event(tep, e.text.data(), e.text.size(), e.system.c_str());
+    if (!LibraryHazard(e.text)) tep_parse_event(tep, e.text.data(), e.text.size(), e.system.c_str());
   // Through the registration calls both copies of the library have (the
   // kernel tree's, which Debian's perf links and the WASM build may use, has
   // no tep_parse_kallsyms/printk_formats/saved_cmdlines), line by line as

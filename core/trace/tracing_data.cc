@@ -84,24 +84,34 @@ EventFormat ParseFormat(const std::string& text, const std::string& system) {
   return f;
 }
 
-size_t UnclosedQuoteAt(std::string_view text) {
-  size_t i = 0;
+TextHazard LibraryHazard(std::string_view text) {
+  size_t depth = 0, operators = 0, i = 0;
+  // (brackets and operators are counted in the print fmt: the fields before it are read in a loop)
+  const size_t fmt = text.find("print fmt:");
   while (i < text.size()) {
-    char quote = text[i++];
-    if (quote != '"' && quote != '\'') continue;
-    size_t open = i - 1;
-    // The library's loop: last = ch; ch = next; a "\\" pair clears last;
-    // it ends at the quote character whose last is not a backslash.
-    char last = 0, ch = quote;
-    for (;;) {
-      last = ch;
-      if (i >= text.size()) return open;
-      ch = text[i++];
-      if (ch == '\\' && last == '\\') last = 0;
-      if (ch == quote && last != '\\') break;
+    const size_t at = i;
+    const char c = text[i++];
+    const bool counted = fmt != std::string_view::npos && at >= fmt;
+    if (c == '"' || c == '\'') {
+      // The library's loop: last = ch; ch = next; a "\\" pair clears last;
+      // it ends at the quote character whose last is not a backslash.
+      char last = 0, ch = c;
+      for (;;) {
+        last = ch;
+        if (i >= text.size()) return {at, "a quoted string that never closes"};
+        ch = text[i++];
+        if (ch == '\\' && last == '\\') last = 0;
+        if (ch == c && last != '\\') break;
+      }
+    } else if (counted && (c == '(' || c == '[' || c == '{')) {
+      if (++depth > kMaxNesting) return {at, "brackets nested deeper than 32"};
+    } else if (counted && (c == ')' || c == ']' || c == '}')) {
+      if (depth) --depth;
+    } else if (counted && c && std::strchr("+-*/%&|^<>!=?:~", c)) {
+      if (++operators > kMaxOperators) return {at, "more than 1024 operators"};
     }
   }
-  return std::string_view::npos;
+  return {};
 }
 
 TracingData ReadTracingData(ByteReader r) {

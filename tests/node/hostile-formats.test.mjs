@@ -44,7 +44,8 @@ describe.skipIf(!ready)('hostile inputs of every format, native and WASM', () =>
     'perf_event_desc_count_lie.data', 'perf_cmdline_count_lie.data', 'simpleperf_feature_size_lie.data',
     'gperf_depth_lie.prof', 'jit_total_size_lie.dump', 'jit_code_size_lie.dump', 'xray_extents_lie.log',
     'elf_symtab_size_lie', 'elf_strtab_size_lie', 'tar_entry_size_lie.tar.gz',
-    'wide_100k_threads.data', 'wide_50k_mappings.data', 'deep_xray_100k.log'];
+    'wide_100k_threads.data', 'wide_50k_mappings.data', 'deep_xray_100k.log',
+    'tracepoint_unclosed_quote.data', 'tracepoint_brackets_deep.data', 'tracepoint_operator_chain.data'];
 
   it('builds every case', () => {
     expect(cases.map((c) => c.name).sort()).toEqual([...names].sort());
@@ -90,6 +91,24 @@ describe.skipIf(!ready)('hostile inputs of every format, native and WASM', () =>
       }
       if (name === 'wide_100k_threads.data') expect(got.threads.length).toBeGreaterThanOrEqual(100000);
       if (name === 'deep_xray_100k.log') expect(got.samples).toBe(100000);
+      if (c.script) {
+        // the format is named with the byte where the library's trouble starts; perf script's text ends, the
+        // same in both builds, the damaged event's payloads by field, the other events' through their print fmt
+        const warn = got.diagnostics.find((d) => d.code === 'bad_feature');
+        expect(warn.message).toMatch(/^TRACING_DATA: the format of kmem:kmalloc has (a quoted string that never closes|brackets nested deeper than 32|more than 1024 operators) at 0x[0-9a-f]+ /);
+        expect(warn.offset).toBe(Number.parseInt(/ at 0x([0-9a-f]+) /.exec(warn.message)[1], 16));
+        const ns = timed(NATIVE, ['script', c.file]);
+        const ws = timed(process.execPath, [WASM_CLI, 'script', c.file]);
+        for (const [who, r] of [['native', ns], ['WASM', ws]]) {
+          expect(r.status, `${who} script exit status (stderr: ${r.stderr.slice(0, 400)})`).toBe(0);
+          expect(r.seconds, `${who} script seconds`).toBeLessThan(LIMIT_SECONDS);
+        }
+        expect(ws.stdout).toBe(ns.stdout);
+        expect(ns.stdout).toMatch(/ kmem:kmalloc: call_site=18446744071584599253 ptr=\d+ bytes_req=4096 bytes_alloc=4096 gfp_flags=3264 node=-1/);
+        // (when the build has libtraceevent: the intact file's text shows it)
+        const intact = spawnSync(NATIVE, ['script', path.join(DATA, c.intact)], { maxBuffer: 1 << 28, encoding: 'utf8' }).stdout;
+        if (/ timer:hrtimer_start: hrtimer=0x/.test(intact)) expect(ns.stdout).toMatch(/ timer:hrtimer_start: hrtimer=0x/);
+      }
     }, 300_000);
   }
 });

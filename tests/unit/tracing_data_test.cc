@@ -1,36 +1,65 @@
-// core/trace/tracing_data.h: the check that keeps a format text whose quoted
-// string never closes away from libtraceevent (its tokenizer reads such a
-// string forever).
+// core/trace/tracing_data.h LibraryHazard: what keeps a format text away from
+// libtraceevent (its tokenizer reads an unclosed quoted string forever; its
+// parser and printer recurse per bracket and per operator of a chain).
 #include "core/trace/tracing_data.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-using profscope::trace::UnclosedQuoteAt;
+using profscope::trace::kMaxNesting;
+using profscope::trace::kMaxOperators;
+using profscope::trace::LibraryHazard;
 
 namespace {
 constexpr size_t kNone = std::string_view::npos;
-}
+size_t At(std::string_view text) { return LibraryHazard(text).at; }
+}  // namespace
 
-TEST(UnclosedQuote, ClosedStringsOfEitherQuoteAndEmptyText) {
-  EXPECT_EQ(UnclosedQuoteAt(""), kNone);
-  EXPECT_EQ(UnclosedQuoteAt("name: sched_switch\nprint fmt: \"prev_comm=%s\", REC->prev_comm\n"), kNone);
-  EXPECT_EQ(UnclosedQuoteAt("print fmt: \"a\" \"b\", 'c'"), kNone);
+TEST(LibraryHazard, ClosedStringsOfEitherQuoteAndEmptyText) {
+  EXPECT_EQ(At(""), kNone);
+  EXPECT_EQ(At("name: sched_switch\nprint fmt: \"prev_comm=%s\", REC->prev_comm\n"), kNone);
+  EXPECT_EQ(At("print fmt: \"a\" \"b\", 'c'"), kNone);
   // A quote of the other kind inside a string is text.
-  EXPECT_EQ(UnclosedQuoteAt("\"it's\" '\"'"), kNone);
+  EXPECT_EQ(At("\"it's\" '\"'"), kNone);
   // The escaped quote does not close; the next one does.
-  EXPECT_EQ(UnclosedQuoteAt("\"a\\\"b\""), kNone);
+  EXPECT_EQ(At("\"a\\\"b\""), kNone);
 }
 
-TEST(UnclosedQuote, OpeningOffsetOfTheStringThatNeverCloses) {
-  EXPECT_EQ(UnclosedQuoteAt("print fmt: \"abc"), 11u);
-  EXPECT_EQ(UnclosedQuoteAt("\"a\" 'b"), 4u);
+TEST(LibraryHazard, OpeningOffsetOfTheStringThatNeverCloses) {
+  EXPECT_EQ(At("print fmt: \"abc"), 11u);
+  EXPECT_STREQ(LibraryHazard("print fmt: \"abc").what, "a quoted string that never closes");
+  EXPECT_EQ(At("\"a\" 'b"), 4u);
   // Its only closing quote is escaped.
-  EXPECT_EQ(UnclosedQuoteAt("x \"abc\\\""), 2u);
+  EXPECT_EQ(At("x \"abc\\\""), 2u);
   // The tokenizer's "\\" pair does not keep the next backslash from escaping: "\\\"" stays open as it does
   // in libtraceevent (the last character before the quote is still a backslash).
-  EXPECT_EQ(UnclosedQuoteAt("\"\\\\\""), 0u);
+  EXPECT_EQ(At("\"\\\\\""), 0u);
   // A NUL is text to the tokenizer (it reads the format's whole size).
-  EXPECT_EQ(UnclosedQuoteAt(std::string("\"a\0b", 4)), 0u);
+  EXPECT_EQ(At(std::string("\"a\0b", 4)), 0u);
+}
+
+TEST(LibraryHazard, DeepBracketsAndLongOperatorChainsInThePrintFmt) {
+  const std::string head = "name: x\nID: 1\nformat:\n\tfield:int a[4];\toffset:8;\tsize:16;\tsigned:1;\n\nprint fmt: \"%d\", ";
+  std::string ok = head + std::string(kMaxNesting, '(') + "REC->a" + std::string(kMaxNesting, ')');
+  EXPECT_EQ(At(ok), kNone);
+  std::string deep = head + std::string(kMaxNesting + 1, '(') + "REC->a" + std::string(kMaxNesting + 1, ')');
+  EXPECT_EQ(At(deep), head.size() + kMaxNesting);
+  EXPECT_STREQ(LibraryHazard(deep).what, "brackets nested deeper than 32");
+  // Brackets that close again do not add up; nor do brackets and operators inside strings.
+  std::string wide = head;
+  for (int i = 0; i < 1000; ++i) wide += "((a)), \"((((|||\", ";
+  EXPECT_EQ(At(wide), kNone);
+  // ("print fmt:" and "->" count: every operator character after the print fmt's start does.)
+  std::string chain = head;
+  while (chain.size() < head.size() + 2 * kMaxOperators) chain += "1+";
+  chain += "1";
+  const size_t counted = 1 + 1 + (chain.size() - head.size()) / 2;  // ':', the "->"-free chain's '+'
+  EXPECT_GT(counted, kMaxOperators);
+  EXPECT_NE(At(chain), kNone);
+  EXPECT_STREQ(LibraryHazard(chain).what, "more than 1024 operators");
+  // Colons and brackets of the fields before the print fmt are not counted.
+  std::string fields = "name: x\nformat:\n";
+  for (int i = 0; i < 2000; ++i) fields += "\tfield:char c[16];\toffset:0;\tsize:16;\tsigned:0;\n";
+  EXPECT_EQ(At(fields + "\nprint fmt: \"%d\", REC->c"), kNone);
 }

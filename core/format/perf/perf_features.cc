@@ -1018,15 +1018,15 @@ bool SizedText(FieldReader& w, Field& parent, const std::string& name, bool size
   return ok;
 }
 
-// A text of `n` bytes just read (it ends at the reader's position) whose quoted string never closes:
-// perf's parser would loop on it; profscope shows its samples by their fields instead.
-void WarnUnclosedQuote(FieldReader& w, const void* text, uint64_t n, const std::string& what) {
-  size_t open = trace::UnclosedQuoteAt(std::string_view(static_cast<const char*>(text), static_cast<size_t>(n)));
-  if (open == std::string_view::npos) return;
-  uint64_t at = w.abs_pos() - n + open;
-  Problems(w).Warn(DiagCode::kBadFeature, at, n - open,
-                   "TRACING_DATA: " + what + " has a quoted string at " + Hex(at) +
-                       " that never closes (libtraceevent, which perf uses, would read it forever): "
+// A text of `n` bytes just read (it ends at the reader's position) that libtraceevent, perf's parser,
+// cannot survive (trace::LibraryHazard): profscope shows its samples by their fields instead.
+void WarnLibraryHazard(FieldReader& w, const void* text, uint64_t n, const std::string& what) {
+  const trace::TextHazard h = trace::LibraryHazard(std::string_view(static_cast<const char*>(text), static_cast<size_t>(n)));
+  if (!h) return;
+  uint64_t at = w.abs_pos() - n + h.at;
+  Problems(w).Warn(DiagCode::kBadFeature, at, n - h.at,
+                   "TRACING_DATA: " + what + " has " + h.what + " at " + Hex(at) +
+                       " (libtraceevent, which perf uses, would never end or overflow its stack on it): "
                        "its samples are shown by their fields, not by its print fmt");
 }
 
@@ -1089,7 +1089,7 @@ void DecodeTracingData(FieldReader& w, Field& top, FeatureContext& ctx) {
     if (ok) f.value = Bytes(size);
     w.End(top, std::move(f));
     if (!ok) return;
-    if (std::strcmp(h.name, "header_page") == 0) WarnUnclosedQuote(w, text, size, "header_page");  // (libtraceevent parses it)
+    if (std::strcmp(h.name, "header_page") == 0) WarnLibraryHazard(w, text, size, "header_page");  // (libtraceevent parses it)
   }
   // ftrace format files.
   {
@@ -1106,7 +1106,7 @@ void DecodeTracingData(FieldReader& w, Field& top, FeatureContext& ctx) {
         std::string name = FormatKey(p, static_cast<size_t>(n), "name:");
         list.children.back().value = "ftrace:" + name + ", " + Bytes(n);
         ctx.tracepoint_formats.push_back("ftrace:" + name);
-        WarnUnclosedQuote(w, p, n, "the format of ftrace:" + name);
+        WarnLibraryHazard(w, p, n, "the format of ftrace:" + name);
       }
     }
     list.value = Plural(count, "format", "formats");
@@ -1138,7 +1138,7 @@ void DecodeTracingData(FieldReader& w, Field& top, FeatureContext& ctx) {
           sys.children.back().value = name + ":" + ev + (id.empty() ? "" : " (ID " + id + ")") +
                                       ", " + Bytes(n);
           ctx.tracepoint_formats.push_back(name + ":" + ev);
-          WarnUnclosedQuote(w, p, n, "the format of " + name + ":" + ev);
+          WarnLibraryHazard(w, p, n, "the format of " + name + ":" + ev);
           if (!id.empty()) ctx.tracepoint_ids[std::strtoull(id.c_str(), nullptr, 10)] = name + ":" + ev;
         }
       }

@@ -112,7 +112,8 @@ function deepXRay(realLog, depth) {
 /**
  * Writes the set into `dir`.
  * @returns {{name: string, file: string, args: string[], code: string | null, what: string,
- *   keep: 'same-samples' | 'some-samples' | 'some-records' | null, intact?: string}[]}
+ *   keep: 'same-samples' | 'some-samples' | 'some-records' | null, intact?: string, script?: boolean}[]}
+ *   (script: `script` is run too: tracepoint payload text)
  */
 export function makeHostileFormats(dataDir, dir) {
   fs.mkdirSync(dir, { recursive: true });
@@ -121,7 +122,7 @@ export function makeHostileFormats(dataDir, dir) {
   const add = (name, bytes, code, what, opts = {}) => {
     const file = path.join(dir, name);
     fs.writeFileSync(file, bytes);
-    cases.push({ name, file, code, what, args: opts.args || [], keep: opts.keep ?? null, intact: opts.intact });
+    cases.push({ name, file, code, what, args: opts.args || [], keep: opts.keep ?? null, intact: opts.intact, script: !!opts.script });
   };
 
   // perf.data, file mode (a real perf 6.1 recording): section and feature count lies.
@@ -239,6 +240,31 @@ export function makeHostileFormats(dataDir, dir) {
     maps.push(m);
   }
   add('wide_50k_mappings.data', Buffer.concat([pipe, ...maps]), null, '50 000 mappings in one process', { keep: 'some-samples' });
+
+  // Tracepoint formats libtraceevent (perf's parser) cannot survive, in a real kmem/timer recording: the
+  // kmem:kmalloc format's print fmt line rewritten in place (same length, padded with spaces) with a quoted
+  // string that never closes (its tokenizer reads forever), brackets 2 000 deep and a chain of 2 100
+  // operators (its recursive parser and printer overflow the stack).
+  {
+    const tpRel = 'perf/tracepoint_kmem_timer/perf.data';
+    const tp = read(tpRel);
+    const at = tp.indexOf('name: kmalloc\n', 0, 'latin1');
+    const fmt = tp.indexOf('print fmt:', at, 'latin1');
+    const eol = tp.indexOf('\n', fmt, 'latin1');
+    const line = (body) => {
+      const text = `print fmt: "%d", ${body}`;
+      if (text.length > eol - fmt) throw new Error('the kmalloc print fmt is too short for the case');
+      b = Buffer.from(tp);
+      b.write(text.padEnd(eol - fmt, ' '), fmt, 'latin1');
+      return b;
+    };
+    const cases3 = [
+      ['tracepoint_unclosed_quote.data', line('"REC->bytes_req'), 'a tracepoint format whose quoted string never closes'],
+      ['tracepoint_brackets_deep.data', line('('.repeat(2000) + 'REC->bytes_req' + ')'.repeat(2000)), 'a tracepoint format with brackets 2 000 deep'],
+      ['tracepoint_operator_chain.data', line('REC->bytes_req' + '+1'.repeat(2100)), 'a tracepoint format with a chain of 2 100 operators'],
+    ];
+    for (const [name, bytes, what] of cases3) add(name, bytes, 'bad_feature', what, { keep: 'same-samples', intact: tpRel, script: true });
+  }
 
   // Deep: a 100 000-deep recursion in an XRay FDR log.
   add('deep_xray_100k.log', deepXRay(xr, 100000), null, 'one thread recursing 100 000 deep', { keep: 'some-samples' });
