@@ -145,11 +145,11 @@ TEST(DecodeStop, KeepsAndNamesWhatWasReadAndSaysWhereItStopped) {
   }
 }
 
-// The other formats: XRay logs (FDR and basic) pause between records and
-// resume to the same result; jitdumps and gperftools profiles decode in one step.
+// The other formats: XRay logs (FDR and basic) and gperftools profiles pause between records and
+// resume to the same result; jitdumps decode in one step.
 TEST(DecodePause, OtherFormatsPauseOrDecodeInOneStepToTheSameResult) {
   const auto root = std::filesystem::path(PROFSCOPE_SOURCE_DIR) / "tests" / "data";
-  int xray = 0, whole = 0;
+  int xray = 0, gperf = 0, whole = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
     const std::string n = e.path().filename().string();
     const bool is_xray = n == "xray.log" || n.rfind("xray-log.", 0) == 0;
@@ -164,8 +164,8 @@ TEST(DecodePause, OtherFormatsPauseOrDecodeInOneStepToTheSameResult) {
       ++pauses;
       state = stepped.DecodeResume();
     }
-    if (is_xray) {
-      ++xray;
+    if (is_xray || n == "cpu.prof") {
+      ++(is_xray ? xray : gperf);
       if (bytes.size() > 256) {
         EXPECT_GT(pauses, 0) << e.path();
       }
@@ -180,6 +180,7 @@ TEST(DecodePause, OtherFormatsPauseOrDecodeInOneStepToTheSameResult) {
     EXPECT_EQ(stepped.InfoJson(), plain.InfoJson()) << e.path();
   }
   EXPECT_GE(xray, 3);
+  EXPECT_GE(gperf, 3);
   EXPECT_GE(whole, 3);
 }
 

@@ -147,6 +147,96 @@ TEST(Gperf, DropDuplicateLeafOption) {
   EXPECT_EQ(all->s->StacksText(true, ""), "0x401010 2\n0x401020 1\n");
 }
 
+// The records are read a slice of the window at a time: a record deeper than a slice (2^16 PCs) and
+// larger than the window's 4 MiB chunk is read whole, in both word sizes and byte orders.
+TEST(Gperf, ARecordDeeperThanTheWindowIsReadWhole) {
+  for (int word : {4, 8})
+    for (bool big : {false, true}) {
+      std::vector<uint8_t> b;
+      auto W = [&](uint64_t v) {
+        for (int i = 0; i < word; ++i) b.push_back(static_cast<uint8_t>(v >> ((big ? word - 1 - i : i) * 8)));
+      };
+      for (uint64_t v : {0, 3, 0, 10000, 0}) W(v);
+      const uint64_t depth = (5u << 20) / static_cast<uint64_t>(word) + 3;  // > 4 MiB of PCs
+      W(1); W(depth);
+      for (uint64_t k = 0; k < depth; ++k) W(0x1000 + (k % 7));  // the root is 0x1000 + (depth - 1) % 7
+      W(2); W(1); W(0x2000);
+      W(0); W(1); W(0);
+      auto o = Open(b);
+      ASSERT_TRUE(o->ok);
+      const auto& p = o->s->result().profile;
+      ASSERT_EQ(p.samples.size(), 2u) << word << big;
+      // the deep record's leaf and root, and its depth
+      int32_t st = p.samples.stack[0];
+      ASSERT_GE(st, 0);
+      EXPECT_EQ(p.frames.address[static_cast<size_t>(p.stacks.frame[static_cast<size_t>(st)])], 0x1000u);
+      uint64_t frames = 0, root = 0;
+      for (; st >= 0; st = p.stacks.prefix[static_cast<size_t>(st)], ++frames)
+        root = p.frames.address[static_cast<size_t>(p.stacks.frame[static_cast<size_t>(st)])];
+      EXPECT_EQ(frames, depth);
+      EXPECT_EQ(root, 0x1000u + (depth - 1) % 7);
+      EXPECT_EQ(p.samples.count[1], 2u);
+      EXPECT_EQ(p.frames.address[static_cast<size_t>(p.stacks.frame[static_cast<size_t>(p.samples.stack[1])])], 0x2000u);
+    }
+}
+
+// Stepped as the page decodes: paused between records, resumed to the same result; a stop keeps the records
+// read before it (the maps text after the trailer is then not read: frames stay addresses) and says where.
+TEST(Gperf, PausesBetweenRecordsAndAStopKeepsWhatWasRead) {
+  std::vector<uint8_t> b;
+  auto W = [&](uint64_t v) { for (int i = 0; i < 8; ++i) b.push_back(static_cast<uint8_t>(v >> (i * 8))); };
+  for (uint64_t v : {0, 3, 0, 10000, 0}) W(v);
+  for (uint64_t r = 0; r < 100; ++r) { W(1); W(2); W(0x401000 + r); W(0x402020); }
+  W(0); W(1); W(0);
+  const std::string maps = "00400000-00404000 r-xp 00000000 08:01 123 /bin/prog\n";
+  b.insert(b.end(), maps.begin(), maps.end());
+  auto whole = Open(b);
+  ASSERT_TRUE(whole->ok);
+  MemorySource a(b.data(), b.size()), c(b.data(), b.size());
+  Session stepped(a, "cpu.prof"), stopped(c, "cpu.prof");
+  int pauses = 0;
+  auto state = stepped.DecodeStart(nullptr, [](uint64_t, uint8_t) { return true; }, 32);
+  while (state == Session::DecodeState::kPaused) {
+    ++pauses;
+    state = stepped.DecodeResume();
+  }
+  EXPECT_GT(pauses, 50);
+  EXPECT_EQ(stepped.StacksText(false, ""), whole->s->StacksText(false, ""));
+  EXPECT_NE(stepped.StacksText(false, "").find("/bin/prog+0x2020;/bin/prog+0x1000 1\n"), std::string::npos);
+  // stopped before the 41st record (offset 40 + 40 * 32)
+  const uint64_t at = 40 + 40 * 32;
+  state = stopped.DecodeStart(nullptr, [&](uint64_t off, uint8_t) { return off >= at; }, 1);
+  ASSERT_EQ(state, Session::DecodeState::kPaused);
+  EXPECT_EQ(stopped.PausedAt(), at);
+  stopped.DecodeStop();
+  EXPECT_TRUE(stopped.DecodeOk());
+  EXPECT_EQ(stopped.result().profile.samples.size(), 40u);
+  EXPECT_NE(stopped.StacksText(false, "").find("0x402020;0x401000 1\n"), std::string::npos);
+  const std::string diags = stopped.DiagnosticsJson();
+  EXPECT_NE(diags.find("\"code\":\"decode_stopped\""), std::string::npos) << diags;
+  EXPECT_NE(diags.find("\"offset\":" + std::to_string(at)), std::string::npos) << diags;
+}
+
+// The budget stops the reading between records: what was read stays; the rest is not taken for maps text.
+TEST(Gperf, TheBudgetStopsBetweenRecordsAndKeepsThem) {
+  std::vector<uint8_t> b;
+  auto W = [&](uint64_t v) { for (int i = 0; i < 8; ++i) b.push_back(static_cast<uint8_t>(v >> (i * 8))); };
+  for (uint64_t v : {0, 3, 0, 10000, 0}) W(v);
+  for (uint64_t r = 0; r < 200000; ++r) { W(1); W(4); W(0x401000 + r); W(0x402020); W(0x403030); W(0x404040); }
+  W(0); W(1); W(0);
+  MemorySource src(b.data(), b.size());
+  Session s(src, "cpu.prof");
+  s.SetMaxMemoryMiB(16);
+  ASSERT_TRUE(s.Decode());
+  const auto n = s.result().profile.samples.size();
+  EXPECT_GT(n, 1000u);
+  EXPECT_LT(n, 200000u);
+  const std::string diags = s.DiagnosticsJson();
+  EXPECT_NE(diags.find("\"code\":\"memory_budget\""), std::string::npos) << diags;
+  EXPECT_EQ(diags.find("no trailer"), std::string::npos) << diags;
+  for (size_t r = 0; r < s.result().records.rows(); ++r) EXPECT_NE(s.RecordLabel(static_cast<int32_t>(r)), "maps");
+}
+
 TEST(Gperf, UnknownOptionIsADiagnostic) {
   auto o = Open(Profile(8, false), {{"no_such_option", "1"}});
   ASSERT_TRUE(o->ok);

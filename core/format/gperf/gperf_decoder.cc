@@ -66,12 +66,10 @@ bool GperfDecoder::SetOption(const std::string& key, const std::string& value) {
 bool GperfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progress) {
   out.format = "gperftools";
   out.record_types_are_numbers = false;
-  uint64_t n = w.size();
-  const uint8_t* p = n ? w.Get(0, static_cast<size_t>(n)) : nullptr;
-  std::vector<uint8_t> keep;
-  if (p) keep.assign(p, p + n);
-  const uint8_t* d = keep.data();
-  if (!p || !ParseHeader(d, keep.size(), word_, order_, version_, period_)) {
+  const uint64_t n = w.size();
+  const size_t head = static_cast<size_t>(std::min<uint64_t>(n, 5 * 8));
+  const uint8_t* h = head ? w.Get(0, head) : nullptr;
+  if (!h || !ParseHeader(h, head, word_, order_, version_, period_)) {
     out.diags.Fatal(DiagCode::kTruncatedHeader, 0, n, "not a gperftools CPU profile: header words 0, 3, 0|1, period, 0 are needed");
     return false;
   }
@@ -81,47 +79,97 @@ bool GperfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progre
   out.facts.emplace_back("word size", Dec(word_));
   out.facts.emplace_back("header version", Dec(version_) + (version_ == 1 ? " (Java variant: method ids instead of PCs)" : ""));
   out.facts.emplace_back("sampling period", Dec(period_) + " us");
-  uint64_t off = 5 * word_;
-  bool trailer = false;
-  while (off < n) {
-    if (out.OverBudget(off, 40ull * recs_.size())) break;  // a sample's pcs kept until Finish
-    if (n - off < 2 * word_) {
-      out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
-      out.diags.Error(DiagCode::kRecordTruncated, off, n - off, "the file ends inside a sample record's count/depth words");
-      off = n;
-      break;
-    }
-    uint64_t count = Word(d + off), depth = Word(d + off + word_);
-    uint64_t room = (n - off - 2 * word_) / word_;
-    if (depth > room) {
-      out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
-      out.diags.Error(DiagCode::kRecordTruncated, off, n - off,
-                      "sample record with depth " + Dec(depth) + " but only " + Dec(room) + " words are left in the file");
-      off = n;
-      break;
-    }
-    uint64_t size = (2 + depth) * word_;
-    if (count == 0 && depth == 1 && Word(d + off + 2 * word_) == 0) {
-      out.records.Add(off, size, kTypeTrailer, RecordKind::kRecord, -1, RecordCategory::kMetadata);
-      off += size;
-      trailer = true;
-      break;
-    }
-    SampleRec s;
-    s.count = count;
-    s.row = out.records.Add(off, size, kTypeSample, RecordKind::kRecord, -1, RecordCategory::kSample);
-    for (uint64_t k = 0; k < depth; ++k) s.pcs.push_back(Word(d + off + (2 + k) * word_));
-    recs_.push_back(std::move(s));
-    off += size;
-  }
-  if (!trailer)
-    out.diags.Warning(DiagCode::kRecordTruncated, off, 0, "no trailer record (0, 1, 0): the profile was cut short");
-  if (off < n) {
-    out.records.Add(off, n - off, kTypeMaps, RecordKind::kRecord, -1, RecordCategory::kMetadata);
-    ParseMaps(std::string(reinterpret_cast<const char*>(d + off), static_cast<size_t>(n - off)), off, out);
-  }
-  if (progress) progress(n, n);
+  off_ = 5 * word_;
+  ReadRecords(w, out);
+  if (progress) progress(paused_ ? off_ : n, n);
   return true;
+}
+
+bool GperfDecoder::Resume(Window& w, DecodeResult& out, const ProgressFn& progress) {
+  paused_ = false;
+  ReadRecords(w, out);
+  if (progress) progress(paused_ ? off_ : w.size(), w.size());
+  return true;
+}
+
+void GperfDecoder::Stop(Window& w, DecodeResult& out) {
+  if (!paused_) return;
+  paused_ = false;
+  ended_ = true;
+  NoteDecodeStopped(out.diags, off_, w.size(), w.size());
+}
+
+uint64_t GperfDecoder::KeptBytes() const {
+  // per record its count, row and first PC (20 bytes) and the sample row Finish makes of it (40); 8 a PC
+  return 60ull * count_.size() + 8ull * pcs_.size();
+}
+
+void GperfDecoder::ReadRecords(Window& w, DecodeResult& out) {
+  const uint64_t n = w.size();
+  const uint64_t word = word_;
+  bool budget = false;
+  while (!ended_ && off_ < n) {
+    if (pause_.Ask(off_)) {  // before the budget: asked once per offset, paused or not
+      paused_ = true;
+      return;
+    }
+    if (out.OverBudget(off_, KeptBytes())) {
+      budget = true;
+      break;
+    }
+    const uint8_t* cd = n - off_ >= 2 * word ? w.Get(off_, static_cast<size_t>(2 * word)) : nullptr;
+    if (!cd) {
+      out.records.Add(off_, n - off_, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
+      out.diags.Error(DiagCode::kRecordTruncated, off_, n - off_, "the file ends inside a sample record's count/depth words");
+      off_ = n;
+      break;
+    }
+    const uint64_t count = Word(cd), depth = Word(cd + word);
+    const uint64_t room = (n - off_ - 2 * word) / word;
+    if (depth > room) {
+      out.records.Add(off_, n - off_, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
+      out.diags.Error(DiagCode::kRecordTruncated, off_, n - off_,
+                      "sample record with depth " + Dec(depth) + " but only " + Dec(room) + " words are left in the file");
+      off_ = n;
+      break;
+    }
+    const uint64_t size = (2 + depth) * word;
+    if (count == 0 && depth == 1) {
+      const uint8_t* t = w.Get(off_ + 2 * word, static_cast<size_t>(word));
+      if (t && Word(t) == 0) {
+        out.records.Add(off_, size, kTypeTrailer, RecordKind::kRecord, -1, RecordCategory::kMetadata);
+        off_ += size;
+        trailer_ = true;
+        break;
+      }
+    }
+    row_.push_back(out.records.Add(off_, size, kTypeSample, RecordKind::kRecord, -1, RecordCategory::kSample));
+    count_.push_back(count);
+    // the PCs, a slice of the window at a time (a record is as deep as the file allows)
+    for (uint64_t k = 0; k < depth;) {
+      const uint64_t take = std::min<uint64_t>(depth - k, 1u << 16);
+      const uint8_t* d = w.Get(off_ + (2 + k) * word, static_cast<size_t>(take * word));
+      for (uint64_t j = 0; j < take; ++j) pcs_.push_back(Word(d + j * word));
+      k += take;
+    }
+    first_.push_back(pcs_.size());
+    off_ += size;
+  }
+  ended_ = true;
+  if (budget) return;  // (the budget's diagnostic says where it stopped; the maps text is not reached)
+  if (!trailer_)
+    out.diags.Warning(DiagCode::kRecordTruncated, off_, 0, "no trailer record (0, 1, 0): the profile was cut short");
+  if (off_ < n) {
+    // The maps text (a process's /proc/self/maps: kilobytes); at most 64 MiB of it is read.
+    constexpr uint64_t kMaxMaps = 64ull << 20;
+    const uint64_t len = std::min<uint64_t>(n - off_, kMaxMaps);
+    out.records.Add(off_, n - off_, kTypeMaps, RecordKind::kRecord, -1, RecordCategory::kMetadata);
+    if (len < n - off_)
+      out.diags.Warning(DiagCode::kRecordTruncated, off_ + len, n - off_ - len,
+                        "the maps text after the trailer is " + Dec(n - off_) + " bytes: only its first 64 MiB are read");
+    const uint8_t* m = w.Get(off_, static_cast<size_t>(len));
+    if (m) ParseMaps(std::string(reinterpret_cast<const char*>(m), static_cast<size_t>(len)), off_, out);
+  }
 }
 
 void GperfDecoder::ParseMaps(const std::string& text, uint64_t base, DecodeResult& out) {
@@ -213,64 +261,82 @@ void GperfDecoder::Finish(DecodeResult& out) {
     return kNone;
   };
   uint64_t total = 0;
-  std::vector<std::vector<uint64_t>> adjusted;
-  for (const auto& s : recs_) {
-    std::vector<uint64_t> pcs = s.pcs;
-    if (drop_duplicate_leaf_ && pcs.size() >= 2 && pcs[0] == pcs[1]) pcs.erase(pcs.begin() + 1);
+  const size_t records = count_.size();
+  // Record i's PCs with the pprof adjustments chosen (into v): drop_duplicate_leaf, pc_minus_one, then the
+  // signal frames stripped so far.
+  std::vector<uint64_t> stripped;
+  auto adjusted = [&](size_t i, std::vector<uint64_t>& v) {
+    v.assign(pcs_.begin() + static_cast<std::ptrdiff_t>(first_[i]), pcs_.begin() + static_cast<std::ptrdiff_t>(first_[i + 1]));
+    if (drop_duplicate_leaf_ && v.size() >= 2 && v[0] == v[1]) v.erase(v.begin() + 1);
     if (pc_minus_one_)
-      for (size_t k = 1; k < pcs.size(); ++k) pcs[k] -= 1;
-    adjusted.push_back(std::move(pcs));
-  }
+      for (size_t k = 1; k < v.size(); ++k) v[k] -= 1;
+    for (uint64_t s : stripped)
+      if (v.size() > 1 && v[1] == s) v.erase(v.begin() + 1);
+  };
+  std::vector<uint64_t> pcs;
   if (strip_signal_frames_) {
     // Go pprof (legacy_profile.go cpuProfile): when (nearly) every sample record
     // has the same second frame, it was pushed by the signal handler; strip it
     // (at most twice). Allowed exceptions: one per 32 records.
-    size_t margin = adjusted.size() / 32;
+    size_t margin = records / 32;
     for (int iter = 0; iter < 2; ++iter) {
       std::map<uint64_t, size_t> second;
-      for (const auto& pcs : adjusted)
+      for (size_t i = 0; i < records; ++i) {
+        adjusted(i, pcs);
         if (pcs.size() > 1) second[pcs[1]]++;
+      }
       uint64_t best = 0;
       size_t best_n = 0;
       for (const auto& [a, c] : second)
         if (c > best_n) { best = a; best_n = c; }
-      if (!best_n || best_n + margin < adjusted.size()) break;
-      for (auto& pcs : adjusted)
-        if (pcs.size() > 1 && pcs[1] == best) pcs.erase(pcs.begin() + 1);
+      if (!best_n || best_n + margin < records) break;
+      stripped.push_back(best);
       out.diags.Add(DiagCode::kStackRepaired, Severity::kInfo, 0, 0,
                     "strip_signal_frames: removed the second frame " + Hex(best) + " found in " + Dec(best_n) + " of " +
-                        Dec(adjusted.size()) + " sample records");
+                        Dec(records) + " sample records");
     }
   }
-  for (size_t ri = 0; ri < recs_.size(); ++ri) {
-    const SampleRec& s = recs_[ri];
-    const std::vector<uint64_t>& pcs = adjusted[ri];
-    int32_t stack = kNone;
-    for (size_t k = pcs.size(); k-- > 0;) {
-      uint64_t pc = pcs[k];
-      uint64_t look = (k > 0 && !pc_minus_one_ && pc) ? pc - 1 : pc;  // a return address names its call site
-      int32_t mi = mapping_of(look);
-      std::string name;
-      if (mi != kNone) {
-        const Map& m = maps_[static_cast<size_t>(mi)];
-        uint64_t fileoff = look - m.start + m.pgoff;
-        std::string mb = m.path.substr(m.path.find_last_of('/') == std::string::npos ? 0 : m.path.find_last_of('/') + 1);
-        for (const auto& b : binaries_)
-          if (b->name == mb) { name = b->sym.Name(b->sym.FileOffsetToAddress(fileoff)); break; }
-        if (name.empty()) {
-          char buf[64];
-          std::snprintf(buf, sizeof buf, "+0x%llx", static_cast<unsigned long long>(pc - m.start + m.pgoff));
-          name = m.path + buf;
-        }
-      } else {
-        name = Hex(pc);
+  // Each distinct PC is named once: its frame, per PC and leaf or not (a caller's return address names its
+  // call site, the PC before it).
+  // (seen[i]: the i-th distinct (PC, caller) and its frame; an open-addressing index over them)
+  struct Seen { uint64_t pc; bool caller; int32_t frame; };
+  std::vector<Seen> seen;
+  FlatIndex seen_index;
+  auto frame = [&](uint64_t pc, bool caller) {
+    bool fresh = false;
+    const int32_t at = seen_index.FindOrInsert(
+        FlatIndex::Mix(pc, caller),
+        [&](int32_t r) { return seen[static_cast<size_t>(r)].pc == pc && seen[static_cast<size_t>(r)].caller == caller; },
+        static_cast<int32_t>(seen.size()), &fresh);
+    if (!fresh) return seen[static_cast<size_t>(at)].frame;
+    uint64_t look = (caller && !pc_minus_one_ && pc) ? pc - 1 : pc;
+    int32_t mi = mapping_of(look);
+    std::string name;
+    if (mi != kNone) {
+      const Map& m = maps_[static_cast<size_t>(mi)];
+      uint64_t fileoff = look - m.start + m.pgoff;
+      std::string mb = m.path.substr(m.path.find_last_of('/') == std::string::npos ? 0 : m.path.find_last_of('/') + 1);
+      for (const auto& b : binaries_)
+        if (b->name == mb) { name = b->sym.Name(b->sym.FileOffsetToAddress(fileoff)); break; }
+      if (name.empty()) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "+0x%llx", static_cast<unsigned long long>(pc - m.start + m.pgoff));
+        name = m.path + buf;
       }
-      int32_t fn = sb.Func(p.strings.Intern(name), mi);
-      stack = sb.Stack(stack, sb.Frame(pc, fn, mi));
+    } else {
+      name = Hex(pc);
     }
+    const int32_t f = sb.Frame(pc, sb.Func(p.strings.Intern(name), mi), mi);
+    seen.push_back(Seen{pc, caller, f});
+    return f;
+  };
+  for (size_t ri = 0; ri < records; ++ri) {
+    adjusted(ri, pcs);
+    int32_t stack = kNone;
+    for (size_t k = pcs.size(); k-- > 0;) stack = sb.Stack(stack, frame(pcs[k], k > 0));
     // one row per sample record, standing for its count of samples (SampleTable::count)
-    if (s.count == 0) continue;
-    uint32_t c = static_cast<uint32_t>(std::min<uint64_t>(s.count, 0xffffffffu));
+    if (count_[ri] == 0) continue;
+    uint32_t c = static_cast<uint32_t>(std::min<uint64_t>(count_[ri], 0xffffffffu));
     total += c;
     p.samples.time.push_back(0);
     p.samples.thread.push_back(thread);
@@ -278,12 +344,12 @@ void GperfDecoder::Finish(DecodeResult& out) {
     p.samples.event.push_back(0);
     p.samples.weight.push_back(static_cast<double>(period_) * c);
     p.samples.stack.push_back(stack);
-    p.samples.record.push_back(s.row);
+    p.samples.record.push_back(row_[ri]);
     p.samples.count.push_back(c);
   }
   p.events.samples[0] = total;
   threads.AddSamples(thread, static_cast<uint32_t>(std::min<uint64_t>(total, 0xffffffffu)));
-  out.facts.emplace_back("sample records", Dec(recs_.size()));
+  out.facts.emplace_back("sample records", Dec(records));
   out.facts.emplace_back("pc adjustments", std::string(pc_minus_one_ ? "pc_minus_one " : "") +
                                                  (drop_duplicate_leaf_ ? "drop_duplicate_leaf " : "") +
                                                  (strip_signal_frames_ ? "strip_signal_frames" : "") +
