@@ -347,6 +347,11 @@ void GperfDecoder::Finish(DecodeResult& out) {
     p.samples.record.push_back(row_[ri]);
     p.samples.count.push_back(c);
   }
+  // (the records' PCs are in the stacks now: their columns are freed for what the views make next)
+  std::vector<uint64_t>().swap(pcs_);
+  std::vector<uint64_t>().swap(first_);
+  std::vector<uint64_t>().swap(count_);
+  std::vector<int32_t>().swap(row_);
   p.events.samples[0] = total;
   threads.AddSamples(thread, static_cast<uint32_t>(std::min<uint64_t>(total, 0xffffffffu)));
   out.facts.emplace_back("sample records", Dec(records));
