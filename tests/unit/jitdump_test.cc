@@ -284,3 +284,48 @@ TEST(Jitdump, MemoryBudgetStopsTheDecodeAndKeepsWhatWasDecoded) {
   ASSERT_TRUE(all.Decode());
   EXPECT_EQ(all.result().records.rows(), 6001u);
 }
+
+namespace {
+
+// Stepped as the page decodes: paused between records, resumed to the same rows, markers and info; a stop
+// keeps the records read before it (with their markers) and says where.
+TEST(Jitdump, PausesBetweenRecordsAndAStopKeepsWhatWasRead) {
+  JitWriter w(false);
+  w.Header(1, 4242);
+  std::vector<uint64_t> starts;
+  for (uint32_t i = 0; i < 100; ++i) {
+    starts.push_back(w.size());
+    w.CodeLoad(1000 + i, 4242, 0x100000 + 64ull * i, 16, i, "fn" + std::to_string(i));
+  }
+  const std::vector<uint8_t> bytes = w.bytes();
+  MemorySource a(bytes.data(), bytes.size()), b(bytes.data(), bytes.size()), c(bytes.data(), bytes.size());
+  Session whole(a, "jit-4242.dump"), stepped(b, "jit-4242.dump"), stopped(c, "jit-4242.dump");
+  ASSERT_TRUE(whole.Decode());
+  int pauses = 0;
+  auto state = stepped.DecodeStart(nullptr, [](uint64_t, uint8_t) { return true; }, 1);
+  while (state == Session::DecodeState::kPaused) {
+    ++pauses;
+    state = stepped.DecodeResume();
+  }
+  EXPECT_EQ(pauses, 100);
+  EXPECT_EQ(stepped.RecordsText(), whole.RecordsText());
+  EXPECT_EQ(stepped.InfoJson(), whole.InfoJson());
+  EXPECT_EQ(stepped.TimelineJson(), whole.TimelineJson());
+  // stopped before the 41st load
+  state = stopped.DecodeStart(nullptr, [&](uint64_t off, uint8_t) { return off >= starts[40]; }, 1);
+  ASSERT_EQ(state, Session::DecodeState::kPaused);
+  EXPECT_EQ(stopped.PausedAt(), starts[40]);
+  stopped.DecodeStop();
+  EXPECT_TRUE(stopped.DecodeOk());
+  EXPECT_EQ(stopped.result().records.rows(), 41u);  // the header and 40 loads
+  EXPECT_EQ(stopped.result().profile.markers.size(), 40u);
+  const std::string timeline = stopped.TimelineJson();
+  EXPECT_NE(timeline.find("fn39"), std::string::npos);
+  EXPECT_EQ(timeline.find("fn40"), std::string::npos);
+  const std::string diags = stopped.DiagnosticsJson();
+  EXPECT_NE(diags.find("\"code\":\"decode_stopped\""), std::string::npos) << diags;
+  EXPECT_NE(diags.find("\"offset\":" + std::to_string(starts[40])), std::string::npos) << diags;
+  EXPECT_NE(stopped.InfoJson().find("\"end_offset\":" + std::to_string(starts[40])), std::string::npos);
+}
+
+}  // namespace

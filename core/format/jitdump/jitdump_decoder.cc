@@ -266,7 +266,7 @@ namespace {
 constexpr uint64_t kLoadBytes = 96, kMoveBytes = 72, kDebugBytes = 64, kEntryBytes = 48, kUnwindingBytes = 48;
 }  // namespace
 
-bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags, MemoryBudget* budget) {
+bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags, MemoryBudget* budget, PauseCheck* pause) {
   Diagnostics scratch;
   Diagnostics& dg = diags ? *diags : scratch;
   *out = Dump();
@@ -321,9 +321,24 @@ bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags, Memor
   }
   if (rows) rows->Add(0, hsize, 0, RecordKind::kFileHeader, -1, RecordCategory::kMetadata);
 
-  uint64_t off = hsize;
-  uint64_t kept = 0;  // what the dump holds, for the budget
+  out->walk.off = hsize;
+  ContinueDump(w, out, rows, &dg, budget, pause);
+  return true;
+}
+
+void ContinueDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags, MemoryBudget* budget, PauseCheck* pause) {
+  Diagnostics scratch;
+  Diagnostics& dg = diags ? *diags : scratch;
+  const Header& hd = out->header;
+  const uint64_t size = w.size();
+  out->walk.paused = false;
+  uint64_t& off = out->walk.off;
+  uint64_t& kept = out->walk.kept;  // what the dump holds, for the budget
   while (off < size) {
+    if (pause && pause->Ask(off)) {  // before the budget: asked once per offset, paused or not
+      out->walk.paused = true;
+      return;
+    }
     uint64_t left = size - off;
     if (left < kRecordHeaderSize) {
       dg.Error(DiagCode::kRecordTruncated, off, left,
@@ -377,22 +392,42 @@ bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags, Memor
       break;
   }
   out->end_offset = off < size ? off : size;
-  return true;
 }
 
 bool JitdumpDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progress) {
   out.format = "jitdump";
   out.mode = "file";
-  bool ok = ReadDump(w, &dump_, &out.records, &out.diags, &out.budget);
+  ok_ = ReadDump(w, &dump_, &out.records, &out.diags, &out.budget, &pause_);
   out.byte_order = dump_.header.order == ByteOrder::kLittle ? "little" : "big";
-  if (progress) progress(w.size(), w.size());
+  if (progress) progress(Paused() ? dump_.walk.off : w.size(), w.size());
+  if (!Paused()) Complete(out);
+  return ok_;
+}
+
+bool JitdumpDecoder::Resume(Window& w, DecodeResult& out, const ProgressFn& progress) {
+  if (!Paused()) return ok_;
+  ContinueDump(w, &dump_, &out.records, &out.diags, &out.budget, &pause_);
+  if (progress) progress(Paused() ? dump_.walk.off : w.size(), w.size());
+  if (!Paused()) Complete(out);
+  return ok_;
+}
+
+void JitdumpDecoder::Stop(Window& w, DecodeResult& out) {
+  if (!Paused()) return;
+  dump_.walk.paused = false;
+  dump_.end_offset = dump_.walk.off;
+  NoteDecodeStopped(out.diags, dump_.walk.off, w.size(), w.size());
+  Complete(out);
+}
+
+void JitdumpDecoder::Complete(DecodeResult& out) {
   row_load_.assign(out.records.rows(), -1);
   row_debug_.assign(out.records.rows(), -1);
   for (size_t i = 0; i < dump_.loads.size(); ++i)
     if (dump_.loads[i].row >= 0) row_load_[static_cast<size_t>(dump_.loads[i].row)] = static_cast<int32_t>(i);
   for (size_t i = 0; i < dump_.debug.size(); ++i)
     if (dump_.debug[i].row >= 0) row_debug_[static_cast<size_t>(dump_.debug[i].row)] = static_cast<int32_t>(i);
-  if (!dump_.header_ok) return ok;
+  if (!dump_.header_ok) return;
   AddMarkers(out.profile);
   const Header& h = dump_.header;
   out.facts.push_back({"jitdump version", Dec(h.version)});
@@ -425,7 +460,6 @@ bool JitdumpDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& prog
     if (!have || m.time > out.time_end) out.time_end = m.time;
     have = true;
   }
-  return ok;
 }
 
 void JitdumpDecoder::AddMarkers(Profile& p) const {

@@ -22,6 +22,10 @@
 #include "core/model/memory_budget.h"
 #include "core/model/record_table.h"
 
+namespace profscope {
+class PauseCheck;  // core/format/decoder.h
+}
+
 namespace profscope::jitdump {
 
 inline constexpr uint32_t kMagic = 0x4A695444;         // 'JiTD' read in the producer's order
@@ -109,6 +113,12 @@ struct Dump {
   uint64_t end_offset = 0;     // where the walk stopped
   uint64_t file_size = 0;
   bool garbled_header = false; // implausible header values (see ReadDump)
+  // Where a walk in steps is (ReadDump with a PauseCheck): the next record, what is kept so far (for the
+  // budget), paused before that record.
+  struct Walk {
+    uint64_t off = 0, kept = 0;
+    bool paused = false;
+  } walk;
 };
 
 // Timeline marker labels (Profile::markers) of code loads and moves:
@@ -135,6 +145,10 @@ void AddCodeMarkers(const Dump& d, Profile& p, const std::function<int32_t(uint3
 // `budget` (optional): the decode's memory budget; what the dump and `rows`
 // keep is counted with fixed bytes per record (the same natively and in WASM),
 // and reaching it stops the walk there (one error diagnostic in `diags`).
-bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags, MemoryBudget* budget = nullptr);
+// `pause` (optional): asked before each record (the page's worker decodes in steps); when it says so the
+// walk returns with out->walk.paused, and ContinueDump goes on from there.
+bool ReadDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags, MemoryBudget* budget = nullptr,
+              PauseCheck* pause = nullptr);
+void ContinueDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags, MemoryBudget* budget, PauseCheck* pause);
 
 }  // namespace profscope::jitdump

@@ -56,7 +56,7 @@ export class DecoderClient {
   /**
    * Cancel while a file decodes: the worker stops the decode at its next step ('stopping') and answers
    * 'decoded' with what it read (a decode_stopped warning says where). A worker that does not say
-   * 'stopping' within `graceMs` (a decoder that does not pause: jitdump) is terminated as
+   * 'stopping' within `graceMs` (a decoder that did not pause in time) is terminated as
    * stop() does, and open() rejects as cancelled.
    * @param {number} [graceMs]
    */
