@@ -2,6 +2,7 @@
 // perf.data + jit-PID.dump (JIT frames named as perf inject --jit names them), an XRay log + its
 // instrumented binary (function ids named from xray_instr_map), a gperftools profile + its binary.
 import { test, expect } from '@playwright/test';
+import fs from 'node:fs';
 import path from 'node:path';
 import { num, REPO, shot, summaryField, waitDecoded, watchErrors } from './helpers.js';
 
@@ -182,3 +183,68 @@ test('gperftools profile + its binary: PCs named from the ELF symbols', async ({
   await expect(page.getByRole('table', { name: 'Functions' })).toContainText('main');
   errs.check();
 });
+
+// A large gperftools profile and a large jit dump (a real one's records repeated; Playwright takes
+// buffers up to 50 MB: written to files) decode in steps as perf.data and XRay logs do: progress, and a
+// Cancel keeps what was read and says where it stopped.
+function bigGperf(copies) {
+  const d = fs.readFileSync(T('gperf', 'calltree_1000hz', 'cpu.prof'));
+  let off = 40;  // the 64-bit header's five words; then (count, depth, PCs) records until the trailer (0, 1, 0)
+  for (;;) {
+    const count = d.readBigUInt64LE(off), depth = Number(d.readBigUInt64LE(off + 8));
+    if (count === 0n && depth === 1 && d.readBigUInt64LE(off + 16) === 0n) break;
+    off += 16 + 8 * depth;
+  }
+  return Buffer.concat([d.subarray(0, 40), ...Array.from({ length: copies }, () => d.subarray(40, off)), d.subarray(off)]);
+}
+function bigJit(copies) {
+  const d = fs.readFileSync(T('jitdump', 'node_perf_prof', 'jit-25578.dump'));
+  const first = d.readUInt32LE(8);  // the header's total_size: where the records start
+  return Buffer.concat([d.subarray(0, first), ...Array.from({ length: copies }, () => d.subarray(first))]);
+}
+
+for (const [what, name, make] of [
+  // ~450 MB each: several seconds to decode, so the Cancel comes well before the end
+  ['gperftools profile', 'big.prof', () => bigGperf(480000)],
+  ['jit dump', 'jit-25578-big.dump', () => bigJit(240)],
+]) {
+  test(`a large ${what}: progress while it decodes, and a Cancel keeps what was read`, async ({ page }) => {
+    test.setTimeout(120_000);
+    const errs = watchErrors(page);
+    await page.goto('./');
+    await waitDecoded(page, 'calltree.perf.data');
+    const file = path.join(REPO, 'test-results', name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, make());
+    const size = fs.statSync(file).size;
+    await page.getByTestId('file-input').setInputFiles(file);
+    const progress = page.getByRole('status', { name: 'Decoding progress' });
+    await expect(progress).toBeVisible();
+    await expect(progress.locator('progress')).toHaveAttribute('value', /[1-9]/);
+    await progress.getByRole('button', { name: 'Cancel' }).click();
+    await expect(progress).toHaveCount(0);
+    const banner = page.getByTestId('decode-stopped');
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText(`of ${size.toLocaleString('en-US')}`);
+    const at = num((await banner.textContent()).match(/cancelled at byte ([\d,]+)/)[1]);
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(size);
+    if (name.endsWith('.prof')) {
+      // 71 samples in each copy of the records: some, not all, were read
+      const samples = num(await summaryField(page, 'samples').textContent());
+      expect(samples).toBeGreaterThan(0);
+      expect(samples).toBeLessThan(71 * 480000);
+    } else {
+      // 2 211 code loads in each copy: the timeline holds those read
+      await page.getByRole('tab', { name: 'Flame chart' }).click();
+      const markers = num((await page.getByTestId('chart-status').textContent()).match(/([\d,]+) markers/)[1]);
+      expect(markers).toBeGreaterThan(0);
+      expect(markers).toBeLessThan(2211 * 241);
+    }
+    await page.getByRole('tab', { name: /Diagnostics/ }).click();
+    const diag = page.getByRole('tabpanel', { name: 'Diagnostics' }).locator('tbody tr').filter({ hasText: 'decoding was stopped at byte offset' });
+    await expect(diag).toHaveCount(1);
+    fs.rmSync(file);
+    errs.check();
+  });
+}
