@@ -21,13 +21,22 @@ uint32_t U32At(const uint8_t* p, ByteOrder o) {
 
 // Counts U+FFFD as UTF-8 (EF BF BD): the mark of a binary file that went
 // through a text conversion (the ddprof_julia_partial case).
+// (Read a slice at a time: never the whole file at once.)
 uint64_t CountReplacementChars(Window& w, uint64_t limit) {
-  uint64_t n = std::min<uint64_t>(w.size(), limit);
-  const uint8_t* p = w.Get(0, static_cast<size_t>(n));
-  if (!p) return 0;
+  const uint64_t n = std::min<uint64_t>(w.size(), limit);
+  constexpr uint64_t kSlice = 1u << 20;
   uint64_t c = 0;
-  for (uint64_t i = 0; i + 2 < n; ++i)
-    if (p[i] == 0xEF && p[i + 1] == 0xBF && p[i + 2] == 0xBD) { ++c; i += 2; }
+  for (uint64_t i = 0; i + 2 < n;) {
+    // a slice and the two bytes after it, so a character across its end is seen
+    const uint64_t len = std::min<uint64_t>(n - i, kSlice + 2);
+    const uint8_t* p = w.Get(i, static_cast<size_t>(len));
+    if (!p) return c;
+    const uint64_t end = std::min<uint64_t>(i + kSlice, n - 2);
+    uint64_t j = i;
+    for (; j < end; ++j)
+      if (p[j - i] == 0xEF && p[j - i + 1] == 0xBF && p[j - i + 2] == 0xBD) { ++c; j += 2; }
+    i = j;
+  }
   return c;
 }
 
