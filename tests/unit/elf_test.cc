@@ -200,3 +200,21 @@ TEST(Elf, RealXRayBinaryFromTheCorpus) {
 }
 
 }  // namespace
+
+// __cxa_demangle's text (GNU's runtime, whose demangler is libiberty's), the same in the WASM build, where
+// the runtime's own demangler (libc++abi) recursed without a limit: a name nesting templates 2 000 deep
+// (8 KB) ended the module. libiberty gives such names up (they stay mangled).
+TEST(Demangle, GnuTextAndDeepNamesStayMangled) {
+  EXPECT_EQ(Demangle("_Z3runiPPc"), "run(int, char**)");
+  EXPECT_EQ(Demangle("_ZNSt6vectorIiSaIiEE9push_backERKi"), "std::vector<int, std::allocator<int> >::push_back(int const&)");
+  EXPECT_EQ(Demangle("_ZN12_GLOBAL__N_14spinEv"), "(anonymous namespace)::spin()");
+  EXPECT_EQ(Demangle("main"), "main");
+  EXPECT_EQ(Demangle("_Znot a name"), "_Znot a name");
+  for (const int n : {2000, 100000}) {
+    std::string nested = "_Z1fI", chain = "_Z1f" + std::string(static_cast<size_t>(n), 'P') + "v";
+    for (int i = 0; i < n; ++i) nested += "1aI";
+    nested += "i" + std::string(static_cast<size_t>(n), 'E') + "Ev";
+    EXPECT_EQ(Demangle(nested), nested);
+    EXPECT_EQ(Demangle(chain), chain);
+  }
+}

@@ -4,6 +4,15 @@
 
 #include <cxxabi.h>
 
+#if PROFSCOPE_HAVE_IBERTY
+// libiberty's demangler (libiberty/demangle.h, whose libiberty.h redeclares basename against <cstring>):
+// cplus_demangle_v3 and its DMGL_PARAMS | DMGL_TYPES, the options GNU's __cxa_demangle passes.
+extern "C" char* cplus_demangle_v3(const char* mangled, int options);
+namespace {
+constexpr int kDmglParams = 1 << 0, kDmglTypes = 1 << 4;
+}
+#endif
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -278,9 +287,15 @@ ElfFile ReadElf(Window& w) {
 
 std::string Demangle(const std::string& name) {
   if (name.size() < 2 || name[0] != '_' || name[1] != 'Z') return name;
+#if PROFSCOPE_HAVE_IBERTY
+  char* out = cplus_demangle_v3(name.c_str(), kDmglParams | kDmglTypes);
+#else
+  // (a runtime whose demangler may recurse without a limit: only names too short to nest that deep)
   int status = 0;
-  char* out = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || !out) { std::free(out); return name; }
+  char* out = name.size() <= 1024 ? abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status) : nullptr;
+  if (status != 0) { std::free(out); out = nullptr; }
+#endif
+  if (!out) return name;
   std::string s(out);
   std::free(out);
   return s;

@@ -69,8 +69,11 @@ ElfFile ReadElf(Window& w);
 // Same from bytes in memory (tests).
 ElfFile ReadElfBytes(const uint8_t* data, size_t size);
 
-// "_Z3runiPPc" -> "run(int, char**)" with the C++ runtime's __cxa_demangle;
-// other names unchanged.
+// "_Z3runiPPc" -> "run(int, char**)", the text of __cxa_demangle as GNU's C++
+// runtime gives it (its demangler is libiberty's: cplus_demangle_v3 with
+// DMGL_PARAMS | DMGL_TYPES), in both builds; other names unchanged. (Not the
+// WASM runtime's own __cxa_demangle: libc++abi's recurses without a limit
+// and a name of a few KB nesting templates 2 000 deep overflows the stack.)
 std::string Demangle(const std::string& name);
 
 // XRay function ids (1-based, in sled order, a new id whenever the sled's
