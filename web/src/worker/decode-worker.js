@@ -36,6 +36,7 @@ import wasmUrl from '@profscope-wasm/profscope_wasm.wasm?url';
 import { decodeStrings } from '../lib/strings.js';
 import { parseJson, readKept, readMarkers, scaleTimes } from './session-columns.js';
 import { makeTables, nextTask } from './tables.js';
+import { isModuleFault, moduleFaultMessage } from './module-fault.js';
 import { cpuLanes, cpuRows, eventTotals, funcInlined, funcSources, heaviestEvent } from './derive.js';
 import { FileAnalysis, defaultWeight } from './file-analysis.js';
 import { functionTotals, samplesOf } from './call-nodes.js';
@@ -611,23 +612,16 @@ self.onmessage = async (e) => {
     }
   } catch (err) {
     let message = errorMessage(err);
-    if (isAbort(err)) {
-      // An aborted module (an allocation failed past the memory budget) is
+    if (isModuleFault(err)) {
+      // An aborted module (an allocation failed past the memory budget; a stack overflow inside it) is
       // poisoned: drop it, so the next file opens in a fresh one.
       session = null;
       file = null;
       mod = null;
       modulePromise = null;
-      message = `the decoder stopped: ${message} (out of memory?); open the file again or another one`;
+      message = moduleFaultMessage(err, message);
     }
     self.postMessage({ type: 'error', id: msg.id, request: msg.type, message });
   }
 };
 
-/**
- * True when the WASM module aborted (RuntimeError: Aborted(), unreachable, out of bounds).
- * @param {unknown} err
- */
-function isAbort(err) {
-  return typeof WebAssembly !== 'undefined' && err instanceof WebAssembly.RuntimeError;
-}
