@@ -11,10 +11,12 @@
 #include <set>
 #include <tuple>
 #include <sstream>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "core/api/session.h"
+#include "core/format/xray/xray_calls.h"
 #include "core/format/xray/xray_decoder.h"
 #include "core/model/interval_view.h"
 #include "core/model/memory_budget.h"
@@ -615,4 +617,25 @@ TEST(XRay, MemoryBudgetStopsTheDecodeAndKeepsWhatWasDecoded) {
   auto all = Decode(ManyCalls(2, 60000));
   EXPECT_EQ(all->s->result().profile.samples.size(), 120000u);
   EXPECT_EQ(all->s->DiagnosticsJson(), "[]");
+}
+
+// TimeOrder is a stable sort by time: runs already in order (an FDR log's buffers), ties in file order, any
+// number of runs, against std::stable_sort.
+TEST(XRayTimeOrder, IsAStableSortByTime) {
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    const size_t n = rng() % 3000;
+    std::vector<uint64_t> t(n);
+    // runs of ascending times with many ties, starting anywhere
+    uint64_t at = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (rng() % (1 + round % 50) == 0) at = rng() % 1000;
+      at += rng() % 3;
+      t[i] = at;
+    }
+    std::vector<uint32_t> want(n);
+    for (size_t i = 0; i < n; ++i) want[i] = static_cast<uint32_t>(i);
+    std::stable_sort(want.begin(), want.end(), [&](uint32_t a, uint32_t b) { return t[a] < t[b]; });
+    ASSERT_EQ(profscope::xray::TimeOrder(t), want) << "round " << round;
+  }
 }

@@ -10,6 +10,39 @@
 
 namespace profscope::xray {
 
+// (the runs of non-decreasing times merged pairwise, a pass over the order per halving of their number)
+std::vector<uint32_t> TimeOrder(const std::vector<uint64_t>& t) {
+  const size_t n = t.size();
+  std::vector<uint32_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[i] = static_cast<uint32_t>(i);
+  std::vector<size_t> bounds{0};
+  for (size_t i = 1; i < n; ++i)
+    if (t[i] < t[i - 1]) bounds.push_back(i);
+  bounds.push_back(n);
+  if (bounds.size() <= 2) return order;
+  std::vector<uint32_t> merged(n);
+  const auto earlier = [&](uint32_t a, uint32_t b) { return t[a] < t[b]; };
+  while (bounds.size() > 2) {
+    std::vector<size_t> next{0};
+    size_t j = 0;
+    for (; j + 2 < bounds.size(); j += 2) {
+      // (std::merge takes from the first run among equal times: stable)
+      std::merge(order.begin() + static_cast<std::ptrdiff_t>(bounds[j]), order.begin() + static_cast<std::ptrdiff_t>(bounds[j + 1]),
+                 order.begin() + static_cast<std::ptrdiff_t>(bounds[j + 1]), order.begin() + static_cast<std::ptrdiff_t>(bounds[j + 2]),
+                 merged.begin() + static_cast<std::ptrdiff_t>(bounds[j]), earlier);
+      next.push_back(bounds[j + 2]);
+    }
+    if (j + 1 < bounds.size()) {  // an odd run left over
+      std::copy(order.begin() + static_cast<std::ptrdiff_t>(bounds[j]), order.begin() + static_cast<std::ptrdiff_t>(bounds[j + 1]),
+                merged.begin() + static_cast<std::ptrdiff_t>(bounds[j]));
+      next.push_back(bounds[j + 1]);
+    }
+    order.swap(merged);
+    bounds.swap(next);
+  }
+  return order;
+}
+
 void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& out) {
   Profile& p = out.profile;
   StackBuilder sb(p);
@@ -37,10 +70,7 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   // llvm-xray stack processes the records sorted by TSC (stable): 4 bytes a record while the calls are built.
   const CallLog& calls = log.calls;
   const std::vector<uint64_t>& tscs = calls.tsc;
-  std::vector<uint32_t> order(calls.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
-  if (!std::is_sorted(tscs.begin(), tscs.end()))
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return tscs[a] < tscs[b]; });
+  const std::vector<uint32_t> order = TimeOrder(tscs);
   // A sample per entry that exits: room for them at once.
   size_t entries = 0;
   for (CallAction a : calls.action) entries += IsEntry(a) ? 1 : 0;

@@ -13,6 +13,11 @@
 
 namespace profscope::xray {
 
+// The indexes of `times` in time order, stable (file order among equal times): what BuildCalls walks the
+// records in, as llvm-xray stack's stable sort by TSC. Merges the runs that are already in order (a log's
+// buffers are), so it costs log2(runs) passes, not a sort's.
+std::vector<uint32_t> TimeOrder(const std::vector<uint64_t>& times);
+
 // Fills threads, funcs/frames/stacks, samples, intervals, the "calls" event and markers.
 void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& out);
 
