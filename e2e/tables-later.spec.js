@@ -6,7 +6,8 @@
 // document gains its rows, shading, selection and lanes, and a shared link's selected record is
 // applied then.
 import { test, expect } from '@playwright/test';
-import { shot, summaryField, watchErrors } from './helpers.js';
+import path from 'node:path';
+import { num, REPO, shot, summaryField, watchErrors } from './helpers.js';
 
 /** Holds every 'tables' message from the decoding workers until window.__releaseTables(). */
 async function holdRecords(page) {
@@ -26,6 +27,9 @@ async function holdRecords(page) {
     window.__releaseTables = () => {
       holding = false;
       for (const f of held.splice(0)) f();
+    };
+    window.__holdTables = () => {
+      holding = true;
     };
   });
 }
@@ -117,5 +121,32 @@ test("a selection made before the record table arrives wins over a shared link's
   await expect(tree.locator('[role=treeitem][aria-selected=true] .rt-off')).toHaveText('0x10');
   await expect(fresh.getByTestId('hex-selection')).not.toHaveText(linked);
   await expect.poll(() => fresh.evaluate(() => decodeURIComponent(location.hash))).toContain('"row":1');
+  errs.check();
+});
+
+test("an XRay log's Functions view (llvm-xray account) says it is coming until the tables arrive", async ({ page }) => {
+  const errs = watchErrors(page);
+  await holdRecords(page);
+  await page.goto('./');
+  await expect(page.getByTestId('file-name')).toContainText('calltree.perf.data');
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(1);
+  // (the sample's tables go to the sample, as the worker's messages keep their order; the log's are held)
+  await page.evaluate(() => window.__releaseTables());
+  await page.evaluate(() => window.__holdTables());
+  await page.getByTestId('file-input').setInputFiles([
+    path.join(REPO, 'tests', 'data', 'xray', 'fdr_threads', 'xray.log'),
+    path.join(REPO, 'tests', 'data', 'xray', 'fdr_threads', 'xray_threads'),
+  ]);
+  await expect(page.getByTestId('file-name')).toContainText('xray.log');
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(1);
+  await page.getByRole('tab', { name: 'Functions' }).click();
+  const calls = num(await summaryField(page, 'samples').textContent());
+  await expect(page.getByTestId('account-pending')).toHaveText(`Accounting ${calls.toLocaleString('en-US')} calls per function…`);
+  await page.evaluate(() => window.__releaseTables());
+  await expect(page.getByTestId('account-pending')).toHaveCount(0);
+  const table = page.getByRole('table', { name: 'Function accounting' });
+  await expect(table).toBeVisible();
+  await expect(table.locator('tbody tr').first()).toBeVisible();
+  await expect(table).toContainText('worker(int)');
   errs.check();
 });

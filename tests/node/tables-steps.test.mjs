@@ -14,7 +14,7 @@ import { makeTables } from '../../web/src/worker/tables.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const D = (...p) => path.join(ROOT, 'tests', 'data', ...p);
-const STEPS = ['lanes', 'intervals', 'record columns', 'type names', 'record index', 'record -> sample', 'composition'];
+const STEPS = ['lanes', 'intervals', 'record columns', 'type names', 'record index', 'record -> sample', 'composition', 'account'];
 
 const opened = [];
 afterAll(() => opened.forEach((o) => o.close()));
@@ -77,6 +77,7 @@ describe('tables in steps', () => {
     expect(msg.composition).toEqual(whole.composition);
     expect(msg.lanes).toEqual(whole.lanes);
     expect(msg.intervals).toEqual(whole.intervals);
+    expect(msg.account).toEqual(whole.account);
     // every sample is in one lane; each row's sample points back at it
     const inLanes = msg.lanes.reduce((n, l) => n + l.samples.length, 0);
     expect(inLanes).toBe(profile.sampleRecords.length);
@@ -90,6 +91,9 @@ describe('tables in steps', () => {
     expect(msg.intervals.start.length).toBeGreaterThan(0);
     const named = new Set(Array.from(msg.intervals.func, (f) => analysis.names[f]));
     expect([...named].some((n) => /worker|main/.test(n))).toBe(true);
+    // llvm-xray account's rows (the Functions view) come with them too
+    expect(msg.account.length).toBeGreaterThan(0);
+    expect(msg.account.map((r) => String(r.function)).some((n) => /worker|main/.test(n))).toBe(true);
   });
 
   // the turns of the XRay case: 1 + its 3 lanes before the lanes are made, then one before each other step

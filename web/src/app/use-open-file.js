@@ -81,8 +81,8 @@ export function useOpenFile(client, onOpened) {
           if (!r || seq !== openSeq.current) return;
           if (r.error) next.tablesError = String(r.error);
           else {
-            const { records, index, recordSample, typeNames, composition, lanes, intervals, benchTimes } = r;
-            Object.assign(next, { records, index, recordSample, typeNames, composition, lanes, intervals, tablesBench: benchTimes });
+            const { records, index, recordSample, typeNames, composition, lanes, intervals, account, benchTimes } = r;
+            Object.assign(next, { records, index, recordSample, typeNames, composition, lanes, intervals, account, tablesBench: benchTimes });
           }
           setTablesIn((n) => n + 1);
         });

@@ -1,6 +1,6 @@
 // What a view shows while the tables it needs are on their way (the worker sends them right after the
 // flame graph's data: 'tables', client.js), or when making them failed: the record table (record tree,
-// composition) and the flame chart's lanes.
+// composition), the flame chart's lanes and an XRay log's account (Functions).
 
 /** @param {{doc: any, text: string, testid: string}} props */
 function Pending({ doc, text, testid }) {
@@ -22,4 +22,10 @@ export function RecordsPending({ doc, purpose = '' }) {
 export function LanesPending({ doc }) {
   const n = doc.sampleTimes?.length ?? 0;
   return <Pending doc={doc} testid="lanes-pending" text={`Laying out ${n.toLocaleString('en-US')} ${doc.summary?.format === 'xray' ? 'calls' : 'samples'} by thread…`} />;
+}
+
+/** @param {{doc: any}} props */
+export function AccountPending({ doc }) {
+  const n = doc.sampleTimes?.length ?? 0;
+  return <Pending doc={doc} testid="account-pending" text={`Accounting ${n.toLocaleString('en-US')} calls per function…`} />;
 }

@@ -276,7 +276,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     lanes: null, // ('tables')
     markers: lap('json answers, markers', readMarkers(s, strings, base.scale)),
     intervals: null, // ('tables': the flame chart's exact calls, XRay)
-    account: lap('account', parseJson(s.accountJson(), [])),
+    account: null, // ('tables': llvm-xray account's rows, XRay)
     funcSources: funcSources(s.frameSourceFrames(), s.frameSourceStrings(), profile.frameFuncs, analysis.canon, strings),
     funcInlined: lap('sources', funcInlined(s.frameInlined(), profile.frameFuncs, analysis.canon)),
     timing,

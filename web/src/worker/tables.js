@@ -1,12 +1,12 @@
 // @ts-check
 // The 'tables' message's content, made after 'decoded' (decode-worker.js): the record table (its columns
-// read from the session), its index, each row's sample, the rows' type names and the composition, and the
-// flame chart's lanes and exact calls (XRay's intervals). Made in steps with the worker's other messages
+// read from the session), its index, each row's sample, the rows' type names and the composition, the
+// flame chart's lanes and exact calls (XRay's intervals), and XRay's account. Made in steps with the worker's other messages
 // answered between them (a click on the flame graph waits one step, not all of them: an XRay log of
 // millions of calls takes seconds), and given up when another file opened meanwhile.
 import { RecordKind } from '../lib/record-kind.js';
 import { buildRecordIndex } from './record-index.js';
-import { readIntervals, readRecords, scaleTimes } from './session-columns.js';
+import { parseJson, readIntervals, readRecords, scaleTimes } from './session-columns.js';
 import { laneSteps, recordComposition, recordSamples, recordTypeNames } from './derive.js';
 
 /** @typedef {import('../../../wasm/profscope').Session} Session */
@@ -68,6 +68,8 @@ export async function makeTables(s, sampleRecords, lanesOf, { between, current, 
       composition: await step('composition', () => recordComposition(records, typeNames)),
       lanes, // the flame chart's, one per thread
       intervals, // exact calls (XRay enter/exit pairs), or null
+      // llvm-xray account's rows (XRay; [] for other formats): the Functions view of a tracer
+      account: await step('account', () => parseJson(s.accountJson(), [])),
     };
   } catch (err) {
     if (err === CLOSED) return null;

@@ -4,6 +4,7 @@
 // and transforms applied), like speedscope's sandwich table. Click a header to sort; click a
 // row to select the function (double-click opens its sandwich).
 import { InlinedTag } from '../../lib/inlined-tag.jsx';
+import { AccountPending } from '../../lib/tables-pending.jsx';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatInt, formatPercent, plural } from '../../lib/format.js';
 import { valueFormatter } from '../filter-bar/weight-switch.jsx';
@@ -34,8 +35,9 @@ const ACCOUNT_COLS = [
 ];
 
 export function Functions({ doc, analysis, client, onPick, onSandwich, selectedFunc = -1 }) {
+  // a tracer's (XRay) functions are llvm-xray account's rows, which arrive with the tables ('tables')
+  const tracer = doc.summary?.format === 'xray';
   const account = Array.isArray(doc.account) ? doc.account : [];
-  const tracer = account.length > 0;
   const [sort, setSort] = useState({ key: tracer ? 'sum' : 'self', desc: true });
   const nameIndex = useMemo(() => {
     const m = new Map();
@@ -62,7 +64,7 @@ export function Functions({ doc, analysis, client, onPick, onSandwich, selectedF
     if (tracer) return sortRows(account.map((r) => ({ ...r, name: String(r.function) })), sort.key === 'function' ? 'name' : sort.key, sort.desc);
     if (!totals || totals.analysis !== analysis) return [];
     return functionRows(totals, analysis.names, sort.key, sort.desc);
-  }, [doc, analysis, sort, totals]);
+  }, [doc, doc.account, analysis, sort, totals]);
 
   const rootTotal = analysis.tree.total.length ? analysis.tree.total[0] : 0;
   const fmtValue = valueFormatter(analysis, doc); // XRay by time: durations, not ticks
@@ -80,6 +82,13 @@ export function Functions({ doc, analysis, client, onPick, onSandwich, selectedF
     </th>
   );
   const funcOf = (r) => (tracer ? nameIndex.get(r.name) ?? -1 : r.func);
+  if (tracer && doc.account == null) {
+    return (
+      <div class="functions" data-testid="functions">
+        <AccountPending doc={doc} />
+      </div>
+    );
+  }
   return (
     <div class="functions" data-testid="functions">
       <div class="fn-note muted">
