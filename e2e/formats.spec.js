@@ -4,7 +4,7 @@
 import { test, expect } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { num, REPO, shot, summaryField, waitDecoded, watchErrors } from './helpers.js';
+import { cancelDecode, num, REPO, shot, summaryField, waitDecoded, watchErrors } from './helpers.js';
 
 const T = (...p) => path.join(REPO, 'tests', 'data', ...p);
 
@@ -221,14 +221,7 @@ for (const [what, name, make] of [
     const progress = page.getByRole('status', { name: 'Decoding progress' });
     await expect(progress).toBeVisible();
     await expect(progress.locator('progress')).toHaveAttribute('value', /[1-9]/);
-    await progress.getByRole('button', { name: 'Cancel' }).click();
-    await expect(progress).toHaveCount(0);
-    const banner = page.getByTestId('decode-stopped');
-    await expect(banner).toBeVisible();
-    await expect(banner).toContainText(`of ${size.toLocaleString('en-US')}`);
-    const at = num((await banner.textContent()).match(/cancelled at byte ([\d,]+)/)[1]);
-    expect(at).toBeGreaterThan(0);
-    expect(at).toBeLessThan(size);
+    await cancelDecode(page, size);
     if (name.endsWith('.prof')) {
       // 71 samples in each copy of the records: some, not all, were read
       const samples = num(await summaryField(page, 'samples').textContent());

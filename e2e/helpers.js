@@ -63,3 +63,20 @@ export function watchErrors(page) {
   });
   return { errors, check: () => expect(errors, errors.join('\n')).toEqual([]) };
 }
+
+/**
+ * Clicks the progress line's Cancel while a file of `size` bytes decodes, and returns the byte the decode
+ * stopped at, as the banner says it ("Decoding was cancelled at byte N of SIZE"): inside the file.
+ */
+export async function cancelDecode(page, size) {
+  const progress = page.getByRole('status', { name: 'Decoding progress' });
+  await progress.getByRole('button', { name: 'Cancel' }).click();
+  await expect(progress).toHaveCount(0);
+  const banner = page.getByTestId('decode-stopped');
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText(`of ${size.toLocaleString('en-US')}`);
+  const at = num((await banner.textContent()).match(/cancelled at byte ([\d,]+)/)[1]);
+  expect(at).toBeGreaterThan(0);
+  expect(at).toBeLessThan(size);
+  return at;
+}
