@@ -14,8 +14,10 @@ constexpr int kDmglParams = 1 << 0, kDmglTypes = 1 << 4;
 #endif
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <new>
 
 namespace profscope::elf {
 
@@ -274,15 +276,27 @@ ElfFile ReadElfBytes(const uint8_t* data, size_t size) {
 }
 
 ElfFile ReadElf(Window& w) {
-  uint64_t n = w.size();
-  const uint8_t* p = n ? w.Get(0, static_cast<size_t>(n)) : nullptr;
-  if (!p) {
+  // Read once, straight from the source (through the window it would be in memory twice: its buffer and
+  // the copy the parse needs, as window buffers are replaced by later reads).
+  const uint64_t n = w.size();
+  std::vector<uint8_t> bytes;
+  bool read = n > 0 && n <= SIZE_MAX;
+  if (read) {
+    try {
+      bytes.resize(static_cast<size_t>(n));
+    } catch (const std::bad_alloc&) {
+      ElfFile f;
+      f.problems.push_back("the file (" + std::to_string(n) + " bytes) is too large to read into memory");
+      return f;
+    }
+    read = w.source().Read(0, bytes.data(), bytes.size()) == bytes.size();
+  }
+  if (!read) {
     ElfFile f;
     f.problems.push_back("cannot read the file");
     return f;
   }
-  std::vector<uint8_t> copy(p, p + n);  // Window buffers are replaced by later reads
-  return ReadElfBytes(copy.data(), copy.size());
+  return ReadElfBytes(bytes.data(), bytes.size());
 }
 
 std::string Demangle(const std::string& name) {
