@@ -143,15 +143,25 @@ void GperfDecoder::ReadRecords(Window& w, DecodeResult& out) {
         break;
       }
     }
-    row_.push_back(out.records.Add(off_, size, kTypeSample, RecordKind::kRecord, -1, RecordCategory::kSample));
-    count_.push_back(count);
     // the PCs, a slice of the window at a time (a record is as deep as the file allows)
-    for (uint64_t k = 0; k < depth;) {
+    const size_t had = pcs_.size();
+    bool read = true;
+    for (uint64_t k = 0; read && k < depth;) {
       const uint64_t take = std::min<uint64_t>(depth - k, 1u << 16);
       const uint8_t* d = w.Get(off_ + (2 + k) * word, static_cast<size_t>(take * word));
-      for (uint64_t j = 0; j < take; ++j) pcs_.push_back(Word(d + j * word));
+      read = d != nullptr;
+      for (uint64_t j = 0; read && j < take; ++j) pcs_.push_back(Word(d + j * word));
       k += take;
     }
+    if (!read) {  // (the source failed to give bytes it holds)
+      pcs_.resize(had);
+      out.records.Add(off_, n - off_, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
+      out.diags.Error(DiagCode::kRecordTruncated, off_, n - off_, "the file could not be read from here on");
+      off_ = n;
+      break;
+    }
+    row_.push_back(out.records.Add(off_, size, kTypeSample, RecordKind::kRecord, -1, RecordCategory::kSample));
+    count_.push_back(count);
     first_.push_back(pcs_.size());
     off_ += size;
   }
