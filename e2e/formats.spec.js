@@ -237,6 +237,7 @@ for (const [what, name, make] of [
     await page.getByRole('tab', { name: /Diagnostics/ }).click();
     const diag = page.getByRole('tabpanel', { name: 'Diagnostics' }).locator('tbody tr').filter({ hasText: 'decoding was stopped at byte offset' });
     await expect(diag).toHaveCount(1);
+    await shot(page, name.endsWith('.prof') ? '08e-gperf-cancelled' : '08f-jitdump-cancelled');
     fs.rmSync(file);
     errs.check();
   });

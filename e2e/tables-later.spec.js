@@ -142,6 +142,7 @@ test("an XRay log's Functions view (llvm-xray account) says it is coming until t
   await page.getByRole('tab', { name: 'Functions' }).click();
   const calls = num(await summaryField(page, 'samples').textContent());
   await expect(page.getByTestId('account-pending')).toHaveText(`Accounting ${calls.toLocaleString('en-US')} calls per function…`);
+  await shot(page, '08d-account-pending');
   await page.evaluate(() => window.__releaseTables());
   await expect(page.getByTestId('account-pending')).toHaveCount(0);
   const table = page.getByRole('table', { name: 'Function accounting' });
