@@ -83,7 +83,7 @@ function tarSetOctal(tar, at, field, len, value) {
 // An XRay FDR (version 5) log of one thread whose function 1 recurses `depth` deep, then returns:
 // the header of a real log, one buffer (BufferExtents, NewBuffer, WallTimeMarker, PID, NewCPUId),
 // 2 x depth function records.
-function deepXRay(realLog, depth) {
+export function deepXRay(realLog, depth) {
   const meta = (kind, body) => {
     const r = Buffer.alloc(16);
     r[0] = (kind << 1) | 1;
