@@ -86,6 +86,7 @@ bool GperfDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progre
 }
 
 bool GperfDecoder::Resume(Window& w, DecodeResult& out, const ProgressFn& progress) {
+  if (!paused_) return true;
   paused_ = false;
   ReadRecords(w, out);
   if (progress) progress(paused_ ? off_ : w.size(), w.size());
@@ -95,7 +96,6 @@ bool GperfDecoder::Resume(Window& w, DecodeResult& out, const ProgressFn& progre
 void GperfDecoder::Stop(Window& w, DecodeResult& out) {
   if (!paused_) return;
   paused_ = false;
-  ended_ = true;
   NoteDecodeStopped(out.diags, off_, w.size(), w.size());
 }
 
@@ -108,7 +108,7 @@ void GperfDecoder::ReadRecords(Window& w, DecodeResult& out) {
   const uint64_t n = w.size();
   const uint64_t word = word_;
   bool budget = false;
-  while (!ended_ && off_ < n) {
+  while (off_ < n) {
     if (pause_.Ask(off_)) {  // before the budget: asked once per offset, paused or not
       paused_ = true;
       return;
@@ -165,7 +165,6 @@ void GperfDecoder::ReadRecords(Window& w, DecodeResult& out) {
     first_.push_back(pcs_.size());
     off_ += size;
   }
-  ended_ = true;
   if (budget) return;  // (the budget's diagnostic says where it stopped; the maps text is not reached)
   if (!trailer_)
     out.diags.Warning(DiagCode::kRecordTruncated, off_, 0, "no trailer record (0, 1, 0): the profile was cut short");
@@ -272,18 +271,25 @@ void GperfDecoder::Finish(DecodeResult& out) {
   };
   uint64_t total = 0;
   const size_t records = count_.size();
-  // Record i's PCs with the pprof adjustments chosen (into v): drop_duplicate_leaf, pc_minus_one, then the
-  // signal frames stripped so far.
-  std::vector<uint64_t> stripped;
-  auto adjusted = [&](size_t i, std::vector<uint64_t>& v) {
-    v.assign(pcs_.begin() + static_cast<std::ptrdiff_t>(first_[i]), pcs_.begin() + static_cast<std::ptrdiff_t>(first_[i + 1]));
-    if (drop_duplicate_leaf_ && v.size() >= 2 && v[0] == v[1]) v.erase(v.begin() + 1);
-    if (pc_minus_one_)
-      for (size_t k = 1; k < v.size(); ++k) v[k] -= 1;
-    for (uint64_t s : stripped)
-      if (v.size() > 1 && v[1] == s) v.erase(v.begin() + 1);
+  // pprof's adjustments, made once to the records' PCs in their column (record i's are
+  // pcs_[first_[i], first_[i + 1])): drop_duplicate_leaf (compared before the -1), pc_minus_one, then
+  // strip_signal_frames. drop_second drops each record's second PC where `drop(leaf, second)` says so.
+  auto drop_second = [&](auto drop) {
+    uint64_t to = 0;
+    for (size_t i = 0; i < records; ++i) {
+      const uint64_t b = first_[i], e = first_[i + 1];
+      const bool d = e - b >= 2 && drop(pcs_[b], pcs_[b + 1]);
+      first_[i] = to;
+      for (uint64_t k = b; k < e; ++k)
+        if (!(d && k == b + 1)) pcs_[to++] = pcs_[k];
+    }
+    first_[records] = to;
+    pcs_.resize(to);
   };
-  std::vector<uint64_t> pcs;
+  if (drop_duplicate_leaf_) drop_second([](uint64_t leaf, uint64_t second) { return leaf == second; });
+  if (pc_minus_one_)
+    for (size_t i = 0; i < records; ++i)
+      for (uint64_t k = first_[i] + 1; k < first_[i + 1]; ++k) pcs_[k] -= 1;
   if (strip_signal_frames_) {
     // Go pprof (legacy_profile.go cpuProfile): when (nearly) every sample record
     // has the same second frame, it was pushed by the signal handler; strip it
@@ -291,16 +297,14 @@ void GperfDecoder::Finish(DecodeResult& out) {
     size_t margin = records / 32;
     for (int iter = 0; iter < 2; ++iter) {
       std::map<uint64_t, size_t> second;
-      for (size_t i = 0; i < records; ++i) {
-        adjusted(i, pcs);
-        if (pcs.size() > 1) second[pcs[1]]++;
-      }
+      for (size_t i = 0; i < records; ++i)
+        if (first_[i + 1] - first_[i] > 1) second[pcs_[first_[i] + 1]]++;
       uint64_t best = 0;
       size_t best_n = 0;
       for (const auto& [a, c] : second)
         if (c > best_n) { best = a; best_n = c; }
       if (!best_n || best_n + margin < records) break;
-      stripped.push_back(best);
+      drop_second([best](uint64_t, uint64_t second) { return second == best; });
       out.diags.Add(DiagCode::kStackRepaired, Severity::kInfo, 0, 0,
                     "strip_signal_frames: removed the second frame " + Hex(best) + " found in " + Dec(best_n) + " of " +
                         Dec(records) + " sample records");
@@ -341,9 +345,9 @@ void GperfDecoder::Finish(DecodeResult& out) {
     return f;
   };
   for (size_t ri = 0; ri < records; ++ri) {
-    adjusted(ri, pcs);
+    const uint64_t* pcs = pcs_.data() + first_[ri];
     int32_t stack = kNone;
-    for (size_t k = pcs.size(); k-- > 0;) stack = sb.Stack(stack, frame(pcs[k], k > 0));
+    for (size_t k = static_cast<size_t>(first_[ri + 1] - first_[ri]); k-- > 0;) stack = sb.Stack(stack, frame(pcs[k], k > 0));
     // one row per sample record, standing for its count of samples (SampleTable::count)
     if (count_[ri] == 0) continue;
     uint32_t c = static_cast<uint32_t>(std::min<uint64_t>(count_[ri], 0xffffffffu));

@@ -67,10 +67,10 @@ class GperfDecoder : public Decoder {
   std::vector<int32_t> row_;
   std::vector<uint64_t> first_{0};
   std::vector<uint64_t> pcs_;
-  // Where the reading is: the next record's offset; paused before it; the records ended (trailer, end,
-  // damage or the budget).
+  // Where the reading is: the next record's offset; paused before it (only then does Resume read on);
+  // the trailer was read.
   uint64_t off_ = 0;
-  bool paused_ = false, ended_ = false, trailer_ = false;
+  bool paused_ = false, trailer_ = false;
   PauseCheck pause_;
   struct Map { uint64_t start, end, pgoff; std::string path; };
   std::vector<Map> maps_;

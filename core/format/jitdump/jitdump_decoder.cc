@@ -408,17 +408,20 @@ bool JitdumpDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& prog
   out.mode = "file";
   ok_ = ReadDump(w, &dump_, &out.records, &out.diags, &out.budget, &pause_);
   out.byte_order = dump_.header.order == ByteOrder::kLittle ? "little" : "big";
-  if (progress) progress(Paused() ? dump_.walk.off : w.size(), w.size());
-  if (!Paused()) Complete(out);
+  AfterStep(w, out, progress);
   return ok_;
 }
 
 bool JitdumpDecoder::Resume(Window& w, DecodeResult& out, const ProgressFn& progress) {
   if (!Paused()) return ok_;
   ContinueDump(w, &dump_, &out.records, &out.diags, &out.budget, &pause_);
+  AfterStep(w, out, progress);
+  return ok_;
+}
+
+void JitdumpDecoder::AfterStep(Window& w, DecodeResult& out, const ProgressFn& progress) {
   if (progress) progress(Paused() ? dump_.walk.off : w.size(), w.size());
   if (!Paused()) Complete(out);
-  return ok_;
 }
 
 void JitdumpDecoder::Stop(Window& w, DecodeResult& out) {

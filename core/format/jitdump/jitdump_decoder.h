@@ -38,6 +38,8 @@ class JitdumpDecoder : public Decoder {
   // Timeline markers ("code load", "code move") on thread rows made from the records' tids.
   void AddMarkers(Profile& p) const;
 
+  // After a step of the walk (Decode, Resume): the progress, and Complete once it ended.
+  void AfterStep(Window& w, DecodeResult& out, const ProgressFn& progress);
   // What the walk's end adds: each row's load/debug index, the markers, the facts and info.
   void Complete(DecodeResult& out);
 

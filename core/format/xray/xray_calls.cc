@@ -10,7 +10,8 @@
 
 namespace profscope::xray {
 
-// (the runs of non-decreasing times merged pairwise, a pass over the order per halving of their number)
+// (the runs of non-decreasing times merged pairwise in place, a pass over the order per halving of their
+// number; std::inplace_merge borrows a buffer of the shorter run: at most half the order, as a stable sort's)
 std::vector<uint32_t> TimeOrder(const std::vector<uint64_t>& t) {
   const size_t n = t.size();
   std::vector<uint32_t> order(n);
@@ -19,25 +20,18 @@ std::vector<uint32_t> TimeOrder(const std::vector<uint64_t>& t) {
   for (size_t i = 1; i < n; ++i)
     if (t[i] < t[i - 1]) bounds.push_back(i);
   bounds.push_back(n);
-  if (bounds.size() <= 2) return order;
-  std::vector<uint32_t> merged(n);
-  const auto earlier = [&](uint32_t a, uint32_t b) { return t[a] < t[b]; };
+  const auto at = [&](size_t k) { return order.begin() + static_cast<std::ptrdiff_t>(k); };
   while (bounds.size() > 2) {
     std::vector<size_t> next{0};
-    size_t j = 0;
-    for (; j + 2 < bounds.size(); j += 2) {
-      // (std::merge takes from the first run among equal times: stable)
-      std::merge(order.begin() + static_cast<std::ptrdiff_t>(bounds[j]), order.begin() + static_cast<std::ptrdiff_t>(bounds[j + 1]),
-                 order.begin() + static_cast<std::ptrdiff_t>(bounds[j + 1]), order.begin() + static_cast<std::ptrdiff_t>(bounds[j + 2]),
-                 merged.begin() + static_cast<std::ptrdiff_t>(bounds[j]), earlier);
+    for (size_t j = 0; j + 1 < bounds.size(); j += 2) {
+      if (j + 2 == bounds.size()) {  // an odd run left over
+        next.push_back(bounds[j + 1]);
+        break;
+      }
+      // (stable: among equal times the first run's come first)
+      std::inplace_merge(at(bounds[j]), at(bounds[j + 1]), at(bounds[j + 2]), [&](uint32_t a, uint32_t b) { return t[a] < t[b]; });
       next.push_back(bounds[j + 2]);
     }
-    if (j + 1 < bounds.size()) {  // an odd run left over
-      std::copy(order.begin() + static_cast<std::ptrdiff_t>(bounds[j]), order.begin() + static_cast<std::ptrdiff_t>(bounds[j + 1]),
-                merged.begin() + static_cast<std::ptrdiff_t>(bounds[j]));
-      next.push_back(bounds[j + 1]);
-    }
-    order.swap(merged);
     bounds.swap(next);
   }
   return order;
