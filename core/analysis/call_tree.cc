@@ -7,30 +7,6 @@ namespace profscope {
 
 namespace {
 
-// (parent node, func) -> child node, interned through the tree's own columns.
-class ChildIndex {
- public:
-  explicit ChildIndex(CallTree& t) : t_(t) {}
-  int32_t Child(int32_t parent, int32_t func) {
-    uint64_t h = FlatIndex::Mix(static_cast<uint32_t>(parent), static_cast<uint32_t>(func));
-    int32_t next = static_cast<int32_t>(t_.parent.size());
-    bool inserted = false;
-    int32_t n = index_.FindOrInsert(
-        h, [&](int32_t row) { return t_.parent[static_cast<size_t>(row)] == parent && t_.func[static_cast<size_t>(row)] == func; },
-        next, &inserted);
-    if (inserted) {
-      t_.parent.push_back(parent);
-      t_.func.push_back(func);
-      t_.depth.push_back(t_.depth[static_cast<size_t>(parent)] + 1);
-    }
-    return n;
-  }
-
- private:
-  CallTree& t_;
-  FlatIndex index_;
-};
-
 // A tree holding only its root (node 0: no function, depth 0).
 CallTree RootOnly() {
   CallTree t;
@@ -78,8 +54,59 @@ std::vector<int32_t> ToDepthFirst(CallTree& t) {
   return pos;
 }
 
-constexpr int32_t kNotComputed = -3;
-constexpr int32_t kDropped = -2;
+constexpr int32_t kDropped = -2;  // the node and its subtree are out of the view
+constexpr int32_t kPending = -4;  // not in the view yet (a sample there is out), its subtree may be
+
+// A tree of `t`'s nodes that samples reached (sample_node, -1 for none) and their ancestors, in
+// depth-first order with a node's children in the order samples first reached them; self and
+// total from the samples' values (empty: their counts).
+void KeepReached(const Trie& tr, const SampleTable& s, const std::vector<double>& values, CallTree& t) {
+  const size_t nn = tr.size();
+  constexpr size_t kNever = SIZE_MAX;
+  std::vector<double> self(nn, 0.0);
+  std::vector<size_t> first(nn, kNever);  // the first sample in the node's subtree
+  for (size_t i = 0; i < t.sample_node.size(); ++i) {
+    const int32_t n = t.sample_node[i];
+    if (n < 0) continue;
+    const uint64_t c = s.Count(i);
+    self[static_cast<size_t>(n)] += values.empty() ? static_cast<double>(c) : values[i];
+    if (first[static_cast<size_t>(n)] == kNever) first[static_cast<size_t>(n)] = i;
+    t.samples += c;
+  }
+  for (size_t n = nn; n-- > 1;) {
+    size_t& fp = first[static_cast<size_t>(tr.parent[n])];
+    fp = std::min(fp, first[n]);
+  }
+  first[0] = 0;
+  // parents before children (a parent's first sample is its first child's, or earlier), and
+  // siblings by their first sample
+  std::vector<int32_t> order;
+  for (size_t n = 0; n < nn; ++n)
+    if (first[n] != kNever) order.push_back(static_cast<int32_t>(n));
+  std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+    const size_t ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
+    return first[ua] != first[ub] ? first[ua] < first[ub] : tr.depth[ua] < tr.depth[ub];
+  });
+  std::vector<int32_t> id(nn, -1);
+  for (size_t k = 0; k < order.size(); ++k) id[static_cast<size_t>(order[k])] = static_cast<int32_t>(k);
+  const size_t kept = order.size();
+  t.parent.resize(kept);
+  t.func.resize(kept);
+  t.depth.resize(kept);
+  t.self.resize(kept);
+  for (size_t k = 0; k < kept; ++k) {
+    const size_t n = static_cast<size_t>(order[k]);
+    t.parent[k] = n == 0 ? kNone : id[static_cast<size_t>(tr.parent[n])];
+    t.func[k] = tr.func[n];
+    t.depth[k] = tr.depth[n];
+    t.self[k] = self[n];
+  }
+  t.total = t.self;
+  for (size_t n = kept; n-- > 1;) t.total[static_cast<size_t>(t.parent[n])] += t.total[n];
+  const std::vector<int32_t> pos = ToDepthFirst(t);
+  for (auto& n : t.sample_node)
+    if (n >= 0) n = pos[static_cast<size_t>(id[static_cast<size_t>(n)])];
+}
 
 }  // namespace
 
@@ -174,77 +201,73 @@ bool CallTreeBuilder::Passes(size_t i, const AnalysisOptions& o, const std::vect
   return true;
 }
 
-void CallTreeBuilder::StackPath(int32_t stack, std::vector<int32_t>& out) const {
-  out.clear();
-  const StackTable& st = p_.stacks;
-  int32_t s = stack;
-  size_t guard = 0;
-  while (s >= 0 && static_cast<size_t>(s) < st.frame.size() && guard++ < 100000) {
-    int32_t fr = st.frame[static_cast<size_t>(s)];
-    int32_t f = fr >= 0 && static_cast<size_t>(fr) < p_.frames.func.size() ? p_.frames.func[static_cast<size_t>(fr)] : kNone;
-    out.push_back(Canon(f));
-    int32_t pre = st.prefix[static_cast<size_t>(s)];
-    s = pre < s ? pre : -1;
+Trie CallTreeBuilder::TransformTrie(const Trie& in, const std::vector<uint8_t>& live, const AnalysisTransform& t,
+                                    std::vector<int32_t>& img) {
+  using Type = AnalysisTransform::Type;
+  Trie out;
+  ChildIndex child(out);
+  const size_t nn = in.size();
+  img.assign(nn, kDropped);
+  // focus-subtree: the path's frames matched so far; collapse-recursion: the image of the
+  // function's first call on the path
+  std::vector<int32_t> aux;
+  const bool focus = (t.type == Type::kFocusSubtree && !t.path.empty()) || t.type == Type::kFocusFunction;
+  img[0] = focus ? kPending : 0;
+  if (t.type == Type::kFocusSubtree || t.type == Type::kCollapseRecursion) aux.assign(nn, t.type == Type::kFocusSubtree ? 0 : kNone);
+  int32_t lib = -1, pseudo = kNone;
+  if (t.type == Type::kCollapseLibrary) {
+    for (size_t i = 0; i < libs_.size(); ++i)
+      if (libs_[i] == t.lib) lib = static_cast<int32_t>(i);
+    if (lib >= 0) pseudo = LibFunc(lib);
   }
-  std::reverse(out.begin(), out.end());
-}
-
-// Applies the transforms in order; false when the sample is dropped.
-bool CallTreeBuilder::Transform(std::vector<int32_t>& p, const AnalysisOptions& o) {
-  for (const AnalysisTransform& t : o.transforms) {
+  for (size_t u = 1; u < nn; ++u) {
+    if (!live.empty() && !live[u]) continue;
+    const size_t p = static_cast<size_t>(in.parent[u]);
+    const int32_t x = in.func[u], ip = img[p];
+    if (ip == kDropped) continue;
+    int32_t& iu = img[u];
     switch (t.type) {
-      case AnalysisTransform::Type::kFocusSubtree: {
-        const auto& pre = t.path;
-        if (p.size() < pre.size()) return false;
-        if (!std::equal(pre.begin(), pre.end(), p.begin())) return false;
-        if (!pre.empty()) p.erase(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(pre.size() - 1));
-        break;
-      }
-      case AnalysisTransform::Type::kFocusFunction: {
-        auto it = std::find(p.begin(), p.end(), t.func);
-        if (it == p.end()) return false;
-        p.erase(p.begin(), it);
-        break;
-      }
-      case AnalysisTransform::Type::kMergeFunction:
-        p.erase(std::remove(p.begin(), p.end(), t.func), p.end());
-        break;
-      case AnalysisTransform::Type::kDropFunction:
-        if (std::find(p.begin(), p.end(), t.func) != p.end()) return false;
-        break;
-      case AnalysisTransform::Type::kCollapseRecursion: {
-        auto a = std::find(p.begin(), p.end(), t.func);
-        if (a == p.end()) break;
-        auto b = std::find(p.rbegin(), p.rend(), t.func).base() - 1;  // last occurrence
-        if (b > a) p.erase(a + 1, b + 1);
-        break;
-      }
-      case AnalysisTransform::Type::kCollapseLibrary: {
-        int32_t lib = -1;
-        for (size_t i = 0; i < libs_.size(); ++i)
-          if (libs_[i] == t.lib) lib = static_cast<int32_t>(i);
-        if (lib < 0) break;
-        int32_t pseudo = LibFunc(lib);
-        size_t w = 0;
-        for (size_t r = 0; r < p.size(); ++r) {
-          int32_t f = p[r];
-          bool in_lib = f >= 0 && static_cast<size_t>(f) < canon_lib_.size() && canon_lib_[static_cast<size_t>(f)] == lib;
-          int32_t v = in_lib ? pseudo : f;
-          if (in_lib && w > 0 && p[w - 1] == pseudo) continue;
-          p[w++] = v;
+      case Type::kFocusSubtree:  // the path starts with t.path; its last function is the root
+        if (ip != kPending) {
+          iu = child.Child(ip, x);
+        } else if (x == t.path[static_cast<size_t>(aux[p])]) {
+          aux[u] = aux[p] + 1;
+          iu = static_cast<size_t>(aux[u]) == t.path.size() ? child.Child(0, x) : kPending;
         }
-        p.resize(w);
+        break;
+      case Type::kFocusFunction:  // from the function's first call
+        iu = ip != kPending ? child.Child(ip, x) : x == t.func ? child.Child(0, x) : kPending;
+        break;
+      case Type::kMergeFunction:
+        iu = x == t.func ? ip : child.Child(ip, x);
+        break;
+      case Type::kDropFunction:
+        iu = x == t.func ? kDropped : child.Child(ip, x);
+        break;
+      case Type::kCollapseRecursion:  // the calls between its first and its last one go
+        aux[u] = aux[p];
+        if (x == t.func && aux[p] != kNone) {
+          iu = aux[p];
+        } else {
+          iu = child.Child(ip, x);
+          if (x == t.func) aux[u] = iu;
+        }
+        break;
+      case Type::kCollapseLibrary: {  // a run of the library's functions is one pseudo function
+        const bool in_lib = lib >= 0 && x >= 0 && static_cast<size_t>(x) < canon_lib_.size() && canon_lib_[static_cast<size_t>(x)] == lib;
+        if (!in_lib) iu = child.Child(ip, x);
+        else iu = ip != 0 && out.func[static_cast<size_t>(ip)] == pseudo ? ip : child.Child(ip, pseudo);
         break;
       }
     }
   }
-  return true;
+  return out;
 }
 
 void CallTreeBuilder::EnsurePlain() {
   if (plain_ready_) return;
   plain_ready_ = true;
-  CallTree t = RootOnly();
+  Trie t;
   ChildIndex children(t);
   const StackTable& st = p_.stacks;
   plain_node_.assign(st.frame.size(), 0);
@@ -257,11 +280,15 @@ void CallTreeBuilder::EnsurePlain() {
     plain_node_[s] = children.Child(base, Canon(f));
   }
   // depth-first, so that the subset a Build keeps (in this order) is depth-first too
-  const std::vector<int32_t> pos = ToDepthFirst(t);
+  CallTree dfs;
+  dfs.parent = std::move(t.parent);
+  dfs.func = std::move(t.func);
+  dfs.depth = std::move(t.depth);
+  const std::vector<int32_t> pos = ToDepthFirst(dfs);
   for (auto& n : plain_node_) n = pos[static_cast<size_t>(n)];
-  plain_parent_ = std::move(t.parent);
-  plain_func_ = std::move(t.func);
-  plain_depth_ = std::move(t.depth);
+  plain_.parent = std::move(dfs.parent);
+  plain_.func = std::move(dfs.func);
+  plain_.depth = std::move(dfs.depth);
 }
 
 std::vector<double> CallTreeBuilder::SampleValues(const AnalysisOptions& o, const std::vector<uint8_t>& threads,
@@ -299,7 +326,7 @@ CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector
   EnsurePlain();
   const SampleTable& s = p_.samples;
   const size_t ns = s.size();
-  const size_t nn = plain_parent_.size();
+  const size_t nn = plain_.size();
   std::vector<double> cnt(nn, 0.0);
   std::vector<uint8_t> reached(nn, 0);  // a sample of weight 0 still keeps its node
   CallTree t;
@@ -320,7 +347,7 @@ CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector
   id[0] = 0;
   for (size_t n = nn; n-- > 1;) {
     if (reached[n]) id[n] = 0;
-    if (id[n] == 0) id[static_cast<size_t>(plain_parent_[n])] = 0;
+    if (id[n] == 0) id[static_cast<size_t>(plain_.parent[n])] = 0;
   }
   int32_t next = 0;
   for (size_t n = 0; n < nn; ++n)
@@ -333,9 +360,9 @@ CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector
     int32_t k = id[n];
     if (k < 0) continue;
     size_t kk = static_cast<size_t>(k);
-    t.parent[kk] = n == 0 ? kNone : id[static_cast<size_t>(plain_parent_[n])];
-    t.func[kk] = plain_func_[n];
-    t.depth[kk] = plain_depth_[n];
+    t.parent[kk] = n == 0 ? kNone : id[static_cast<size_t>(plain_.parent[n])];
+    t.func[kk] = plain_.func[n];
+    t.depth[kk] = plain_.depth[n];
     t.self[kk] = cnt[n];
   }
   for (auto& n : t.sample_node)
@@ -350,12 +377,8 @@ CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector
 }
 
 CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
-  CallTree t = RootOnly();
-  ChildIndex children(t);
-
   const SampleTable& s = p_.samples;
   const size_t ns = s.size();
-  const size_t nstacks = p_.stacks.frame.size();
   std::vector<uint8_t> threads, cpus;
   if (!o.threads.empty()) {
     threads.assign(p_.threads.size(), 0);
@@ -374,58 +397,86 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
   if (o.transforms.empty() && !o.invert && o.sandwich == AnalysisOptions::Sandwich::kNone)
     return BuildPlain(o, threads, cpus, values);
 
-  // node of each stack (index nstacks = the empty stack), computed when a sample first needs it
-  std::vector<int32_t> stack_node(nstacks + 1, kNotComputed);
-  std::vector<int32_t> path;
-  auto node_of = [&](int32_t stack) -> int32_t {
-    size_t slot = stack >= 0 && static_cast<size_t>(stack) < nstacks ? static_cast<size_t>(stack) : nstacks;
-    int32_t& memo = stack_node[slot];
-    if (memo != kNotComputed) return memo;
-    if (slot == nstacks) path.clear();  // the empty stack: transforms may still drop it
-    else StackPath(stack, path);
-    int32_t n = kDropped;
-    if (Transform(path, o)) {
-      bool keep = true;
-      // The sandwich merges recursion: callees from the function's innermost call, callers up
-      // to its outermost one, so the function is their root only (as speedscope's sandwich).
-      if (o.sandwich == AnalysisOptions::Sandwich::kCallees) {
-        auto it = std::find(path.rbegin(), path.rend(), o.sandwich_func);
-        if (it == path.rend()) keep = false;
-        else path.erase(path.begin(), std::prev(it.base()));
-      } else if (o.sandwich == AnalysisOptions::Sandwich::kCallers) {
-        auto it = std::find(path.begin(), path.end(), o.sandwich_func);
-        if (it == path.end()) keep = false;
-        else path.erase(std::next(it), path.end());
-      }
-      if (keep) {
-        bool inv = o.sandwich == AnalysisOptions::Sandwich::kCallers ? true : o.sandwich == AnalysisOptions::Sandwich::kCallees ? false : o.invert;
-        if (inv) std::reverse(path.begin(), path.end());
-        n = 0;
-        for (int32_t f : path) n = children.Child(n, f);
-      }
-    }
-    return memo = n;
-  };
-
+  // Each passing sample's node in the plain trie (every stack's path), then through each stage
+  // from its prefix's node: linear in the stacks, however deep.
+  EnsurePlain();
+  const size_t nn = plain_.size();
+  CallTree t;
   t.sample_node.assign(ns, -1);
-  std::vector<double> self(1, 0.0);
+  std::vector<uint8_t> reached(nn, 0);
   for (size_t i = 0; i < ns; ++i) {
     if (!Passes(i, o, threads, cpus)) continue;
-    int32_t n = node_of(s.stack[i]);
-    if (n < 0) continue;
+    const int32_t st = s.stack[i];
+    const int32_t n = st >= 0 && static_cast<size_t>(st) < plain_node_.size() ? plain_node_[static_cast<size_t>(st)] : 0;
     t.sample_node[i] = n;
-    if (self.size() < t.parent.size()) self.resize(t.parent.size() + t.parent.size() / 2, 0.0);
-    const uint64_t c = s.Count(i);
-    self[static_cast<size_t>(n)] += values.empty() ? static_cast<double>(c) : values[i];
-    t.samples += c;
+    reached[static_cast<size_t>(n)] = 1;
   }
-  self.resize(t.parent.size(), 0.0);
-  t.self = self;
-  t.total = std::move(self);
-  for (size_t n = t.total.size(); n-- > 1;) t.total[static_cast<size_t>(t.parent[n])] += t.total[n];
-  const std::vector<int32_t> pos = ToDepthFirst(t);
+  const std::vector<uint8_t> live = WithAncestors(plain_, reached);
+  std::vector<int32_t> at(nn, -1);  // plain node -> its image in the current trie (< 0: out)
+  for (size_t n = 0; n < nn; ++n)
+    if (live[n]) at[n] = static_cast<int32_t>(n);
+  Trie cur;
+  const Trie* in = &plain_;
+  std::vector<int32_t> img;
+  auto through = [&](const std::vector<int32_t>& im) {
+    for (auto& a : at)
+      if (a >= 0) a = im[static_cast<size_t>(a)];
+  };
+  for (const AnalysisTransform& tr : o.transforms) {
+    Trie next = TransformTrie(*in, in == &plain_ ? live : std::vector<uint8_t>{}, tr, img);
+    through(img);
+    cur = std::move(next);
+    in = &cur;
+  }
+
+  // the view: as it is, the callees of a function, or an inverted tree (of the paths up to a
+  // function's first call, for its callers)
+  Trie view;
+  const bool callers = o.sandwich == AnalysisOptions::Sandwich::kCallers;
+  const bool callees = o.sandwich == AnalysisOptions::Sandwich::kCallees;
+  if (callees) {
+    // the paths from the function's last (innermost) call: its recursion merges into the root
+    ChildIndex child(view);
+    img.assign(in->size(), kPending);
+    for (size_t u = 1; u < in->size(); ++u) {
+      const int32_t x = in->func[u], ip = img[static_cast<size_t>(in->parent[u])];
+      img[u] = x == o.sandwich_func ? child.Child(0, x) : ip == kPending ? kPending : child.Child(ip, x);
+    }
+    through(img);
+  } else if (callers || o.invert) {
+    std::vector<int32_t> upto;  // callers: each node's first call of the function on its path
+    if (callers) {
+      upto.assign(in->size(), kNone);
+      for (size_t u = 1; u < in->size(); ++u) {
+        const int32_t pu = upto[static_cast<size_t>(in->parent[u])];
+        upto[u] = pu != kNone ? pu : in->func[u] == o.sandwich_func ? static_cast<int32_t>(u) : kNone;
+      }
+    }
+    std::vector<uint8_t> need(in->size(), 0);
+    for (size_t n = 0; n < nn; ++n) {
+      int32_t a = at[n];
+      if (a < 0 || !reached[n]) continue;
+      if (callers) a = upto[static_cast<size_t>(a)];
+      if (a >= 0) need[static_cast<size_t>(a)] = 1;
+    }
+    std::vector<int32_t> inv;
+    if (!InvertTrie(*in, need, view, inv, max_inverted_nodes_, max_invert_steps_, &t.error, invert_how_)) {
+      CallTree root = RootOnly();
+      root.subtree_end = {1};
+      root.self = root.total = {0.0};
+      root.sample_node.assign(ns, -1);
+      root.error = (callers ? "the callers of this function: " : "") + t.error;
+      return root;
+    }
+    if (callers)
+      for (auto& a : upto) a = a >= 0 ? inv[static_cast<size_t>(a)] : -1;
+    through(callers ? upto : inv);
+  } else {
+    view = in == &plain_ ? plain_ : std::move(cur);
+  }
   for (auto& n : t.sample_node)
-    if (n >= 0) n = pos[static_cast<size_t>(n)];
+    if (n >= 0) n = at[static_cast<size_t>(n)] >= 0 ? at[static_cast<size_t>(n)] : -1;
+  KeepReached(view, s, values, t);
   return t;
 }
 

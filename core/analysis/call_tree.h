@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/trie.h"
 #include "core/model/profile.h"
 
 namespace profscope {
@@ -53,6 +54,7 @@ struct CallTree {
   std::vector<double> self, total;  // samples (a row counts SampleTable::Count), or weights (AnalysisOptions::weighted)
   std::vector<int32_t> sample_node; // sample -> node, -1 when filtered out or dropped
   uint64_t samples = 0;             // samples counted (rows times their counts)
+  std::string error;                // the view could not be built (too large): the tree is its root only
   size_t size() const { return parent.size(); }
 };
 
@@ -73,7 +75,17 @@ class CallTreeBuilder {
   // (its func's mapping, else a frame's); "" when none.
   const std::string& Library(int32_t canon) const;
 
+  // Linear in the stacks and samples, whatever the depth: a stack's node follows from its prefix's
+  // through each transform and sandwich half. An inverted tree, whose size is not linear in the
+  // stacks, is bounded (CallTree::error beyond the limits).
   CallTree Build(const AnalysisOptions& opts);
+  static constexpr size_t kMaxInvertedNodes = size_t{1} << 23;
+  static constexpr uint64_t kMaxInvertSteps = uint64_t{1} << 27;
+  void set_invert_limits(size_t nodes, uint64_t steps, InvertHow how = InvertHow::kCheaper) {
+    max_inverted_nodes_ = nodes;
+    max_invert_steps_ = steps;
+    invert_how_ = how;
+  }
 
   // XRay: a sample is one call and its weight the call's whole duration, which includes the
   // calls made from it (the samples on its child stacks); weighted trees subtract those.
@@ -81,8 +93,10 @@ class CallTreeBuilder {
 
  private:
   bool Passes(size_t i, const AnalysisOptions& o, const std::vector<uint8_t>& threads, const std::vector<uint8_t>& cpus) const;
-  void StackPath(int32_t stack, std::vector<int32_t>& out) const;  // root -> leaf canonical funcs
-  bool Transform(std::vector<int32_t>& path, const AnalysisOptions& o);
+  // One transform over a trie: each node's image in the trie returned, from its parent's image
+  // and its own function (kPending: not yet in the output, kDropped: it and its subtree dropped).
+  // Only the `live` nodes are mapped (empty: all).
+  Trie TransformTrie(const Trie& in, const std::vector<uint8_t>& live, const AnalysisTransform& t, std::vector<int32_t>& img);
   int32_t LibFunc(int32_t lib);
   // Without transforms, inversion or sandwich a stack's call node depends on the stack only:
   // the full tree of every stack is built once, and each such Build counts samples into it
@@ -97,7 +111,10 @@ class CallTreeBuilder {
   bool plain_ready_ = false;
   bool weights_inclusive_ = false;
   std::vector<int32_t> plain_node_;        // stack -> node of plain_
-  std::vector<int32_t> plain_parent_, plain_func_, plain_depth_;
+  Trie plain_;                             // every stack's path, depth-first
+  size_t max_inverted_nodes_ = kMaxInvertedNodes;
+  uint64_t max_invert_steps_ = kMaxInvertSteps;
+  InvertHow invert_how_ = InvertHow::kCheaper;
 
   const Profile& p_;
   std::vector<int32_t> canon_;       // func row -> canonical func
