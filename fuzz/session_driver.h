@@ -54,6 +54,15 @@ inline void DriveSession(profscope::Session& s, uint8_t mode) {
     sink += std::to_string(s.Analyze(o).size());
     o.invert = true;
     sink += std::to_string(s.Analyze(o).size());
+    // the views built stage by stage from the stacks' trie (core/analysis/call_tree.cc)
+    o = {};
+    o.transforms = {{profscope::AnalysisTransform::Type::kCollapseRecursion, 0, {}, ""},
+                    {profscope::AnalysisTransform::Type::kFocusFunction, 1, {}, ""}};
+    o.sandwich = profscope::AnalysisOptions::Sandwich::kCallers;
+    o.sandwich_func = 0;
+    sink += std::to_string(s.Analyze(o).size());
+    o.sandwich = profscope::AnalysisOptions::Sandwich::kCallees;
+    sink += std::to_string(s.Analyze(o).size());
     // every export (the writers trust no table: ids, times, counts come from the file)
     for (const char* f : {"folded", "speedscope", "gecko", "pprof", "chrome"}) {
       for (const char* w : {"samples", "period", "time"}) {

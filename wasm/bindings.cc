@@ -326,7 +326,7 @@ class JsSession {
   val frameSourceStrings() const { return Copy("Int32Array", p().frame_sources.source); }
 
   // The call tree of the options' JSON form (core/api/analysis_options_json.h),
-  // or {error} when the text is not such options.
+  // or {error} when the text is not such options or the view is too large to build.
   val analyze(std::string json) {
     profscope::AnalysisOptions o;
     std::string error;
@@ -336,6 +336,10 @@ class JsSession {
       return out;
     }
     const profscope::CallTree t = session_.Analyze(o);
+    if (!t.error.empty()) {  // a view too large to build (an inverted tree of deep stacks)
+      out.set("error", t.error);
+      return out;
+    }
     out.set("parent", Copy("Int32Array", t.parent));
     out.set("func", Copy("Int32Array", t.func));
     out.set("depth", Copy("Int32Array", t.depth));

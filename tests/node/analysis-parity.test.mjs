@@ -4,6 +4,7 @@
 // and sandwich analyses. Trees are compared as folded text by function name; the core's trees
 // are depth-first with a subtree range per node. The columns are read as the worker reads them.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { openSession } from '../../wasm/load-node.mjs';
 import { decodeStrings } from '../../web/src/lib/strings.js';
 import { readProfile } from '../../web/src/worker/session-columns.js';
 import { analyze, prepare, sandwich } from '../reference/analysis.js';
+import { deepXRay } from './hostile/make-hostile-formats.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const D = (...p) => path.join(ROOT, 'tests', 'data', ...p);
@@ -126,4 +128,45 @@ describe.each(CASES)('$name', ({ file, side }) => {
       close();
     }
   });
+});
+
+// Deep stacks (issue 16): every view is linear in the stacks, so a 100 000-deep recursion (an XRay log
+// where each call is a sample) is inverted, sandwiched and transformed at once; an inverted tree that is
+// inherently too large (a chain of 20 000 distinct functions: 200 M nodes) is {error}, not minutes.
+describe('deep stacks in the WASM module', () => {
+  const real = () => fs.readFileSync(D('xray', 'fdr_threads', 'xray.log'));
+  const tmp = (name, bytes) => {
+    const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'profscope-deep-')), name);
+    fs.writeFileSync(f, bytes);
+    return f;
+  };
+  it('a 100 000-deep recursion: inverted, sandwich halves and collapse recursion', async () => {
+    const file = tmp('deep.log', deepXRay(real(), 100000));
+    const { session: s, close } = await openSession(file, {});
+    try {
+      const f = coreNames(s, decodeStrings(s.strings())).indexOf('#1');
+      const inv = core(s, { invert: true });
+      expect(inv.count).toBe(200001); // the root, #1's chain, thread_7 below each of its calls
+      expect(inv.samples).toBe(100000);
+      expect(inv.depth.reduce((a, d) => Math.max(a, d), 0)).toBe(100001);
+      expect(core(s, { sandwich: { mode: 'callers', func: f } }).count).toBe(3);
+      expect(core(s, { sandwich: { mode: 'callees', func: f } }).count).toBe(2);
+      expect(core(s, { transforms: [{ type: 'collapse-recursion', func: f }] }).count).toBe(3);
+    } finally {
+      close();
+      fs.rmSync(path.dirname(file), { recursive: true });
+    }
+  }, 60_000);
+  it('a chain of 20 000 distinct functions: its inverted tree is {error}', async () => {
+    const file = tmp('chain.log', deepXRay(real(), 20000, { distinct: true }));
+    const { session: s, close } = await openSession(file, {});
+    try {
+      const t = s.analyze(JSON.stringify({ invert: true }));
+      expect(t.error).toMatch(/^the inverted tree of these stacks is too large to build: .*stacks up to 20001 deep/);
+      expect(core(s, {}).count).toBe(20002); // the plain tree is linear
+    } finally {
+      close();
+      fs.rmSync(path.dirname(file), { recursive: true });
+    }
+  }, 60_000);
 });

@@ -103,6 +103,14 @@ export function App() {
           Could not open {files.pendingName || 'the file'}: {files.error}
         </div>
       ) : null}
+      {an.viewError ? (
+        <div class="banner error" role="alert" data-testid="view-error">
+          This view could not be made, the options are as they were: {an.viewError}{' '}
+          <button type="button" class="close" aria-label="Dismiss" title="Dismiss" onClick={an.dismissViewError}>
+            ×
+          </button>
+        </div>
+      ) : null}
       {status === 'cancelled' ? (
         <div class="banner" role="status">
           Decoding cancelled. Drop a file or use “Open file…”.

@@ -80,10 +80,11 @@ function tarSetOctal(tar, at, field, len, value) {
   tar.write(sum.toString(8).padStart(6, '0') + '\0 ', at + 148, 'latin1');
 }
 
-// An XRay FDR (version 5) log of one thread whose function 1 recurses `depth` deep, then returns:
+// An XRay FDR (version 5) log of one thread whose function 1 recurses `depth` deep (or, distinct, calls a
+// chain of `depth` functions), then returns:
 // the header of a real log, one buffer (BufferExtents, NewBuffer, WallTimeMarker, PID, NewCPUId),
 // 2 x depth function records.
-export function deepXRay(realLog, depth) {
+export function deepXRay(realLog, depth, { distinct = false } = {}) {
   const meta = (kind, body) => {
     const r = Buffer.alloc(16);
     r[0] = (kind << 1) | 1;
@@ -102,8 +103,9 @@ export function deepXRay(realLog, depth) {
     meta(9, (r) => u32(r, 1, 4242)),                 // PID
     meta(2, (r) => { r.writeUInt16LE(0, 1); u64(r, 3, 1000); }),  // NewCPUId, tsc 1000
   ];
-  for (let i = 0; i < depth; i++) records.push(fn(0, 1));
-  for (let i = 0; i < depth; i++) records.push(fn(1, 1));
+  // (distinct: a chain of `depth` different functions, ids 1..depth, instead of one recursing)
+  for (let i = 0; i < depth; i++) records.push(fn(0, distinct ? i + 1 : 1));
+  for (let i = depth; i-- > 0; ) records.push(fn(1, distinct ? i + 1 : 1));
   const body = Buffer.concat(records);
   const extents = meta(7, (r) => u64(r, 1, body.length));
   return Buffer.concat([realLog.subarray(0, 32), extents, body]);

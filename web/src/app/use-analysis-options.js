@@ -1,6 +1,8 @@
 // The analysis options (filters, search, transforms, invert) with undo / redo of transforms,
 // and the worker's aggregation for them: every change re-aggregates in the worker (the core's
 // call tree), the answer replaces the analysis the views draw. Owned by the open document.
+// Options the core cannot make a view of (an inverted tree too large to build) are taken back,
+// and `viewError` says why until the next view is made.
 import { useCallback, useRef, useState } from 'preact/hooks';
 import { useOwnedState } from './owned-state.js';
 import { defaultWeight } from '../worker/file-analysis.js';
@@ -27,19 +29,29 @@ export function useAnalysisOptions(doc, client, onError) {
   const [opts, setOpts] = useOwnedState(doc, (d) => defaultOpts(d?.defaultEvent ?? 0, d));
   const [undone, setUndone] = useOwnedState(doc, () => /** @type {any[]} */ ([]));
   const [analysis, setAnalysis] = useOwnedState(doc, (d) => d?.analysis ?? null);
+  const [viewError, setViewError] = useOwnedState(doc, () => '');
   const [analyzing, setAnalyzing] = useState(false);
   const seq = useRef(0);
 
   const reanalyze = useCallback(
-    async (/** @type {PageOptions} */ next) => {
+    async (/** @type {PageOptions} */ next, /** @type {PageOptions | null} */ previous) => {
       if (!doc) return;
       const mine = ++seq.current;
       setAnalyzing(true);
       try {
         const res = await client.analyze(next);
-        if (mine === seq.current) setAnalysis(res.analysis);
+        if (mine === seq.current) {
+          setAnalysis(res.analysis);
+          setViewError('');
+        }
       } catch (err) {
-        if (mine === seq.current && !err?.cancelled) onError(err?.message || String(err));
+        if (mine !== seq.current || err?.cancelled) return;
+        if (err?.name === 'ViewError' && previous) {
+          setViewError(err.message);
+          setOpts(previous);
+        } else {
+          onError(err?.message || String(err));
+        }
       } finally {
         if (mine === seq.current) setAnalyzing(false);
       }
@@ -51,9 +63,9 @@ export function useAnalysisOptions(doc, client, onError) {
     (/** @type {any} */ next, { keepRedo = false } = {}) => {
       setOpts(next);
       if (!keepRedo) setUndone([]);
-      reanalyze(next);
+      reanalyze(next, opts);
     },
-    [reanalyze],
+    [reanalyze, opts],
   );
   const pushTransform = useCallback((/** @type {any} */ t) => changeOpts({ ...opts, transforms: [...opts.transforms, t] }), [opts, changeOpts]);
   const undoTransform = useCallback(() => {
@@ -69,5 +81,5 @@ export function useAnalysisOptions(doc, client, onError) {
     changeOpts({ ...opts, transforms: [...opts.transforms, t] }, { keepRedo: true });
   }, [opts, undone, changeOpts]);
 
-  return { opts, analysis, analyzing, changeOpts, pushTransform, undoTransform, redoTransform, canRedo: undone.length > 0 };
+  return { opts, analysis, analyzing, viewError, dismissViewError: () => setViewError(''), changeOpts, pushTransform, undoTransform, redoTransform, canRedo: undone.length > 0 };
 }

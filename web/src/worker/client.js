@@ -134,7 +134,7 @@ export class DecoderClient {
     if (msg.id != null && this.pending.has(msg.id)) {
       const p = /** @type {{resolve: Function, reject: Function}} */ (this.pending.get(msg.id));
       this.pending.delete(msg.id);
-      if (msg.type === 'error') p.reject(new Error(msg.message));
+      if (msg.type === 'error') p.reject(Object.assign(new Error(msg.message), msg.view ? { name: 'ViewError' } : {}));
       else p.resolve(msg);
       return;
     }

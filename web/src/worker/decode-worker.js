@@ -38,7 +38,7 @@ import { parseJson, readKept, readMarkers, scaleTimes } from './session-columns.
 import { makeTables, nextTask } from './tables.js';
 import { isModuleFault, moduleFaultMessage } from './module-fault.js';
 import { cpuLanes, cpuRows, eventTotals, funcInlined, funcSources, heaviestEvent } from './derive.js';
-import { FileAnalysis, defaultWeight } from './file-analysis.js';
+import { FileAnalysis, ViewError, defaultWeight } from './file-analysis.js';
 import { functionTotals, samplesOf } from './call-nodes.js';
 import { callchainSlot, frameAddressFor } from './record-slot.js';
 import { diffModel } from './diff-model.js';
@@ -621,7 +621,8 @@ self.onmessage = async (e) => {
       modulePromise = null;
       message = moduleFaultMessage(err, message);
     }
-    self.postMessage({ type: 'error', id: msg.id, request: msg.type, message });
+    // a view the core could not make (ViewError) is the options' fault, not the file's: the page takes them back
+    self.postMessage({ type: 'error', id: msg.id, request: msg.type, message, ...(err instanceof ViewError ? { view: true } : {}) });
   }
 };
 

@@ -39,6 +39,9 @@ export function weightChoices(format) {
   return [];
 }
 
+/** Options the core cannot make a view of (bad options, or a view too large to build): the page says why. */
+export class ViewError extends Error {}
+
 export class FileAnalysis {
   /**
    * @param {Session} session
@@ -109,7 +112,7 @@ export class FileAnalysis {
     };
     if (opts.sandwich) o.sandwich = { mode: opts.sandwich.mode, func: opts.sandwich.func };
     const t = this.session.analyze(JSON.stringify(o));
-    if ('error' in t) throw new Error(t.error);
+    if ('error' in t) throw new ViewError(t.error);
     this.refreshNames(); // collapse-library adds pseudo functions
     return t;
   }
@@ -145,10 +148,16 @@ export class FileAnalysis {
    * @param {number} func
    */
   sandwich(opts, func) {
-    return {
-      callers: treeColumns(this.tree({ ...opts, sandwich: { mode: 'callers', func } }), false),
-      callees: treeColumns(this.tree({ ...opts, sandwich: { mode: 'callees', func } }), false),
+    // a half too large to build (the callers of a function deep in distinct stacks) says so, the other is drawn
+    const half = (/** @type {'callers'|'callees'} */ mode) => {
+      try {
+        return treeColumns(this.tree({ ...opts, sandwich: { mode, func } }), false);
+      } catch (err) {
+        if (!(err instanceof ViewError)) throw err;
+        return { error: err.message };
+      }
     };
+    return { callers: half('callers'), callees: half('callees') };
   }
 }
 

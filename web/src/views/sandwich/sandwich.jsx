@@ -15,12 +15,23 @@ export function Sandwich({ sandwich, formatValue }) {
       </div>
       <div class="sw-half">
         <div class="sw-label muted">Callers (who calls it; inverted)</div>
-        <CallTree tree={sandwich.callers} names={sandwich.names} label="Callers" testid="sandwich-callers" inverted formatValue={formatValue} />
+        <Half tree={sandwich.callers} names={sandwich.names} label="Callers" testid="sandwich-callers" inverted formatValue={formatValue} />
       </div>
       <div class="sw-half">
         <div class="sw-label muted">Callees (what it calls)</div>
-        <CallTree tree={sandwich.callees} names={sandwich.names} label="Callees" testid="sandwich-callees" formatValue={formatValue} />
+        <Half tree={sandwich.callees} names={sandwich.names} label="Callees" testid="sandwich-callees" formatValue={formatValue} />
       </div>
     </div>
   );
+}
+
+/** One half: its call tree, or why it could not be made ({error}: too large to build). */
+function Half(/** @type {any} */ { tree, testid, ...rest }) {
+  if (tree?.error)
+    return (
+      <div class="placeholder sw-error" role="status" data-testid={`${testid}-error`}>
+        {tree.error}
+      </div>
+    );
+  return <CallTree tree={tree} testid={testid} {...rest} />;
 }

@@ -1,0 +1,62 @@
+// FileAnalysis: a view the core cannot make ({error} from session.analyze: an inverted tree too large
+// to build) is a ViewError, which the worker marks so the page takes the options back; in a sandwich
+// only that half says so, and the other half is drawn.
+import { describe, expect, it } from 'vitest';
+import { FileAnalysis, ViewError } from './file-analysis.js';
+
+const ROOT_ONLY = {
+  parent: Int32Array.of(-1),
+  func: Int32Array.of(-1),
+  depth: Int32Array.of(0),
+  subtreeEnd: Int32Array.of(1),
+  self: Float64Array.of(0),
+  total: Float64Array.of(0),
+  sampleNode: new Int32Array(0),
+  count: 1,
+  samples: 0,
+};
+
+// A session whose inverted trees (and callers halves) are too large to build.
+function stubSession() {
+  const asked = [];
+  return {
+    asked,
+    analysisCanon: () => new Int32Array(0),
+    analysisNameIds: () => new Int32Array(0),
+    analysisName: () => '',
+    analyze(json) {
+      const o = JSON.parse(json);
+      asked.push(o);
+      if (o.invert || o.sandwich?.mode === 'callers') return { error: 'the inverted tree of these stacks is too large to build: …' };
+      return ROOT_ONLY;
+    },
+  };
+}
+
+describe('FileAnalysis and views too large to build', () => {
+  it('tree() throws a ViewError with the core\'s reason', () => {
+    const a = new FileAnalysis(/** @type {any} */ (stubSession()), /** @type {any} */ ({}), [], 1);
+    expect(() => a.tree({ invert: true })).toThrow(ViewError);
+    expect(() => a.tree({ invert: true })).toThrow(/too large to build/);
+    expect(a.tree({}).count).toBe(1);
+  });
+  it('a sandwich draws the half that can be made and says why the other cannot', () => {
+    const s = stubSession();
+    const a = new FileAnalysis(/** @type {any} */ (s), /** @type {any} */ ({}), [], 1);
+    const sw = a.sandwich({}, 3);
+    expect(sw.callers).toEqual({ error: 'the inverted tree of these stacks is too large to build: …' });
+    expect(sw.callees.count).toBe(1);
+    expect(s.asked.map((o) => o.sandwich)).toEqual([
+      { mode: 'callers', func: 3 },
+      { mode: 'callees', func: 3 },
+    ]);
+  });
+  it('other errors (a module fault) are not views the page can take back', () => {
+    const s = stubSession();
+    s.analyze = () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    };
+    const a = new FileAnalysis(/** @type {any} */ (s), /** @type {any} */ ({}), [], 1);
+    expect(() => a.sandwich({}, 3)).toThrow(RangeError);
+  });
+});
