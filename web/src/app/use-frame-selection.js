@@ -31,7 +31,7 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
       const sample = samples[k];
       setFrameSamples({ node, samples, rows, k, slot: null, row: rows[k], pending: true });
       try {
-        const r = await client.slot(sample, node);
+        const r = await client.slot(sample, node, analysis?.gen);
         doc.fieldsCache.set(r.row, { label: r.label, fields: r.fields });
         doc.labels.set(r.row, r.label);
         setFrameSamples({ node, samples, rows, k, slot: r.slot, row: r.row, address: r.address });
@@ -45,7 +45,7 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
         if (!err?.cancelled) onError(err?.message || String(err));
       }
     },
-    [doc, client, select],
+    [doc, client, select, analysis],
   );
   const selectNode = useCallback(
     async (/** @type {number} */ node, sample = -1) => {
@@ -55,7 +55,7 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
         return;
       }
       try {
-        const r = await client.samplesOf(node);
+        const r = await client.samplesOf(node, analysis?.gen);
         let k = 0;
         if (sample >= 0) {
           const at = r.samples.indexOf(sample);
@@ -66,7 +66,7 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
         if (!err?.cancelled) onError(err?.message || String(err));
       }
     },
-    [client, showSample],
+    [client, showSample, analysis],
   );
   const stepSample = useCallback(
     (/** @type {number} */ delta) => {

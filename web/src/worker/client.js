@@ -134,7 +134,8 @@ export class DecoderClient {
     if (msg.id != null && this.pending.has(msg.id)) {
       const p = /** @type {{resolve: Function, reject: Function}} */ (this.pending.get(msg.id));
       this.pending.delete(msg.id);
-      if (msg.type === 'error') p.reject(Object.assign(new Error(msg.message), msg.view ? { name: 'ViewError' } : {}));
+      // (stale: about a call tree the worker has since remade, dropped as a cancelled request is)
+      if (msg.type === 'error') p.reject(Object.assign(new Error(msg.message), msg.view ? { name: 'ViewError' } : msg.stale ? { cancelled: true } : {}));
       else p.resolve(msg);
       return;
     }
@@ -219,27 +220,34 @@ export class DecoderClient {
   }
 
   /**
-   * Samples behind a call node of the last analysis, and their record rows.
+   * Samples behind a call node of the last analysis, and their record rows. `gen`: the analysis the node
+   * is of (its `gen`); the request is dropped ({cancelled}) when the worker has made another since.
    * @param {number} node
+   * @param {number} [gen]
    * @returns {Promise<{node: number, samples: Int32Array, rows: Int32Array}>}
    */
-  samplesOf(node) {
-    return this.request('samplesOf', { node });
+  samplesOf(node, gen) {
+    return this.request('samplesOf', { node, gen });
   }
 
-  /** Self and total per function of the current analysis (Functions table). @returns {Promise<{self: Float64Array, total: Float64Array}>} */
-  functionTotals() {
-    return this.request('functionTotals', {});
+  /**
+   * Self and total per function of the current analysis (Functions table).
+   * @param {number} [gen] as for samplesOf
+   * @returns {Promise<{self: Float64Array, total: Float64Array}>}
+   */
+  functionTotals(gen) {
+    return this.request('functionTotals', { gen });
   }
 
   /**
    * Callchain slot of a call node in one sample: the record row, the slot (null when none) and the record's fields.
    * @param {number} sample
    * @param {number} node
+   * @param {number} [gen] as for samplesOf
    * @returns {Promise<{sample: number, row: number, address: bigint | null, slot: {name: string, offset: number, size: number, path: string} | null, fields: any[], label: string}>}
    */
-  slot(sample, node) {
-    return this.request('slot', { sample, node });
+  slot(sample, node, gen) {
+    return this.request('slot', { sample, node, gen });
   }
 
   /**

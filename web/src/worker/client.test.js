@@ -131,3 +131,42 @@ describe('DecoderClient: the record table follows the decoded file', () => {
     await expect(doc.whenTables).resolves.toBeNull();
   });
 });
+
+describe('DecoderClient: answers the page must tell apart', () => {
+  beforeEach(() => {
+    FakeWorker.made = [];
+    vi.stubGlobal('Worker', FakeWorker);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  async function openedClient() {
+    const c = new DecoderClient();
+    const opened = c.open(new Blob([]), 'f.data');
+    const w = FakeWorker.made[0];
+    w.answer({ type: 'decoded', ok: true });
+    await opened;
+    return { c, w };
+  }
+
+  it('a node of a call tree the worker has since remade: the request is dropped as cancelled', async () => {
+    const { c, w } = await openedClient();
+    const asked = c.samplesOf(3, 7);
+    const req = w.posted.at(-1);
+    expect(req).toMatchObject({ type: 'samplesOf', node: 3, gen: 7 });
+    w.answer({ type: 'error', id: req.id, request: 'samplesOf', message: 'the call tree was remade meanwhile', stale: true });
+    await expect(asked).rejects.toMatchObject({ cancelled: true });
+  });
+
+  it('a view too large to build is a ViewError (the page takes its options back)', async () => {
+    const { c, w } = await openedClient();
+    const asked = c.analyze({ invert: true });
+    const req = w.posted.at(-1);
+    w.answer({ type: 'error', id: req.id, request: 'analyze', message: 'the inverted tree of these stacks is too large to build', view: true });
+    await expect(asked).rejects.toMatchObject({ name: 'ViewError', message: expect.stringMatching(/too large/) });
+    const other = c.functionTotals(2);
+    const req2 = w.posted.at(-1);
+    expect(req2).toMatchObject({ type: 'functionTotals', gen: 2 });
+    w.answer({ type: 'error', id: req2.id, request: 'functionTotals', message: 'no file is open' });
+    await expect(other).rejects.not.toMatchObject({ cancelled: true });
+  });
+});

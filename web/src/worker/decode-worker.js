@@ -487,10 +487,23 @@ function requireFile() {
   return file;
 }
 
-function requireTree() {
+/**
+ * The last analysis's tree; `gen` (when given) is the analysis a request's node belongs to: a newer one
+ * has replaced it (the page clicked a tree that was being remade), so the node means another call path.
+ * @param {number} [gen]
+ */
+function requireTree(gen) {
   const f = requireFile();
   if (!f.analysis.lastTree) throw new Error('no file is open');
+  if (gen != null && gen !== f.analysis.generation) throw new StaleRequest();
   return { ...f, tree: f.analysis.lastTree };
+}
+
+/** A request about an analysis the worker has since replaced: the page drops its answer. */
+class StaleRequest extends Error {
+  constructor() {
+    super('the call tree was remade meanwhile');
+  }
 }
 
 /**
@@ -547,13 +560,13 @@ self.onmessage = async (e) => {
         break;
       }
       case 'functionTotals': {
-        const { analysis, tree } = requireTree();
+        const { analysis, tree } = requireTree(msg.gen);
         const t = functionTotals(tree, analysis.names.length);
         self.postMessage({ type: 'functionTotals', id: msg.id, self: t.self, total: t.total }, [t.self.buffer, t.total.buffer]);
         break;
       }
       case 'samplesOf': {
-        const { tree, sampleRecords } = requireTree();
+        const { tree, sampleRecords } = requireTree(msg.gen);
         const samples = samplesOf(tree, msg.node);
         const rows = samples.map((i) => sampleRecords[i]);
         self.postMessage({ type: 'samplesOf', id: msg.id, node: msg.node, samples, rows }, [samples.buffer, rows.buffer]);
@@ -562,7 +575,7 @@ self.onmessage = async (e) => {
       case 'slot': {
         // the callchain slot of call node `node` in sample `sample` (its record's bytes)
         const s = requireSession();
-        const { analysis, tree, sampleRecords } = requireTree();
+        const { analysis, tree, sampleRecords } = requireTree(msg.gen);
         const row = sampleRecords[msg.sample];
         const o = analysis.lastOpts;
         const plain = !o?.transforms?.length && !o?.invert;
@@ -622,7 +635,8 @@ self.onmessage = async (e) => {
       message = moduleFaultMessage(err, message);
     }
     // a view the core could not make (ViewError) is the options' fault, not the file's: the page takes them back
-    self.postMessage({ type: 'error', id: msg.id, request: msg.type, message, ...(err instanceof ViewError ? { view: true } : {}) });
+    const mark = err instanceof ViewError ? { view: true } : err instanceof StaleRequest ? { stale: true } : {};
+    self.postMessage({ type: 'error', id: msg.id, request: msg.type, message, ...mark });
   }
 };
 

@@ -63,6 +63,8 @@ export class FileAnalysis {
     this.lastTree = null;
     /** @type {PageOptions | null} */
     this.lastOpts = null;
+    /** which analysis lastTree is (run() counts them): requests about a node name the one they mean */
+    this.generation = 0;
   }
 
   /** Names of the canonical functions the core has made since the last call. */
@@ -126,6 +128,7 @@ export class FileAnalysis {
     const tree = this.tree(opts);
     this.lastTree = tree;
     this.lastOpts = opts;
+    this.generation++;
     const layout = layoutFlame(tree, this.names, opts.filter?.event ?? 0);
     const matches = searchFuncs(this.names, opts.search || '');
     return {
@@ -138,6 +141,7 @@ export class FileAnalysis {
       names: this.names.slice(),
       matches,
       opts,
+      gen: this.generation,
       ms: performance.now() - t0,
     };
   }

@@ -53,7 +53,7 @@ export function Functions({ doc, analysis, client, onPick, onSandwich, selectedF
     if (tracer) return undefined;
     let stale = false;
     client
-      .functionTotals()
+      .functionTotals(analysis.gen)
       .then((t) => !stale && setTotals({ analysis, self: t.self, total: t.total }))
       .catch(() => {});
     return () => {
