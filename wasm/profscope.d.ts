@@ -193,7 +193,8 @@ export interface Session {
   // ---- small tables as JSON ----
   /** JSON array of {code, severity, offset, length, message}. */
   diagnosticsJson(): string;
-  /** JSON: infoJson's object plus {name, rows, diagnostics_suppressed, facts: {key: value}}. */
+  /** JSON: infoJson's object plus {name, rows, diagnostics_suppressed, samples_are_calls (each sample one traced
+   * call, weighted by its duration: XRay), facts: {key: value}}. */
   summaryJson(): string;
   /** JSON array of {tid, pid, name, samples, names:[{time,name}], start, end}. */
   threadsJson(): string;

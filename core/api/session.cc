@@ -410,6 +410,7 @@ std::string Session::SummaryJson() const {
   out.pop_back();  // }
   out += ",\"name\":" + Q(name_) + ",\"rows\":" + Dec(res_.records.rows());
   out += ",\"diagnostics_suppressed\":" + Dec(res_.diags.suppressed());
+  out += std::string(",\"samples_are_calls\":") + (res_.samples_are_calls ? "true" : "false");
   out += ",\"facts\":{";
   for (size_t i = 0; i < res_.facts.size(); ++i) {
     if (i) out += ',';
@@ -511,7 +512,7 @@ double Session::NanosPerTimeUnit() const {
 CallTreeBuilder& Session::Analyzer() {
   if (!analyzer_) {
     analyzer_ = std::make_unique<CallTreeBuilder>(res_.profile);
-    analyzer_->set_weights_inclusive(res_.format == "xray");  // a call's duration includes its callees'
+    analyzer_->set_weights_inclusive(res_.samples_are_calls);  // a call's duration includes its callees'
   }
   return *analyzer_;
 }

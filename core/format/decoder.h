@@ -106,6 +106,10 @@ struct DecodeResult {
   // What `profscope records` shows as a row's type: its number (perf.data,
   // jitdump), else its type name (XRay, gperftools).
   bool record_types_are_numbers = true;
+  // Each sample is one traced call (XRay), weighted by its duration, which includes its callees': the
+  // call tree subtracts those (self time), exports weigh by time, the page first by time and lists
+  // functions by their call statistics. Set by a tracer's decoder.
+  bool samples_are_calls = false;
   // `profscope stacks` in simpleperf's stackcollapse.py form: each stack
   // starts with the thread's name at the sample's time, the sample's own
   // frame left out, weighted by period, one event (the first sample's unless

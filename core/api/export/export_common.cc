@@ -185,7 +185,7 @@ bool SampleWeights(const DecodeResult& res, Weight w, std::vector<uint64_t>* out
     return true;
   }
   auto period = [&](size_t i) { return WeightToU64(s.weight[i]); };
-  if (res.format == "xray") {
+  if (res.samples_are_calls) {
     if (w == Weight::kPeriod) {
       *error = "XRay calls have no period (each sample is one call); use --weight time (self time) or samples";
       return false;

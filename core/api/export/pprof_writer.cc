@@ -112,7 +112,7 @@ Output WritePprof(const DecodeResult& res, const Options& opts) {
   struct Column { std::string type, unit; int32_t event; };  // event kNone = every event
   std::vector<Column> cols;
   std::vector<uint64_t> extra;  // per sample: the value of the format's second column
-  const bool xray = res.format == "xray", gperf = res.format == "gperftools", perf = res.format == "perf.data";
+  const bool xray = res.samples_are_calls /* traced calls */, gperf = res.format == "gperftools", perf = res.format == "perf.data";
   cols.push_back({xray ? "calls" : "samples", "count", kNone});
   std::vector<int32_t> event_col(p.events.size(), -1);
   if (perf) {

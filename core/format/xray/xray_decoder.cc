@@ -11,6 +11,7 @@ namespace profscope::xray {
 bool XRayDecoder::Decode(Window& w, DecodeResult& out, const ProgressFn& progress) {
   out.format = "xray";
   out.record_types_are_numbers = false;
+  out.samples_are_calls = true;
   if (!ReadXRayLog(w, &log_, out, &pause_)) return false;
   if (progress && !Paused()) progress(w.size(), w.size());
   return true;

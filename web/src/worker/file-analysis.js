@@ -18,23 +18,24 @@ import { layoutFlame, searchFuncs } from './call-nodes.js';
  */
 
 /**
- * What a format's graphs are weighted by at first: XRay by time (a call's duration), the
- * others by sample count.
- * @param {string | undefined} format the summary's format
+ * What a file's graphs are weighted by at first: traced calls (XRay) by time (a call's duration),
+ * samples by their count.
+ * @param {{format?: string, samples_are_calls?: boolean} | undefined} summary the file's summary
  * @returns {Weight}
  */
-export function defaultWeight(format) {
-  return format === 'xray' ? 'time' : 'samples';
+export function defaultWeight(summary) {
+  return summary?.samples_are_calls ? 'time' : 'samples';
 }
 
 /**
- * The weights a format offers (the first is the default): XRay time or calls, perf samples or
+ * The weights a file offers (the first is the default): traced calls time or calls, perf samples or
  * period; [] when there is no choice.
- * @param {string | undefined} format
+ * @param {{format?: string, samples_are_calls?: boolean} | undefined} summary
  * @returns {Weight[]}
  */
-export function weightChoices(format) {
-  if (format === 'xray') return ['time', 'count'];
+export function weightChoices(summary) {
+  if (summary?.samples_are_calls) return ['time', 'count'];
+  const format = summary?.format;
   if (format === 'perf.data' || format === 'perf' || format === 'simpleperf') return ['samples', 'period'];
   return [];
 }

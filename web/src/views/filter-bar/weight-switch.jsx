@@ -8,7 +8,7 @@ const LABELS = { time: 'Time', count: 'Calls', samples: 'Samples', period: 'Peri
 
 /** @param {{doc: any, opts: any, onChange: (o: any, f?: any) => void}} p */
 export function WeightSwitch({ doc, opts, onChange }) {
-  const choices = weightChoices(doc.summary?.format);
+  const choices = weightChoices(doc.summary);
   if (!choices.length) return null;
   const cur = opts.weight && choices.includes(opts.weight) ? opts.weight : choices[0];
   return (

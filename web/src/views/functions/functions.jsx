@@ -35,8 +35,9 @@ const ACCOUNT_COLS = [
 ];
 
 export function Functions({ doc, analysis, client, onPick, onSandwich, selectedFunc = -1 }) {
-  // a tracer's (XRay) functions are llvm-xray account's rows, which arrive with the tables ('tables')
-  const tracer = doc.summary?.format === 'xray';
+  // a tracer's (XRay) functions are its call statistics (llvm-xray account's rows), which arrive with the
+  // tables ('tables')
+  const tracer = !!doc.summary?.samples_are_calls;
   const account = Array.isArray(doc.account) ? doc.account : [];
   const [sort, setSort] = useState({ key: tracer ? 'sum' : 'self', desc: true });
   const nameIndex = useMemo(() => {
