@@ -75,15 +75,29 @@ test('an inverted tree too large to build: the page says so, keeps the options, 
   await waitDecoded(page, 'chain_xray_20k.log');
   await page.getByRole('tab', { name: 'Call tree' }).click();
   const tree = page.getByTestId('call-tree');
+  // a transform first: the refused view takes the options back to these, history included
+  await tree.locator('.ct-row:has(.ct-name[title="#2"])').first().click();
+  await page.getByRole('button', { name: 'Merge', exact: true }).click();
+  const transforms = page.getByRole('list', { name: 'Transforms' }).locator('li');
+  await expect(transforms).toHaveCount(1);
+  await expect(tree.locator('.ct-name[title="#2"]')).toHaveCount(0);
   await page.getByLabel('Invert', { exact: true }).check();
   const banner = page.getByTestId('view-error');
   await expect(banner).toContainText('the inverted tree of these stacks is too large to build', { timeout: 30_000 });
-  await expect(banner).toContainText('stacks up to 20001 deep');
+  await expect(banner).toContainText('stacks up to 20000 deep'); // thread_7 and 20 000 functions, #2 merged
   await expect(page.getByLabel('Invert', { exact: true })).not.toBeChecked();
   await expect(page.getByRole('treegrid', { name: /inverted/ })).toHaveCount(0);
+  await expect(transforms).toHaveCount(1);
   await shot(page, '51-inverted-too-large');
   await banner.getByRole('button', { name: 'Dismiss' }).click();
   await expect(banner).toHaveCount(0);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(transforms).toHaveCount(0);
+  await expect(tree.locator('.ct-name[title="#2"]')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Redo' }).click();
+  await expect(transforms).toHaveCount(1);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(transforms).toHaveCount(0);
   // the sandwich of the outermost function (#1): callers thread_7, callees the whole chain
   await tree.locator('.ct-row:has(.ct-name[title="#1"])').first().click();
   await page.getByRole('button', { name: 'Sandwich', exact: true }).click();

@@ -79,8 +79,8 @@ class CallTreeBuilder {
   // through each transform and sandwich half. An inverted tree, whose size is not linear in the
   // stacks, is bounded (CallTree::error beyond the limits).
   CallTree Build(const AnalysisOptions& opts);
-  static constexpr size_t kMaxInvertedNodes = size_t{1} << 23;
-  static constexpr uint64_t kMaxInvertSteps = uint64_t{1} << 27;
+  static constexpr size_t kMaxInvertedNodes = size_t{1} << 22;   // 4.2 M: ~130 MB a page copy of the tree
+  static constexpr uint64_t kMaxInvertSteps = uint64_t{1} << 24;  // 16.8 M hash probes: ~1.5 s native, 2-3 s WASM
   void set_invert_limits(size_t nodes, uint64_t steps, InvertHow how = InvertHow::kCheaper) {
     max_inverted_nodes_ = nodes;
     max_invert_steps_ = steps;
