@@ -6,9 +6,11 @@ namespace profscope {
 
 namespace {
 
+// "16.8 M" (to the nearest tenth of a million), or the number below a million.
 std::string Count(uint64_t v) {
-  if (v >= 1000000) return std::to_string(v / 1000000) + "." + std::to_string(v / 100000 % 10) + " M";
-  return std::to_string(v);
+  if (v < 1000000) return std::to_string(v);
+  const uint64_t tenths = (v + 50000) / 100000;
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " M";
 }
 
 // Through the trie of the kept paths and every path they give with first frames dropped: false

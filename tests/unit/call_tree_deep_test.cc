@@ -271,6 +271,8 @@ TEST(CallTreeDeep, AnInvertedTreeTooLargeToBuildSaysSo) {
   CallTree t = b.Build(o);
   EXPECT_NE(t.error.find("the inverted tree of these stacks is too large to build"), std::string::npos) << t.error;
   EXPECT_NE(t.error.find("3001 deep"), std::string::npos) << t.error;
+  // 3000 x 3001 / 2 + 3001 frames to walk, to the nearest tenth of a million
+  EXPECT_NE(t.error.find("its paths hold 4.5 M frames, more than the 1.0 M this view walks"), std::string::npos) << t.error;
   EXPECT_EQ(t.size(), 1u);
   EXPECT_EQ(t.subtree_end.size(), 1u);
   EXPECT_EQ(t.sample_node.size(), r.p.samples.size());
