@@ -62,33 +62,24 @@ constexpr int32_t kPending = -4;  // not in the view yet (a sample there is out)
 // total from the samples' values (empty: their counts).
 void KeepReached(const Trie& tr, const SampleTable& s, const std::vector<double>& values, CallTree& t) {
   const size_t nn = tr.size();
-  constexpr size_t kNever = SIZE_MAX;
   std::vector<double> self(nn, 0.0);
-  std::vector<size_t> first(nn, kNever);  // the first sample in the node's subtree
+  // numbered as samples first reach them: a sample's node and the ancestors no earlier sample reached,
+  // top down (parents before children; siblings by their first sample), each node once
+  std::vector<int32_t> id(nn, -1), order{0}, chain;
+  id[0] = 0;
   for (size_t i = 0; i < t.sample_node.size(); ++i) {
     const int32_t n = t.sample_node[i];
     if (n < 0) continue;
     const uint64_t c = s.Count(i);
     self[static_cast<size_t>(n)] += values.empty() ? static_cast<double>(c) : values[i];
-    if (first[static_cast<size_t>(n)] == kNever) first[static_cast<size_t>(n)] = i;
     t.samples += c;
+    chain.clear();
+    for (int32_t x = n; id[static_cast<size_t>(x)] < 0; x = tr.parent[static_cast<size_t>(x)]) chain.push_back(x);
+    for (size_t j = chain.size(); j-- > 0;) {
+      id[static_cast<size_t>(chain[j])] = static_cast<int32_t>(order.size());
+      order.push_back(chain[j]);
+    }
   }
-  for (size_t n = nn; n-- > 1;) {
-    size_t& fp = first[static_cast<size_t>(tr.parent[n])];
-    fp = std::min(fp, first[n]);
-  }
-  first[0] = 0;
-  // parents before children (a parent's first sample is its first child's, or earlier), and
-  // siblings by their first sample
-  std::vector<int32_t> order;
-  for (size_t n = 0; n < nn; ++n)
-    if (first[n] != kNever) order.push_back(static_cast<int32_t>(n));
-  std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
-    const size_t ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
-    return first[ua] != first[ub] ? first[ua] < first[ub] : tr.depth[ua] < tr.depth[ub];
-  });
-  std::vector<int32_t> id(nn, -1);
-  for (size_t k = 0; k < order.size(); ++k) id[static_cast<size_t>(order[k])] = static_cast<int32_t>(k);
   const size_t kept = order.size();
   t.parent.resize(kept);
   t.func.resize(kept);
