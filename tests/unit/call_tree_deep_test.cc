@@ -50,8 +50,18 @@ bool RefPath(const CallTreeBuilder& b, const Profile& p, int32_t stack, const An
         path.erase(first + 1, last + 1);
         break;
       }
-      case Type::kCollapseLibrary:
-        break;  // not drawn here (the golden cases cover it)
+      case Type::kCollapseLibrary: {  // a run of the library's functions becomes its "[lib] PATH" function
+        const auto& names = b.names();
+        const int32_t pseudo = static_cast<int32_t>(std::find(names.begin(), names.end(), "[lib] " + t.lib) - names.begin());
+        std::vector<int32_t> out;
+        for (int32_t f : path) {
+          const bool in_lib = b.Library(f) == t.lib;
+          if (in_lib && !out.empty() && out.back() == pseudo) continue;
+          out.push_back(in_lib ? pseudo : f);
+        }
+        path = out;
+        break;
+      }
     }
   }
   if (o.sandwich == AnalysisOptions::Sandwich::kCallees) {
@@ -137,15 +147,18 @@ std::string Tree(const CallTreeBuilder& b, const Profile& p, const CallTree& t, 
   return out;
 }
 
-// A profile of random stacks over a few functions (recursion likely; two funcs share a name),
-// every prefix of some stacks sampled too, as XRay's calls are.
+// A profile of random stacks over a few functions (recursion likely; two funcs share a name; c, d and
+// the second a in a library), every prefix of some stacks sampled too, as XRay's calls are.
 Profile RandomProfile(std::mt19937& rng) {
   Profile p;
   AddThreads(p, 1);
+  const int32_t app = AddMapping(p, "/bin/app"), lib = AddMapping(p, "/lib/x.so");
   StackBuilder sb(p);
   const char* names[] = {"main", "a", "b", "c", "d", "a"};
+  const int32_t maps[] = {app, app, app, lib, lib, lib};
   std::vector<int32_t> frames;
-  for (const char* n : names) frames.push_back(sb.Frame(0x1000 + frames.size(), sb.Func(p.strings.Intern(n), kNone), kNone));
+  for (size_t i = 0; i < 6; ++i)
+    frames.push_back(sb.Frame(0x1000 + i, sb.Func(p.strings.Intern(names[i]), maps[i]), maps[i]));
   std::uniform_int_distribution<int> pick(0, static_cast<int>(frames.size()) - 1), depth(0, 9), coin(0, 3);
   const int nsamples = 1 + static_cast<int>(rng() % 40);
   for (int i = 0; i < nsamples; ++i) {
@@ -162,7 +175,8 @@ Profile RandomProfile(std::mt19937& rng) {
 
 TEST(CallTreeDeep, EveryViewMatchesTheReferenceOnRandomStacks) {
   std::mt19937 rng(20261127);
-  const Type types[] = {Type::kFocusSubtree, Type::kFocusFunction, Type::kMergeFunction, Type::kDropFunction, Type::kCollapseRecursion};
+  const Type types[] = {Type::kFocusSubtree, Type::kFocusFunction, Type::kMergeFunction, Type::kDropFunction, Type::kCollapseRecursion,
+                        Type::kCollapseLibrary};
   for (int round = 0; round < 3000; ++round) {
     Profile p = RandomProfile(rng);
     CallTreeBuilder b(p);
@@ -171,8 +185,9 @@ TEST(CallTreeDeep, EveryViewMatchesTheReferenceOnRandomStacks) {
     const int ntr = static_cast<int>(rng() % 4);
     for (int k = 0; k < ntr; ++k) {
       AnalysisTransform t;
-      t.type = types[rng() % 5];
+      t.type = types[rng() % 6];
       t.func = static_cast<int32_t>(rng() % static_cast<uint32_t>(nf));
+      if (t.type == Type::kCollapseLibrary) t.lib = rng() % 3 ? "/lib/x.so" : "/bin/app";
       if (t.type == Type::kFocusSubtree)
         for (int j = static_cast<int>(rng() % 3); j > 0; --j) t.path.push_back(static_cast<int32_t>(rng() % static_cast<uint32_t>(nf)));
       o.transforms.push_back(t);
