@@ -334,15 +334,11 @@ CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector
     t.samples += c;
   }
   // keep the nodes samples reached and their ancestors, renumbered in order (parents first)
+  const std::vector<uint8_t> keep = WithAncestors(plain_, reached);
   std::vector<int32_t> id(nn, -1);
-  id[0] = 0;
-  for (size_t n = nn; n-- > 1;) {
-    if (reached[n]) id[n] = 0;
-    if (id[n] == 0) id[static_cast<size_t>(plain_.parent[n])] = 0;
-  }
   int32_t next = 0;
   for (size_t n = 0; n < nn; ++n)
-    if (id[n] == 0 || n == 0) id[n] = next++;
+    if (keep[n]) id[n] = next++;
   t.parent.resize(static_cast<size_t>(next));
   t.func.resize(static_cast<size_t>(next));
   t.depth.resize(static_cast<size_t>(next));
@@ -463,7 +459,7 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
       for (auto& a : upto) a = a >= 0 ? inv[static_cast<size_t>(a)] : -1;
     through(callers ? upto : inv);
   } else {
-    view = in == &plain_ ? plain_ : std::move(cur);
+    view = std::move(cur);  // (without transforms either, Build took the plain path above)
   }
   for (auto& n : t.sample_node)
     if (n >= 0) n = at[static_cast<size_t>(n)] >= 0 ? at[static_cast<size_t>(n)] : -1;
