@@ -144,6 +144,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CheckTree(suffixes, ns);
     if (walked.error.empty() && suffixes.error.empty()) Check(Same(walked, suffixes));
     if (walked.error.empty() && t.error.empty()) Check(Same(walked, t));
+    // best first (what the page gets over the limits): within them the same tree, over them its heaviest part
+    builder.set_invert_limits(1 << 12, 1 << 14, profscope::InvertHow::kBestFirst);
+    const CallTree best = builder.Build(o);
+    CheckTree(best, ns);
+    Check(best.error.empty() && best.size() <= (1 << 12));
+    builder.set_invert_limits(1 << 16, 1 << 20, profscope::InvertHow::kBestFirst);
+    const CallTree whole = builder.Build(o);
+    CheckTree(whole, ns);
+    Check(whole.error.empty() && best.total[0] == whole.total[0] && best.sample_node.size() == whole.sample_node.size());
+    if (whole.notice.empty() && walked.error.empty()) Check(Same(walked, whole));
   }
   return 0;
 }

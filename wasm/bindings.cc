@@ -349,6 +349,7 @@ class JsSession {
     out.set("sampleNode", Copy("Int32Array", t.sample_node));
     out.set("count", static_cast<double>(t.size()));
     out.set("samples", static_cast<double>(t.samples));
+    if (!t.notice.empty()) out.set("notice", t.notice);  // shown in part (an inverted tree too large: its heaviest nodes)
     return out;
   }
   val analysisCanon() { return Copy("Int32Array", session_.AnalysisCanon()); }

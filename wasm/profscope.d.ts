@@ -106,6 +106,8 @@ export interface CallTreeColumns {
   self: Float64Array;
   total: Float64Array;
   count: number;
+  /** set when the tree is shown in part: an inverted tree too large to build whole holds its heaviest nodes */
+  notice?: string;
 }
 export interface CallTreeResult extends CallTreeColumns {
   /** sample -> node, -1 when filtered out or dropped */

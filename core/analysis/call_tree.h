@@ -55,6 +55,7 @@ struct CallTree {
   std::vector<int32_t> sample_node; // sample -> node, -1 when filtered out or dropped
   uint64_t samples = 0;             // samples counted (rows times their counts)
   std::string error;                // the view could not be built (too large): the tree is its root only
+  std::string notice;               // the view is shown in part (an inverted tree too large: its heaviest nodes)
   size_t size() const { return parent.size(); }
 };
 
@@ -77,7 +78,7 @@ class CallTreeBuilder {
 
   // Linear in the stacks and samples, whatever the depth: a stack's node follows from its prefix's
   // through each transform and sandwich half. An inverted tree, whose size is not linear in the
-  // stacks, is bounded (CallTree::error beyond the limits).
+  // stacks, is bounded: beyond the limits it holds its heaviest nodes (CallTree::notice says so).
   CallTree Build(const AnalysisOptions& opts);
   static constexpr size_t kMaxInvertedNodes = size_t{1} << 22;   // 4.2 M: ~130 MB a page copy of the tree
   static constexpr uint64_t kMaxInvertSteps = uint64_t{1} << 24;  // 16.8 M hash probes: ~1.5 s native, 2-3 s WASM

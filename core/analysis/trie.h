@@ -16,6 +16,9 @@ struct Trie {
   size_t size() const { return parent.size(); }
 };
 
+// "16.8 M" (to the nearest tenth of a million), or the number below a million.
+std::string CountText(uint64_t v);
+
 // (parent node, func) -> child node, interned through the trie's own columns.
 class ChildIndex {
  public:
@@ -53,10 +56,20 @@ std::vector<uint8_t> WithAncestors(const Trie& t, const std::vector<uint8_t>& ne
 // whose size is that of the inverted tree itself (a recursion N deep: N, not N²/2).
 //
 // Some inverted trees are inherently large (a chain of N distinct functions, each call a sample:
-// N²/2 nodes): false with `error` when the tree would pass `max_nodes` or the walks `max_steps`.
-// (`how` picks one way, for the tests.)
-enum class InvertHow : uint8_t { kCheaper, kWalk, kSuffixes };
-bool InvertTrie(const Trie& in, const std::vector<uint8_t>& need, Trie& out, std::vector<int32_t>& inv, size_t max_nodes,
-                uint64_t max_steps, std::string* error, InvertHow how = InvertHow::kCheaper);
+// N²/2 nodes; a wide profile of a million distinct deep stacks: tens of millions). Such a tree
+// is built best first instead: from the leaf functions, the heaviest node (by `weight`, each
+// needed node's samples or weights) gets its callers next, until one more would pass a quarter of
+// `max_nodes` nodes (kBestFirst: `max_nodes`) or `max_steps` frames walked; the needed nodes under a node that got no callers map to
+// it, whose self then holds their weight (totals stay the sums of their subtrees). `cut` says
+// how many nodes got none (0: the whole tree) and the heaviest of them.
+// (`how` picks one way, for the tests; kWalk and kSuffixes alone give up with `error` instead.)
+enum class InvertHow : uint8_t { kCheaper, kWalk, kSuffixes, kBestFirst };
+struct InvertCut {
+  size_t nodes = 0;     // nodes left without (some of) their callers
+  double heaviest = 0;  // the largest weight among them
+};
+bool InvertTrie(const Trie& in, const std::vector<uint8_t>& need, const std::vector<double>& weight, Trie& out,
+                std::vector<int32_t>& inv, size_t max_nodes, uint64_t max_steps, InvertCut* cut, std::string* error,
+                InvertHow how = InvertHow::kCheaper);
 
 }  // namespace profscope

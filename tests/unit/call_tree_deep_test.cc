@@ -206,13 +206,79 @@ TEST(CallTreeDeep, EveryViewMatchesTheReferenceOnRandomStacks) {
       o.t0 = rng() % 10;
     }
     // the inverted tree both ways: through the suffix trie (few frames to walk) and walked
-    b.set_invert_limits(CallTreeBuilder::kMaxInvertedNodes, CallTreeBuilder::kMaxInvertSteps,
-                        round % 3 == 0 ? InvertHow::kWalk : round % 3 == 1 ? InvertHow::kSuffixes : InvertHow::kCheaper);
+    // (best first, within the limits: the whole tree too)
+    const InvertHow ways[] = {InvertHow::kWalk, InvertHow::kSuffixes, InvertHow::kCheaper, InvertHow::kBestFirst};
+    b.set_invert_limits(CallTreeBuilder::kMaxInvertedNodes, CallTreeBuilder::kMaxInvertSteps, ways[round % 4]);
     const CallTree t = b.Build(o);
     ASSERT_EQ(t.error, "");
+    ASSERT_EQ(t.notice, "");
     ASSERT_EQ(Tree(b, p, t, o), RefTree(b, p, o)) << "round " << round;
     for (size_t n = 0; n < t.size(); ++n) ASSERT_EQ(t.subtree_end[n] > static_cast<int32_t>(n), true);
   }
+}
+
+// The functions root -> n of a tree's node.
+std::vector<int32_t> PathOf(const CallTree& t, int32_t n) {
+  std::vector<int32_t> path;
+  for (; n > 0; n = t.parent[static_cast<size_t>(n)]) path.push_back(t.func[static_cast<size_t>(n)]);
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+TEST(CallTreeDeep, AnInvertedTreeOverTheLimitsHoldsItsHeaviestNodes) {
+  std::mt19937 rng(271127);
+  int cut_rounds = 0;
+  for (int round = 0; round < 2000; ++round) {
+    Profile p = RandomProfile(rng);
+    for (size_t i = 0; i < p.samples.size(); ++i) p.samples.weight[i] = static_cast<double>(1 + rng() % 5);
+    CallTreeBuilder b(p);
+    AnalysisOptions o;
+    o.weighted = rng() % 2 == 0;
+    if (rng() % 3 == 0) {
+      o.sandwich = AnalysisOptions::Sandwich::kCallers;
+      o.sandwich_func = static_cast<int32_t>(rng() % b.names().size());
+    } else {
+      o.invert = true;
+    }
+    b.set_invert_limits(CallTreeBuilder::kMaxInvertedNodes, CallTreeBuilder::kMaxInvertSteps, InvertHow::kWalk);
+    const CallTree full = b.Build(o);
+    ASSERT_EQ(full.error, "");
+    std::map<std::vector<int32_t>, double> full_total;
+    for (size_t n = 0; n < full.size(); ++n) full_total[PathOf(full, static_cast<int32_t>(n))] = full.total[n];
+    const size_t max_nodes = 1 + rng() % (full.size() + 2);
+    const uint64_t max_steps = rng() % 200;
+    b.set_invert_limits(max_nodes, max_steps, InvertHow::kBestFirst);
+    const CallTree t = b.Build(o);
+    ASSERT_EQ(t.error, "");
+    ASSERT_LE(t.size(), std::max<size_t>(max_nodes, 1)) << "round " << round;
+    if (t.size() < full.size()) {
+      ++cut_rounds;
+      ASSERT_NE(t.notice.find("too large to show whole"), std::string::npos) << t.notice;
+    }
+    // well formed, depth first; totals are their subtrees' sums, and the whole tree's for the same path
+    ASSERT_DOUBLE_EQ(t.total[0], full.total[0]);
+    std::vector<double> sum(t.self);
+    for (size_t n = t.size(); n-- > 1;) {
+      ASSERT_LT(t.parent[n], static_cast<int32_t>(n));
+      ASSERT_LE(t.subtree_end[n], t.subtree_end[static_cast<size_t>(t.parent[n])]);
+      sum[static_cast<size_t>(t.parent[n])] += sum[n];
+    }
+    for (size_t n = 0; n < t.size(); ++n) {
+      ASSERT_NEAR(sum[n], t.total[n], 1e-9);
+      const auto it = full_total.find(PathOf(t, static_cast<int32_t>(n)));
+      ASSERT_TRUE(it != full_total.end()) << "round " << round;
+      ASSERT_NEAR(it->second, t.total[n], 1e-9) << "round " << round;
+    }
+    // a sample's node is the start of its whole path
+    for (size_t i = 0; i < p.samples.size(); ++i) {
+      ASSERT_EQ(t.sample_node[i] < 0, full.sample_node[i] < 0);
+      if (t.sample_node[i] < 0) continue;
+      const std::vector<int32_t> a = PathOf(t, t.sample_node[i]), whole = PathOf(full, full.sample_node[i]);
+      ASSERT_LE(a.size(), whole.size());
+      ASSERT_TRUE(std::equal(a.begin(), a.end(), whole.begin())) << "round " << round;
+    }
+  }
+  EXPECT_GT(cut_rounds, 500);
 }
 
 // One thread recursing N deep in f below main, every call a sample (an XRay log).
@@ -280,10 +346,21 @@ TEST(CallTreeDeep, AnInvertedTreeTooLargeToBuildSaysSo) {
   // a chain of 3000 distinct functions, every call a sample: the inverted tree has 4.5 M nodes
   Recursion r(3000, /*distinct=*/true);
   CallTreeBuilder b(r.p);
-  b.set_invert_limits(1000000, 1000000);
   AnalysisOptions o;
   o.invert = true;
+  // its heaviest part, as the page shows it
+  b.set_invert_limits(1000000, 1000000);
   CallTree t = b.Build(o);
+  EXPECT_EQ(t.error, "");
+  // (a quarter of the nodes, the root included: the 3001 leaf functions first, each of one sample)
+  EXPECT_EQ(t.size(), 249999u);
+  EXPECT_EQ(t.notice,
+            "the inverted tree of these stacks is too large to show whole: it shows its 249998 heaviest nodes, 2916 of them (the heaviest 1 sample) "
+            "without their callers, whose weight stays in their self; collapse recursion, focus on a function or narrow the selection to see those");
+  EXPECT_EQ(t.total[0], 3001.0);
+  // walked, it gives up
+  b.set_invert_limits(1000000, 1000000, InvertHow::kWalk);
+  t = b.Build(o);
   EXPECT_NE(t.error.find("the inverted tree of these stacks is too large to build"), std::string::npos) << t.error;
   EXPECT_NE(t.error.find("3001 deep"), std::string::npos) << t.error;
   // 3000 x 3001 / 2 + 3001 frames to walk, to the nearest tenth of a million
@@ -292,6 +369,7 @@ TEST(CallTreeDeep, AnInvertedTreeTooLargeToBuildSaysSo) {
   EXPECT_EQ(t.subtree_end.size(), 1u);
   EXPECT_EQ(t.sample_node.size(), r.p.samples.size());
   // only the deepest call: one path, walked
+  b.set_invert_limits(1000000, 1000000);
   o.has_t0 = true;
   o.t0 = 3000;
   t = b.Build(o);

@@ -111,6 +111,11 @@ export function App() {
           </button>
         </div>
       ) : null}
+      {an.analysis?.notice && !an.viewError ? (
+        <div class="banner" role="status" data-testid="view-notice">
+          This view is shown in part: {an.analysis.notice}
+        </div>
+      ) : null}
       {status === 'cancelled' ? (
         <div class="banner" role="status">
           Decoding cancelled. Drop a file or use “Open file…”.

@@ -137,6 +137,7 @@ export class FileAnalysis {
       tree: treeColumns(tree, true),
       sampleNode: tree.sampleNode.slice(),
       samples: tree.samples,
+      notice: tree.notice || '', // shown in part (an inverted tree too large to build whole: its heaviest nodes)
       weight: opts.weight || 'samples', // what self/total count
       layout,
       names: this.names.slice(),
@@ -174,6 +175,7 @@ export class FileAnalysis {
  */
 function treeColumns(t, copy) {
   const { parent, func, depth, subtreeEnd, self, total, count } = t;
-  if (!copy) return { parent, func, depth, subtreeEnd, self, total, count };
-  return { parent: parent.slice(), func: func.slice(), depth: depth.slice(), subtreeEnd: subtreeEnd.slice(), self: self.slice(), total: total.slice(), count };
+  const notice = t.notice || '';
+  if (!copy) return { parent, func, depth, subtreeEnd, self, total, count, notice };
+  return { parent: parent.slice(), func: func.slice(), depth: depth.slice(), subtreeEnd: subtreeEnd.slice(), self: self.slice(), total: total.slice(), count, notice };
 }

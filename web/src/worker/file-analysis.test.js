@@ -51,6 +51,17 @@ describe('FileAnalysis and views too large to build', () => {
       { mode: 'callees', func: 3 },
     ]);
   });
+  it('a tree shown in part (an inverted tree too large to build whole) carries the core\'s notice to the page', () => {
+    const s = stubSession();
+    const NOTICE = 'the inverted tree of these stacks is too large to show whole: it shows its 1.0 M heaviest nodes, …';
+    s.analyze = (json) => (JSON.parse(json).sandwich?.mode === 'callees' ? ROOT_ONLY : { ...ROOT_ONLY, notice: NOTICE });
+    const a = new FileAnalysis(/** @type {any} */ (s), /** @type {any} */ ({}), [], 1);
+    expect(a.run({ invert: true }).notice).toBe(NOTICE);
+    const sw = a.sandwich({}, 3);
+    expect(sw.callers.notice).toBe(NOTICE);
+    expect(sw.callers.count).toBe(1);
+    expect(sw.callees.notice).toBe('');
+  });
   it('other errors (a module fault) are not views the page can take back', () => {
     const s = stubSession();
     s.analyze = () => {

@@ -25,13 +25,22 @@ export function Sandwich({ sandwich, formatValue }) {
   );
 }
 
-/** One half: its call tree, or why it could not be made ({error}: too large to build). */
+/** One half: its call tree (with a note when shown in part), or why it could not be made ({error}: too large to build). */
 function Half(/** @type {any} */ { tree, testid, ...rest }) {
   if (tree?.error)
     return (
       <div class="placeholder sw-error" role="status" data-testid={`${testid}-error`}>
         {tree.error}
       </div>
+    );
+  if (tree?.notice)
+    return (
+      <>
+        <div class="muted sw-notice" role="status" data-testid={`${testid}-notice`}>
+          Shown in part: {tree.notice}
+        </div>
+        <CallTree tree={tree} testid={testid} {...rest} />
+      </>
     );
   return <CallTree tree={tree} testid={testid} {...rest} />;
 }
