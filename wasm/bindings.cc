@@ -61,6 +61,25 @@ val CopyU64AsF64(const std::vector<uint64_t>& v) {
   return ToF64(v, [](uint64_t x) { return static_cast<double>(x); });
 }
 
+// A u64 column as the narrowest exact typed array: a Uint32Array when every value fits (the record
+// offsets and sizes of any file under 4 GB), else a Float64Array (exact to 2^53): 4 bytes a record row
+// less in the page.
+val CopyU64Narrow(const std::vector<uint64_t>& v) {
+  uint64_t most = 0;
+  for (uint64_t x : v) most = std::max(most, x);
+  if (most > UINT32_MAX) return CopyU64AsF64(v);
+  return Fill<uint32_t>("Uint32Array", v.size(), [&](size_t i) { return static_cast<uint32_t>(v[i]); });
+}
+
+// A u32 column as a Uint8Array, Uint16Array or Uint32Array, the narrowest that holds every value.
+val CopyU32Narrow(const std::vector<uint32_t>& v) {
+  uint32_t most = 0;
+  for (uint32_t x : v) most = std::max(most, x);
+  if (most <= UINT8_MAX) return Fill<uint8_t>("Uint8Array", v.size(), [&](size_t i) { return static_cast<uint8_t>(v[i]); });
+  if (most <= UINT16_MAX) return Fill<uint16_t>("Uint16Array", v.size(), [&](size_t i) { return static_cast<uint16_t>(v[i]); });
+  return Copy("Uint32Array", v);
+}
+
 // Exact u64 values (addresses): the bytes are copied once into a fresh buffer
 // that a BigUint64Array then views (WASM and JS typed arrays are both little-endian).
 val CopyU64(const std::vector<uint64_t>& v) {
@@ -273,9 +292,9 @@ class JsSession {
   }
 
   double recordCount() const { return static_cast<double>(rt().rows()); }
-  val recordOffsets() const { return CopyU64AsF64(rt().offset); }
-  val recordSizes() const { return CopyU64AsF64(rt().size); }
-  val recordTypes() const { return Copy("Uint32Array", rt().type); }
+  val recordOffsets() const { return CopyU64Narrow(rt().offset); }
+  val recordSizes() const { return CopyU64Narrow(rt().size); }
+  val recordTypes() const { return CopyU32Narrow(rt().type); }
   val recordKinds() const { return Copy("Uint8Array", rt().kind); }
   val recordParents() const { return Copy("Int32Array", rt().parent); }
   val recordFiles() const { return Copy("Uint8Array", rt().file); }

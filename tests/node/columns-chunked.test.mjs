@@ -1,5 +1,5 @@
-// Columns the module hands over as Float64Arrays (record offsets and sizes, sample times) are converted
-// through a small buffer, 65 536 values at a time (wasm/bindings.cc ToF64), not through a temporary of
+// Columns the module converts (record offsets and sizes: Uint32Arrays under 4 GB, else Float64Arrays;
+// sample times: Float64Arrays) go through a small buffer, 65 536 values at a time (wasm/bindings.cc Fill), not through a temporary of
 // the column's size in the module's heap. Across those chunk boundaries every value must still be right:
 // a pipe-mode stream whose records repeat (~190 000 records) is decoded and its columns checked against
 // the file's own record headers and the repetition.
@@ -57,9 +57,12 @@ describe('Float64 columns across the conversion chunks', () => {
       const kinds = s.recordKinds();
       const rows = [];
       for (let i = 0; i < kinds.length; i++) if (kinds[i] === 5 /* Record */) rows.push([offsets[i], sizes[i]]);
-      return { offsets, rows, times: s.sampleTimes() };
+      return { offsets, rows, times: s.sampleTimes(), types: s.recordTypes(), sizes };
     });
-    expect(got.offsets).toBeInstanceOf(Float64Array);
+    expect(got.sizes).toBeInstanceOf(Uint32Array);
+    expect(got.types).toBeInstanceOf(Uint8Array); // perf record types, feature ids and attr indexes < 256 here
+    // (a file under 4 GB: its offsets as a Uint32Array, the narrowest exact array)
+    expect(got.offsets).toBeInstanceOf(Uint32Array);
     expect(got.rows.length).toBe(spans.length);
     let same = true;
     for (let i = 0; i < got.rows.length && same; i++) same = got.rows[i][0] === spans[i][0] && got.rows[i][1] === spans[i][1];

@@ -19,7 +19,7 @@
 import { RecordKind } from '../lib/record-kind.js';
 
 /**
- * @param {{offsets: Float64Array, sizes: Float64Array, kinds: Uint8Array, parents: Int32Array, files: Uint8Array}} rec
+ * @param {{offsets: Float64Array | Uint32Array, sizes: Float64Array | Uint32Array, kinds: Uint8Array, parents: Int32Array, files: Uint8Array}} rec
  */
 export function buildRecordIndex(rec) {
   const { offsets, sizes, kinds, parents, files } = rec;

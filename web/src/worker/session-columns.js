@@ -65,8 +65,9 @@ export function readProfile(s) {
 }
 
 /**
- * @typedef {{offsets: Float64Array, sizes: Float64Array, types: Uint32Array, kinds: Uint8Array,
- *   parents: Int32Array, files: Uint8Array}} RecordColumns
+ * (offsets and sizes are Uint32Arrays unless a value passes 4 GB, types the narrowest array that holds them)
+ * @typedef {{offsets: Float64Array | Uint32Array, sizes: Float64Array | Uint32Array, types: Uint32Array | Uint16Array | Uint8Array,
+ *   kinds: Uint8Array, parents: Int32Array, files: Uint8Array}} RecordColumns
  */
 
 /**
