@@ -10,6 +10,24 @@ async function openPipe(page) {
 const samplesShown = async (page) => num(await page.getByTestId('analysis-samples').textContent());
 
 test.describe('analysis views', () => {
+  test('the Functions view counts the same self and total with the call tree inverted', async ({ page }) => {
+    const errs = watchErrors(page);
+    await openPipe(page);
+    await page.getByRole('tab', { name: 'Functions' }).click();
+    const fns = page.getByTestId('functions');
+    await expect(fns.locator('tbody tr').first()).toBeVisible();
+    const rows = async () => (await fns.locator('tbody tr').allInnerTexts()).slice(0, 12).join('\n');
+    const before = await rows();
+    expect(before).toMatch(/\d/);
+    await page.getByRole('tab', { name: 'Call tree' }).click();
+    await page.getByLabel('Invert', { exact: true }).check();
+    await expect(page.getByRole('treegrid', { name: /inverted/ })).toHaveCount(1);
+    await page.getByRole('tab', { name: 'Functions' }).click();
+    // (an inverted tree's self sits at each path's outermost caller: main would have it all)
+    await expect.poll(rows).toBe(before);
+    errs.check();
+  });
+
   test('flame chart: one lane per thread, markers click through to their bytes', async ({ page }) => {
     const errs = watchErrors(page);
     await openPipe(page);

@@ -84,10 +84,10 @@ test('an inverted tree too large to build whole: the page shows its heaviest par
   // inverted, the chain's 200 M nodes: its heaviest 1 M, said so; every function of the chain a root
   await page.getByLabel('Invert', { exact: true }).check();
   const notice = page.getByTestId('view-notice');
-  await expect(notice).toContainText('This view is shown in part: the inverted tree of these stacks is too large to show whole: it shows its 1.0 M heaviest nodes', {
+  await expect(notice).toContainText('This view is shown in part: the inverted tree of these stacks is too large to show whole: it shows 1.0 M nodes, the heaviest first', {
     timeout: 30_000,
   });
-  await expect(notice).toContainText('without their callers, whose weight stays in their self');
+  await expect(notice).toContainText('without all their callers (each hiding a weight of at most');
   await expect(page.getByTestId('view-error')).toHaveCount(0);
   await expect(page.getByLabel('Invert', { exact: true })).toBeChecked();
   const inverted = page.getByRole('treegrid', { name: /inverted/ });

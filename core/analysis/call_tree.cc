@@ -8,10 +8,11 @@ namespace profscope {
 namespace {
 
 // A tree holding only its root (node 0: no function, depth 0).
-// "12 samples", or "of weight 3.5 M" (weighted trees: periods, a tracer's ticks).
-std::string WeightText(double w, bool weighted) {
+// "each hiding at most 12 samples", or "each hiding a weight of at most 3.5 M" (weighted trees:
+// periods, a tracer's ticks).
+std::string HiddenText(double w, bool weighted) {
   const std::string v = CountText(WeightToU64(w));
-  return weighted ? "of weight " + v : v + (v == "1" ? " sample" : " samples");
+  return weighted ? "each hiding a weight of at most " + v : "each hiding at most " + v + (v == "1" ? " sample" : " samples");
 }
 
 CallTree RootOnly() {
@@ -452,18 +453,23 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
       if (callers) a = upto[static_cast<size_t>(a)];
       if (a >= 0) need[static_cast<size_t>(a)] = 1;
     }
-    // what each needed node weighs (the order a tree too large is built in: the heaviest first)
-    std::vector<double> weight(in->size(), 0.0);
-    for (size_t i = 0; i < ns; ++i) {
-      const int32_t n = t.sample_node[i];
-      if (n < 0) continue;
-      int32_t a = at[static_cast<size_t>(n)];
-      if (a >= 0 && callers) a = upto[static_cast<size_t>(a)];
-      if (a >= 0) weight[static_cast<size_t>(a)] += values.empty() ? static_cast<double>(s.Count(i)) : values[i];
-    }
+    // what each needed node weighs (the order a tree too large is built in: the heaviest first), made
+    // only for such a tree
+    auto weigh = [&] {
+      std::vector<double> weight(in->size(), 0.0);
+      for (size_t i = 0; i < ns; ++i) {
+        const int32_t n = t.sample_node[i];
+        if (n < 0) continue;
+        int32_t a = at[static_cast<size_t>(n)];
+        if (a >= 0 && callers) a = upto[static_cast<size_t>(a)];
+        const double v = values.empty() ? static_cast<double>(s.Count(i)) : values[i];
+        if (a >= 0 && v == v) weight[static_cast<size_t>(a)] += v;  // (a NaN would unorder the heaviest first)
+      }
+      return weight;
+    };
     std::vector<int32_t> inv;
     InvertCut cut;
-    if (!InvertTrie(*in, need, weight, view, inv, max_inverted_nodes_, max_invert_steps_, &cut, &t.error, invert_how_)) {
+    if (!InvertTrie(*in, need, weigh, view, inv, max_inverted_nodes_, max_invert_steps_, &cut, &t.error, invert_how_)) {
       CallTree root = RootOnly();
       root.subtree_end = {1};
       root.self = root.total = {0.0};
@@ -473,9 +479,8 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
     }
     if (cut.nodes > 0)
       t.notice = std::string(callers ? "the callers of this function are" : "the inverted tree of these stacks is") +
-                 " too large to show whole: it shows its " + CountText(view.size() - 1) + " heaviest nodes, " + CountText(cut.nodes) +
-                 " of them (the heaviest " + WeightText(cut.heaviest, o.weighted) +
-                 ") without their callers, whose weight stays in their self; collapse recursion, focus on a function or narrow the selection to see those";
+                 " too large to show whole: it shows " + CountText(view.size() - 1) + " nodes, the heaviest first; " + CountText(cut.nodes) +
+                 " of them without all their callers (" + HiddenText(cut.heaviest, o.weighted) + "), whose weight stays in their self; collapse recursion, focus on a function or narrow the selection to see those";
     if (callers)
       for (auto& a : upto) a = a >= 0 ? inv[static_cast<size_t>(a)] : -1;
     through(callers ? upto : inv);

@@ -99,9 +99,14 @@ void InvertBestFirst(const Trie& in, const std::vector<uint8_t>& need, const std
     if (k == e) continue;
     const size_t m = e - k;
     if (steps + m > max_steps || out.size() >= max_nodes) {  // no callers for this one
-      for (size_t i = k; i < e; ++i) inv[static_cast<size_t>(node[i])] = o;
+      double hidden = 0;  // (the weight of the paths that go on: those that end here show whole)
+      for (size_t i = k; i < e; ++i) {
+        inv[static_cast<size_t>(node[i])] = o;
+        const size_t n = static_cast<size_t>(node[i]);
+        hidden += n < weight.size() ? weight[n] : 0.0;
+      }
       cut->nodes++;
-      cut->heaviest = std::max(cut->heaviest, w[static_cast<size_t>(o)]);
+      cut->heaviest = std::max(cut->heaviest, hidden);
       continue;
     }
     steps += m;
@@ -192,13 +197,13 @@ std::vector<uint8_t> WithAncestors(const Trie& t, const std::vector<uint8_t>& ne
   return keep;
 }
 
-bool InvertTrie(const Trie& in, const std::vector<uint8_t>& need, const std::vector<double>& weight, Trie& out,
+bool InvertTrie(const Trie& in, const std::vector<uint8_t>& need, const std::function<std::vector<double>()>& weigh, Trie& out,
                 std::vector<int32_t>& inv, size_t max_nodes, uint64_t max_steps, InvertCut* cut, std::string* error,
                 InvertHow how) {
   inv.assign(in.size(), -1);
   *cut = InvertCut();
   if (how == InvertHow::kBestFirst) {
-    InvertBestFirst(in, need, weight, out, inv, max_nodes, max_steps, cut);
+    InvertBestFirst(in, need, weigh(), out, inv, max_nodes, max_steps, cut);
     return true;
   }
   uint64_t steps = 0;
@@ -219,7 +224,7 @@ bool InvertTrie(const Trie& in, const std::vector<uint8_t>& need, const std::vec
     if (how == InvertHow::kCheaper) {  // the heaviest part of it, then (a quarter of the nodes: more than a page can show)
       out = Trie();
       inv.assign(in.size(), -1);
-      InvertBestFirst(in, need, weight, out, inv, std::max<size_t>(max_nodes / 4, 1), max_steps, cut);
+      InvertBestFirst(in, need, weigh(), out, inv, std::max<size_t>(max_nodes / 4, 1), max_steps, cut);
       return true;
     }
     if (error)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -57,18 +58,18 @@ std::vector<uint8_t> WithAncestors(const Trie& t, const std::vector<uint8_t>& ne
 //
 // Some inverted trees are inherently large (a chain of N distinct functions, each call a sample:
 // N²/2 nodes; a wide profile of a million distinct deep stacks: tens of millions). Such a tree
-// is built best first instead: from the leaf functions, the heaviest node (by `weight`, each
-// needed node's samples or weights) gets its callers next, until one more would pass a quarter of
+// is built best first instead: from the leaf functions, the heaviest node (by `weigh()`, each
+// node's samples or weights, asked for only then) gets its callers next, until one more would pass a quarter of
 // `max_nodes` nodes (kBestFirst: `max_nodes`) or `max_steps` frames walked; the needed nodes under a node that got no callers map to
 // it, whose self then holds their weight (totals stay the sums of their subtrees). `cut` says
-// how many nodes got none (0: the whole tree) and the heaviest of them.
+// how many nodes got none or only some (0: the whole tree) and the largest weight so hidden.
 // (`how` picks one way, for the tests; kWalk and kSuffixes alone give up with `error` instead.)
 enum class InvertHow : uint8_t { kCheaper, kWalk, kSuffixes, kBestFirst };
 struct InvertCut {
   size_t nodes = 0;     // nodes left without (some of) their callers
-  double heaviest = 0;  // the largest weight among them
+  double heaviest = 0;  // the largest weight whose callers one of them does not show
 };
-bool InvertTrie(const Trie& in, const std::vector<uint8_t>& need, const std::vector<double>& weight, Trie& out,
+bool InvertTrie(const Trie& in, const std::vector<uint8_t>& need, const std::function<std::vector<double>()>& weigh, Trie& out,
                 std::vector<int32_t>& inv, size_t max_nodes, uint64_t max_steps, InvertCut* cut, std::string* error,
                 InvertHow how = InvertHow::kCheaper);
 

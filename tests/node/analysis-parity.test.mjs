@@ -163,7 +163,7 @@ describe('deep stacks in the WASM module', () => {
     try {
       const t = s.analyze(JSON.stringify({ invert: true, weight: 'count' }));
       expect(t.error).toBeUndefined();
-      expect(t.notice).toMatch(/^the inverted tree of these stacks is too large to show whole: it shows its 1\.0 M heaviest nodes, \d+ of them \(the heaviest 1 sample\) without their callers/);
+      expect(t.notice).toMatch(/^the inverted tree of these stacks is too large to show whole: it shows 1\.0 M nodes, the heaviest first; \d+ of them without all their callers \(each hiding at most 1 sample\)/);
       expect(t.count).toBeLessThanOrEqual(1 << 20);
       expect(t.total[0]).toBe(20000);
       // every function of the chain is a root (its one call's self), names and not only counts

@@ -281,6 +281,26 @@ TEST(CallTreeDeep, AnInvertedTreeOverTheLimitsHoldsItsHeaviestNodes) {
   EXPECT_GT(cut_rounds, 500);
 }
 
+TEST(CallTreeDeep, ANodeLeftWithoutCallersCountsOnlyThePathsThatGoOn) {
+  // 1000 samples in L alone, 1 in main -> L: inverted, L (1001) has one caller, main, over 1 sample
+  Profile p;
+  AddThreads(p, 1);
+  StackBuilder sb(p);
+  const int32_t l = sb.Stack(kNone, sb.Frame(1, sb.Func(p.strings.Intern("L"), kNone), kNone));
+  const int32_t ml = sb.Stack(sb.Stack(kNone, sb.Frame(2, sb.Func(p.strings.Intern("main"), kNone), kNone)), sb.Frame(1, 0, kNone));
+  for (int i = 0; i < 1000; ++i) AddSample(p, 0, 0, 0, static_cast<uint64_t>(i), l);
+  AddSample(p, 0, 0, 0, 1000, ml);
+  CallTreeBuilder b(p);
+  b.set_invert_limits(100, 2, InvertHow::kBestFirst);  // the root's two paths walked, then no more
+  AnalysisOptions o;
+  o.invert = true;
+  const CallTree t = b.Build(o);
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t.total[1], 1001.0);
+  EXPECT_EQ(t.self[1], 1001.0);
+  EXPECT_NE(t.notice.find("1 of them without all their callers (each hiding at most 1 sample)"), std::string::npos) << t.notice;
+}
+
 // One thread recursing N deep in f below main, every call a sample (an XRay log).
 struct Recursion {
   Profile p;
@@ -355,8 +375,9 @@ TEST(CallTreeDeep, AnInvertedTreeTooLargeToBuildSaysSo) {
   // (a quarter of the nodes, the root included: the 3001 leaf functions first, each of one sample)
   EXPECT_EQ(t.size(), 249999u);
   EXPECT_EQ(t.notice,
-            "the inverted tree of these stacks is too large to show whole: it shows its 249998 heaviest nodes, 2916 of them (the heaviest 1 sample) "
-            "without their callers, whose weight stays in their self; collapse recursion, focus on a function or narrow the selection to see those");
+            "the inverted tree of these stacks is too large to show whole: it shows 249998 nodes, the heaviest first; 2916 of them without all "
+            "their callers (each hiding at most 1 sample), whose weight stays in their self; collapse recursion, focus on a function or narrow "
+            "the selection to see those");
   EXPECT_EQ(t.total[0], 3001.0);
   // walked, it gives up
   b.set_invert_limits(1000000, 1000000, InvertHow::kWalk);

@@ -39,7 +39,7 @@ import { makeTables, nextTask } from './tables.js';
 import { isModuleFault, moduleFaultMessage } from './module-fault.js';
 import { cpuLanes, cpuRows, eventTotals, funcInlined, funcSources, heaviestEvent } from './derive.js';
 import { FileAnalysis, ViewError, defaultWeight } from './file-analysis.js';
-import { functionTotals, samplesOf } from './call-nodes.js';
+import { samplesOf } from './call-nodes.js';
 import { callchainSlot, frameAddressFor } from './record-slot.js';
 import { diffModel } from './diff-model.js';
 import { readerOf } from './file-reader.js';
@@ -560,8 +560,8 @@ self.onmessage = async (e) => {
         break;
       }
       case 'functionTotals': {
-        const { analysis, tree } = requireTree(msg.gen);
-        const t = functionTotals(tree, analysis.names.length);
+        const { analysis } = requireTree(msg.gen);
+        const t = analysis.functionTotals();
         self.postMessage({ type: 'functionTotals', id: msg.id, self: t.self, total: t.total }, [t.self.buffer, t.total.buffer]);
         break;
       }

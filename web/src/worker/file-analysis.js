@@ -2,7 +2,7 @@
 // The analysis of the open file, in the worker: the core aggregates (session.analyze, given the
 // page's options as JSON), the worker keeps the last call tree for the questions that follow
 // (samples of a node, function totals, callchain slots) and lays out the flame graph.
-import { layoutFlame, searchFuncs } from './call-nodes.js';
+import { functionTotals, layoutFlame, searchFuncs } from './call-nodes.js';
 
 /** @typedef {import('../../../wasm/profscope').Session} Session */
 /** @typedef {import('../../../wasm/profscope').CallTreeResult} CallTreeResult */
@@ -146,6 +146,17 @@ export class FileAnalysis {
       gen: this.generation,
       ms: performance.now() - t0,
     };
+  }
+
+  /**
+   * Self and total per function of the last tree's options (the Functions view). An inverted tree's
+   * self sits at each path's outermost caller, and one too large to build whole leaves out callers: its
+   * functions are then counted in the same tree not inverted.
+   */
+  functionTotals() {
+    const opts = this.lastOpts || {};
+    const tree = opts.invert || !this.lastTree ? this.tree({ ...opts, invert: false }) : this.lastTree;
+    return functionTotals(tree, this.names.length);
   }
 
   /**

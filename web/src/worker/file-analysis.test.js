@@ -62,6 +62,39 @@ describe('FileAnalysis and views too large to build', () => {
     expect(sw.callers.count).toBe(1);
     expect(sw.callees.notice).toBe('');
   });
+  it('the Functions view counts an inverted tree\'s functions in the same tree not inverted', () => {
+    // main -> a -> b, one sample in b: inverted, the path b <- a <- main holds its self at main
+    const names = ['main', 'a', 'b'];
+    const tree = (/** @type {number[]} */ func, /** @type {number[]} */ self) => ({
+      parent: Int32Array.of(-1, 0, 1, 2),
+      func: Int32Array.from([-1, ...func]),
+      depth: Int32Array.of(0, 1, 2, 3),
+      subtreeEnd: Int32Array.of(4, 4, 4, 4),
+      self: Float64Array.from([0, ...self]),
+      total: Float64Array.of(1, 1, 1, 1),
+      sampleNode: Int32Array.of(3),
+      count: 4,
+      samples: 1,
+    });
+    const s = stubSession();
+    s.analysisNameIds = () => Int32Array.of(-1, -1, -1);
+    s.analysisName = (i) => names[i];
+    s.analyze = (json) => {
+      const o = JSON.parse(json);
+      s.asked.push(o);
+      return o.invert ? tree([2, 1, 0], [0, 0, 1]) : tree([0, 1, 2], [0, 0, 1]);
+    };
+    const a = new FileAnalysis(/** @type {any} */ (s), /** @type {any} */ ({}), [], 1);
+    a.run({ invert: true });
+    const t = a.functionTotals();
+    expect(Array.from(t.self)).toEqual([0, 0, 1]); // b's self, not main's
+    expect(Array.from(t.total)).toEqual([1, 1, 1]);
+    expect(s.asked.at(-1).invert).toBe(false);
+    a.run({});
+    const before = s.asked.length;
+    expect(Array.from(a.functionTotals().self)).toEqual([0, 0, 1]);
+    expect(s.asked.length).toBe(before); // not inverted: the tree shown is counted, no other made
+  });
   it('other errors (a module fault) are not views the page can take back', () => {
     const s = stubSession();
     s.analyze = () => {
