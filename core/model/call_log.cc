@@ -1,5 +1,7 @@
 #include "core/model/call_log.h"
 
+#include "core/model/record_table.h"
+
 #include <algorithm>
 
 namespace profscope {
@@ -18,6 +20,13 @@ size_t CallLog::Add(uint32_t tid, uint32_t pid, int32_t block, CallAction a, int
   const size_t i = tsc.size();
   if (runs.empty() || runs.back().tid != tid || runs.back().pid != pid || runs.back().block != block)
     runs.push_back(Run{static_cast<uint32_t>(i), tid, pid, block});
+  if (tsc.size() == tsc.capacity()) {  // (a quarter more past a million records, not twice: record_table.h)
+    const size_t n = GrownCapacity(tsc.size());
+    tsc.reserve(n);
+    func.reserve(n);
+    row.reserve(n);
+    action.reserve(n);
+  }
   tsc.push_back(t);
   func.push_back(fn);
   row.push_back(record_row);

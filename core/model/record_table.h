@@ -38,6 +38,11 @@ enum class RecordCategory : uint8_t {
 // "metadata", "sample", "task/mmap", "kernel event", "user/synthesized", "payload", "unparsed".
 const char* RecordCategoryName(RecordCategory c);
 
+// The capacity a column full at n rows grows to: doubling up to a million rows, then a quarter more. A
+// WASM heap never gives memory back, so a doubling near the end of a large decode would keep room for twice
+// the table (an XRay log's record table at the budget: 320 MB more).
+inline size_t GrownCapacity(size_t n) { return n < (size_t{1} << 20) ? (n < 32 ? 64 : 2 * n) : n + n / 4; }
+
 struct RecordTable {
   std::vector<uint64_t> offset;  // absolute (kNested: within the container's decompressed bytes)
   std::vector<uint64_t> size;
@@ -50,6 +55,7 @@ struct RecordTable {
   uint8_t current_file = 0;      // file index given to rows added now
 
   int32_t Add(uint64_t off, uint64_t sz, uint32_t ty, RecordKind k, int32_t par, RecordCategory cat) {
+    if (offset.size() == offset.capacity()) Reserve(GrownCapacity(offset.size()));
     offset.push_back(off);
     size.push_back(sz);
     type.push_back(ty);

@@ -469,9 +469,12 @@ bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out, PauseCheck* pause) 
   // Room the heap cannot give (a lifted budget in a 4 GB WASM heap) is not needed: the columns then grow as
   // they fill, up to what fits.
   try {
-    out.records.Reserve(rows);
+    // (the record table also holds the metadata records, a few in a thousand, and the budget is counted
+    // every 256 records: a little more room, so that the table does not grow at the very end)
+    out.records.Reserve(rows + rows / 32 + 4096);
     CallLog& c = log->calls;
-    c.tsc.reserve(rows); c.func.reserve(rows); c.row.reserve(rows); c.action.reserve(rows);
+    const size_t calls = rows + 4096;
+    c.tsc.reserve(calls); c.func.reserve(calls); c.row.reserve(calls); c.action.reserve(calls);
   } catch (const std::bad_alloc&) {
   }
   if (log->type == kFdrLog) ReadFdr(w, n, log, out, pause);
