@@ -7,7 +7,6 @@ namespace profscope {
 
 namespace {
 
-// A tree holding only its root (node 0: no function, depth 0).
 // "each hiding at most 12 samples", or "each hiding a weight of at most 3.5 M" (weighted trees:
 // periods, a tracer's ticks).
 std::string HiddenText(double w, bool weighted) {
@@ -15,6 +14,7 @@ std::string HiddenText(double w, bool weighted) {
   return weighted ? "each hiding a weight of at most " + v : "each hiding at most " + v + (v == "1" ? " sample" : " samples");
 }
 
+// A tree holding only its root (node 0: no function, depth 0).
 CallTree RootOnly() {
   CallTree t;
   t.parent.push_back(kNone);

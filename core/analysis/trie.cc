@@ -12,8 +12,6 @@ std::string CountText(uint64_t v) {
 
 namespace {
 
-std::string Count(uint64_t v) { return CountText(v); }
-
 // Through the trie of the kept paths and every path they give with first frames dropped: false
 // when that trie passes `budget` nodes (the caller walks the paths instead).
 bool InvertBySuffixes(const Trie& in, const std::vector<uint8_t>& need, Trie& out, std::vector<int32_t>& inv, size_t budget) {
@@ -228,20 +226,20 @@ bool InvertTrie(const Trie& in, const std::vector<uint8_t>& need, const std::fun
       return true;
     }
     if (error)
-      *error = "the inverted tree of these stacks is too large to build: " + what + " (stacks up to " + Count(static_cast<uint64_t>(deepest)) +
+      *error = "the inverted tree of these stacks is too large to build: " + what + " (stacks up to " + CountText(static_cast<uint64_t>(deepest)) +
                " deep); collapse recursion, focus on a function or narrow the selection first";
     out = Trie();
     inv.assign(in.size(), -1);
     return false;
   };
-  if (steps > max_steps) return too_large("its paths hold " + Count(steps) + " frames, more than the " + Count(max_steps) + " this view walks");
+  if (steps > max_steps) return too_large("its paths hold " + CountText(steps) + " frames, more than the " + CountText(max_steps) + " this view walks");
   ChildIndex oi(out);
   for (size_t n = 0; n < in.size() && n < need.size(); ++n) {
     if (!need[n]) continue;
     int32_t o = 0;
     for (int32_t v = static_cast<int32_t>(n); v > 0; v = in.parent[static_cast<size_t>(v)]) o = oi.Child(o, in.func[static_cast<size_t>(v)]);
     inv[n] = o;
-    if (out.size() > max_nodes) return too_large("it passes " + Count(max_nodes) + " nodes");
+    if (out.size() > max_nodes) return too_large("it passes " + CountText(max_nodes) + " nodes");
   }
   return true;
 }

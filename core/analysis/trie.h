@@ -59,10 +59,11 @@ std::vector<uint8_t> WithAncestors(const Trie& t, const std::vector<uint8_t>& ne
 // Some inverted trees are inherently large (a chain of N distinct functions, each call a sample:
 // N²/2 nodes; a wide profile of a million distinct deep stacks: tens of millions). Such a tree
 // is built best first instead: from the leaf functions, the heaviest node (by `weigh()`, each
-// node's samples or weights, asked for only then) gets its callers next, until one more would pass a quarter of
-// `max_nodes` nodes (kBestFirst: `max_nodes`) or `max_steps` frames walked; the needed nodes under a node that got no callers map to
-// it, whose self then holds their weight (totals stay the sums of their subtrees). `cut` says
-// how many nodes got none or only some (0: the whole tree) and the largest weight so hidden.
+// node's samples or weights, asked for only then) gets its callers next, until one more would
+// pass a quarter of `max_nodes` nodes (kBestFirst: `max_nodes`) or `max_steps` frames walked;
+// the needed nodes under a node that got no callers map to it, whose self then holds their
+// weight (totals stay the sums of their subtrees). `cut` says how many nodes got none or only
+// some (0: the whole tree) and the largest weight so hidden.
 // (`how` picks one way, for the tests; kWalk and kSuffixes alone give up with `error` instead.)
 enum class InvertHow : uint8_t { kCheaper, kWalk, kSuffixes, kBestFirst };
 struct InvertCut {

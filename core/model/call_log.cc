@@ -1,8 +1,8 @@
 #include "core/model/call_log.h"
 
-#include "core/model/record_table.h"
-
 #include <algorithm>
+
+#include "core/model/record_table.h"
 
 namespace profscope {
 

@@ -33,14 +33,14 @@ function Half(/** @type {any} */ { tree, testid, ...rest }) {
         {tree.error}
       </div>
     );
-  if (tree?.notice)
-    return (
-      <>
+  return (
+    <>
+      {tree?.notice ? (
         <div class="muted sw-notice" role="status" data-testid={`${testid}-notice`}>
           Shown in part: {tree.notice}
         </div>
-        <CallTree tree={tree} testid={testid} {...rest} />
-      </>
-    );
-  return <CallTree tree={tree} testid={testid} {...rest} />;
+      ) : null}
+      <CallTree tree={tree} testid={testid} {...rest} />
+    </>
+  );
 }
