@@ -246,6 +246,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       mem = null;
     }
   }
+  const heaps = crashed ? null : await heapsByTarget(page).catch(() => null);
   const ms = (v) => (v == null ? '–' : `${Math.round(v)} ms`);
   const mbOf = (v) => (v == null ? '–' : `${(v / 1048576).toFixed(0)} MB`);
   console.log(
@@ -268,10 +269,59 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
       `browser memory (PSS of chromium's processes): ${browserMemory ? `${mbOf(browserMemory.before)} before the drop, peak +${mbOf(browserMemory.peakGrowth)} (${(browserMemory.peakGrowth / bytes).toFixed(2)}x the file), +${mbOf(browserMemory.endGrowth)} once drawn (${(browserMemory.endGrowth / bytes).toFixed(2)}x), +${mbOf(browserMemory.settledGrowth)} 3 s later (${((browserMemory.settledGrowth ?? 0) / bytes).toFixed(2)}x)` : '–'}`,
       `browser memory growth by process kind, 3 s later (MB): ${JSON.stringify(growthByKind)}`,
+      `V8 heaps 3 s later, by target (MB: JS used / ArrayBuffers and WASM memories): ${heaps ? heaps.map((h) => `${h.what} ${mbOf(h.used)} / ${mbOf(h.backing)}`).join(', ') : '–'}`,
       `(test wall from setInputFiles: ${wall} ms; load average ${load})`,
-      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, tablesWorker: b?.tablesWorker ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, browserMemory })}`,
+      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, tablesWorker: b?.tablesWorker ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, heaps, browserMemory })}`,
     ].join('\n'),
   );
   expect(outcome, 'the browser benchmark did not finish (see the printed outcome)').toBe('ok');
   await expect(summaryField(page, 'records')).not.toHaveText('–');
 });
+
+/**
+ * The V8 heap of the page and of each of its workers (CDP Runtime.getHeapUsage: JS objects used, and the
+ * backing stores of ArrayBuffers, WASM memories among them), for where the renderer's growth is.
+ * @param {import('@playwright/test').Page} page
+ * @returns {Promise<{what: string, used: number, backing: number | null}[]>}
+ */
+async function heapsByTarget(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const own = await cdp.send('Runtime.getHeapUsage');
+  const out = [{ what: 'page', used: own.usedSize, backing: own.backingStorageSize ?? null }];
+  /** @type {Map<number, (r: any) => void>} */
+  const due = new Map();
+  /** @type {{sessionId: string, url: string}[]} */
+  const workers = [];
+  cdp.on('Target.receivedMessageFromTarget', (e) => {
+    const m = JSON.parse(e.message);
+    due.get(m.id)?.(m.result);
+  });
+  cdp.on('Target.attachedToTarget', (e) => workers.push({ sessionId: e.sessionId, url: e.targetInfo.url }));
+  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  await new Promise((r) => setTimeout(r, 300));
+  let id = 1;
+  for (const w of workers) {
+    /** @param {string} method */
+    const ask = (method) =>
+      Promise.race([
+        new Promise((resolve) => {
+          const n = id++;
+          due.set(n, resolve);
+          cdp.send('Target.sendMessageToTarget', { sessionId: w.sessionId, message: JSON.stringify({ id: n, method }) }).catch(() => resolve(null));
+        }),
+        new Promise((r2) => setTimeout(() => r2(null), 5000)),
+      ]);
+    const r = /** @type {any} */ (await ask('Runtime.getHeapUsage'));
+    const what = path.basename(String(w.url)).replace(/\?.*$/, '') || 'worker';
+    if (r) out.push({ what, used: r.usedSize, backing: r.backingStorageSize ?? null });
+    // and once collected: what of it was garbage
+    await ask('HeapProfiler.collectGarbage');
+    const g = /** @type {any} */ (await ask('Runtime.getHeapUsage'));
+    if (g) out.push({ what: `${what} (collected)`, used: g.usedSize, backing: g.backingStorageSize ?? null });
+  }
+  await cdp.send('HeapProfiler.collectGarbage').catch(() => {});
+  const g = await cdp.send('Runtime.getHeapUsage');
+  out.push({ what: 'page (collected)', used: g.usedSize, backing: g.backingStorageSize ?? null });
+  await cdp.detach().catch(() => {});
+  return out;
+}
