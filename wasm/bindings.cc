@@ -328,6 +328,28 @@ class JsSession {
   val sampleStacks() const { return Copy("Int32Array", p().samples.stack); }
   val sampleRecords() const { return Copy("Int32Array", p().samples.record); }
   val sampleCounts() const { return Copy("Uint32Array", p().samples.count); }
+  // The samples by thread row (by_cpu: by CPU), each lane in time order, and their times in that order
+  // (as sampleTimes gives them): {samples, start, times}, lane l = [start[l], start[l + 1]).
+  val sampleLanes(bool by_cpu) const {
+    const profscope::SampleLanes lanes = session_.Lanes(by_cpu);
+    const std::vector<uint64_t>& time = p().samples.time;
+    val out = val::object();
+    out.set("samples", Copy("Int32Array", lanes.samples));
+    out.set("start", Copy("Int32Array", lanes.start));
+    out.set("times", Fill<double>("Float64Array", lanes.samples.size(), [&](size_t k) {
+              return session_.RelativeTime(time[static_cast<size_t>(lanes.samples[k])]);
+            }));
+    return out;
+  }
+  val eventTotals() const { return Copy("Float64Array", session_.EventTotals()); }
+  // {cpus, rows}: every CPU the samples name, by CPU, and its sample rows.
+  val cpuRows() const {
+    const auto rows = session_.CpuRows();
+    val out = val::object();
+    out.set("cpus", Fill<int32_t>("Int32Array", rows.size(), [&](size_t i) { return rows[i].first; }));
+    out.set("rows", Fill<uint32_t>("Uint32Array", rows.size(), [&](size_t i) { return rows[i].second; }));
+    return out;
+  }
   // (XRay's calls that exited are read from their samples: IntervalView)
   val intervalThreads() const { return IntervalColumn<int32_t>("Int32Array", [](const IntervalView& v, size_t i) { return v.thread(i); }); }
   val intervalFuncs() const { return IntervalColumn<int32_t>("Int32Array", [](const IntervalView& v, size_t i) { return v.func(i); }); }
@@ -461,6 +483,9 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("sampleStacks", &JsSession::sampleStacks)
       .function("sampleRecords", &JsSession::sampleRecords)
       .function("sampleCounts", &JsSession::sampleCounts)
+      .function("sampleLanes", &JsSession::sampleLanes)
+      .function("eventTotals", &JsSession::eventTotals)
+      .function("cpuRows", &JsSession::cpuRows)
       .function("intervalThreads", &JsSession::intervalThreads)
       .function("intervalFuncs", &JsSession::intervalFuncs)
       .function("intervalStarts", &JsSession::intervalStarts)

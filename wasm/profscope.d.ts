@@ -278,6 +278,13 @@ export interface Session {
   sampleStacks(): Int32Array;      // sample -> stack (-1 for an empty stack)
   sampleRecords(): Int32Array;     // sample -> record row
   sampleCounts(): Uint32Array;     // samples each row stands for (gperftools counts); empty = 1 each
+  // The samples by thread row (byCpu: by CPU), each lane in time order (equal times in sample order):
+  // lane l (l < lanes) is samples[start[l], start[l + 1]), and lane `lanes` (start.length - 2) holds the
+  // samples of no thread (no CPU); times are theirs, in that order, as sampleTimes gives them. By CPU,
+  // start is empty when no sample names a CPU or one passes 65535.
+  sampleLanes(byCpu: boolean): { samples: Int32Array; start: Int32Array; times: Float64Array };
+  eventTotals(): Float64Array;     // event -> samples (rows times their counts): the file's events, or as many as the samples use
+  cpuRows(): { cpus: Int32Array; rows: Uint32Array }; // every CPU the samples name (ascending), and its sample rows
   intervalThreads(): Int32Array;   // interval -> thread row (XRay enter/exit pairs)
   intervalFuncs(): Int32Array;     // interval -> func row
   intervalStarts(): Float64Array;  // interval -> entry time (ticks minus the origin)

@@ -324,6 +324,19 @@ std::string Session::EventsJson() const {
   return out + "]";
 }
 
+SampleLanes Session::Lanes(bool by_cpu) const {
+  const SampleTable& t = res_.profile.samples;
+  if (!by_cpu) return OrderLanes(t.thread, static_cast<int32_t>(res_.profile.threads.size()), t.time, time_origin_);
+  int32_t most = -1;
+  for (int32_t c : t.cpu) most = std::max(most, c);
+  if (most < 0 || most >= 65536) return {};
+  return OrderLanes(t.cpu, most + 1, t.time, time_origin_);
+}
+
+std::vector<double> Session::EventTotals() const { return profscope::EventTotals(res_.profile.samples, res_.profile.events.size()); }
+
+std::vector<std::pair<int32_t, uint32_t>> Session::CpuRows() const { return profscope::CpuRows(res_.profile.samples.cpu); }
+
 std::string Session::ThreadsJson() const {
   const Profile& p = res_.profile;
   const ThreadTable& t = p.threads;

@@ -10,6 +10,7 @@
 
 #include "core/api/output_sink.h"
 #include "core/analysis/call_tree.h"
+#include "core/analysis/sample_lanes.h"
 #include "core/format/decoder.h"
 #include "core/symbols/debug_file_search.h"
 
@@ -138,6 +139,15 @@ class Session {
   // Nanoseconds per unit of the profile's times: 1 for formats that record ns,
   // 1e9 / DecodeResult::clock_hz for ticks (XRay's TSC).
   double NanosPerTimeUnit() const;
+
+  // ---- per thread, per CPU, per event (core/analysis/sample_lanes.h) ----
+  // The samples by thread row (by_cpu: by CPU), each lane in time order; by CPU, no lanes (start
+  // empty) when no sample names a CPU or one passes 65535.
+  SampleLanes Lanes(bool by_cpu) const;
+  // Samples per event (rows times their counts), one per event the file names or the samples use.
+  std::vector<double> EventTotals() const;
+  // (cpu, rows) for every CPU the samples name, by CPU.
+  std::vector<std::pair<int32_t, uint32_t>> CpuRows() const;
 
   // ---- aggregation (core/analysis/call_tree.h), what the views show ----
   // Options from their JSON form (core/api/analysis_options_json.h; times relative to TimeOrigin()).

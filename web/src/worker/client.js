@@ -260,7 +260,7 @@ export class DecoderClient {
   }
 
   /**
-   * The flame chart's lanes per CPU (derive.js cpuLanes), made when first shown.
+   * The flame chart's lanes per CPU (Session.sampleLanes(true), derive.js lanesFrom), made when first shown.
    * @returns {Promise<{lanes: import('./derive.js').Lane[]}>}
    */
   cpuLanes() {

@@ -37,7 +37,7 @@ import { decodeStrings } from '../lib/strings.js';
 import { parseJson, readKept, readMarkers, scaleTimes } from './session-columns.js';
 import { makeTables, nextTask } from './tables.js';
 import { isModuleFault, moduleFaultMessage } from './module-fault.js';
-import { cpuLanes, cpuRows, eventTotals, funcInlined, funcSources, heaviestEvent } from './derive.js';
+import { funcInlined, funcSources, heaviestEvent, lanesFrom } from './derive.js';
 import { FileAnalysis, ViewError, defaultWeight } from './file-analysis.js';
 import { samplesOf } from './call-nodes.js';
 import { callchainSlot, frameAddressFor } from './record-slot.js';
@@ -242,7 +242,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
 
   const analysis = new FileAnalysis(s, profile, strings, base.scale);
   file = { analysis, sampleRecords: profile.sampleRecords, labels: null, format: String(summary.format ?? ''), name: String(name || main.name || 'file') };
-  const totals = eventTotals(s.sampleEvents(), sampleCounts, events.length);
+  const totals = s.eventTotals();
   const decoderOptions = parseJson(s.decoderOptionsJson(), /** @type {any} */ ({}));
   const defaultEvent = lap('analysis, totals', heaviestEvent(totals));
   const msg = {
@@ -272,7 +272,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     composition: null,
     sampleTimes, // (the worker keeps none)
     eventTotals: totals,
-    ...lap('cpus', perCpu(s.sampleCpus())),
+    ...lap('cpus', perCpu(s.cpuRows())),
     lanes: null, // ('tables')
     markers: lap('json answers, markers', readMarkers(s, strings, base.scale)),
     intervals: null, // ('tables': the flame chart's exact calls, XRay)
@@ -286,8 +286,8 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     // (bench) the decode's time, the part of it spent reading the file, and the work after it
     benchTimes: { decodeMs, readMs: timed.readMs, reads: timed.reads, readBytes: timed.bytes, afterMs: performance.now() - t0 - decodeMs, ...stream.stats, laps: lap('rest', laps) },
   };
-  // (sampleTimes is transferred: the lanes read the session's column again, after the post)
-  const lanesOf = { scale: base.scale, threads: threads.length, counts: sampleCounts, canon: analysis.canon };
+  // (sampleTimes is transferred: the lanes' times come from the session again, in lane order)
+  const lanesOf = { scale: base.scale, counts: sampleCounts, canon: analysis.canon };
   postWithBytes(msg);
   await postTables(s, profile.sampleRecords, lanesOf, t0);
 }
@@ -297,7 +297,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
  * messages between them; nothing is posted when another file opened meanwhile.
  * @param {Session} s
  * @param {Int32Array} sampleRecords
- * @param {{scale: number, threads: number, counts: any, canon: Int32Array}} lanesOf see makeTables
+ * @param {{scale: number, counts: any, canon: Int32Array}} lanesOf see makeTables
  * @param {number} t0 when the open began (bench)
  */
 async function postTables(s, sampleRecords, lanesOf, t0) {
@@ -344,12 +344,13 @@ function postWithBytes(msg) {
 }
 
 /**
- * Samples per CPU, and how many per-CPU lanes the flame chart can show (made when asked: 'cpuLanes';
- * none for absurd CPU numbers, as cpuLanes() says).
- * @param {Int32Array} sampleCpus
+ * Sample rows per CPU in CPU order (the filter bar's CPU list, the composition's bars), and how many
+ * per-CPU lanes the flame chart can show (made when asked: 'cpuLanes'; none for absurd CPU numbers, as
+ * Session.sampleLanes says).
+ * @param {{cpus: Int32Array, rows: Uint32Array}} perCpuRows the session's cpuRows()
  */
-function perCpu(sampleCpus) {
-  const cpus = cpuRows(sampleCpus);
+function perCpu({ cpus: ids, rows }) {
+  const cpus = Array.from(ids, (cpu, i) => ({ cpu, rows: rows[i] }));
   return { cpus, cpuLaneCount: cpus.length && cpus[cpus.length - 1].cpu < 65536 ? cpus.length : 0 };
 }
 
@@ -589,8 +590,7 @@ self.onmessage = async (e) => {
         // the flame chart's lanes per CPU, made when it first shows them (12 bytes a sample the page
         // holds only then), from the session's columns
         const s = requireSession();
-        const times = scaleTimes(s.sampleTimes(), s.timeBase().scale);
-        const out = { type: 'cpuLanes', id: msg.id, lanes: cpuLanes(times, s.sampleCpus(), s.sampleCounts()) };
+        const out = { type: 'cpuLanes', id: msg.id, lanes: lanesFrom(s.sampleLanes(true), s.timeBase().scale, s.sampleCounts(), true) };
         self.postMessage(out, transferables(out));
         break;
       }

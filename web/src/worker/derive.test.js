@@ -1,42 +1,46 @@
 // Unit tests of what the worker derives once per file: lanes, event and CPU counts, the record
 // composition, record row -> sample, sources per function.
 import { describe, expect, it } from 'vitest';
-import { profile } from '../../../tests/reference/small-profile.js';
 import { RecordKind } from '../lib/record-kind.js';
-import { buildLanes, cpuLanes, cpuRows, sortByTime, eventTotals, funcInlined, funcSources, heaviestEvent, recordComposition, recordSamples, recordTypeNames, typeKey } from './derive.js';
+import { funcInlined, funcSources, heaviestEvent, lanesFrom, recordComposition, recordSamples, recordTypeNames, typeKey } from './derive.js';
 
 describe('lanes', () => {
-  it('per thread, sorted by time', () => {
-    const p = profile();
-    const lanes = buildLanes(p.sampleTimes, p.sampleThreads, 2);
-    expect(lanes.map((l) => [l.thread, Array.from(l.samples), Array.from(l.times)])).toEqual([
-      [0, [0, 1, 2, 3, 5], [10, 20, 30, 40, 50]],
-      [1, [4], [15]],
+  // the session's answer (Session.sampleLanes): lanes 0, 1, then the samples of no thread
+  const order = () => ({ samples: Int32Array.from([0, 1, 2, 3, 5, 4, 6]), start: Int32Array.from([0, 5, 6, 7]), times: Float64Array.from([10, 20, 30, 40, 50, 15, 5]) });
+  it('per thread: views of the answer, the samples of no thread last (-1)', () => {
+    const lanes = lanesFrom(order(), 1);
+    expect(lanes.map((l) => [l.thread, Array.from(l.samples), Array.from(l.times), l.count])).toEqual([
+      [0, [0, 1, 2, 3, 5], [10, 20, 30, 40, 50], 5],
+      [1, [4], [15], 1],
+      [-1, [6], [5], 1],
     ]);
+    expect(lanes[0].samples.buffer).toBe(lanes[1].samples.buffer); // one buffer: transferred once
   });
-  it('per CPU, the samples without a thread or CPU in a lane of their own (-1)', () => {
-    const times = Float64Array.from([30, 10, 20]);
-    expect(cpuLanes(times, Int32Array.from([1, 1, -1])).map((l) => [l.thread, Array.from(l.samples)])).toEqual([[1, [1, 0]]]);
-    expect(buildLanes(times, Int32Array.from([0, -1, 0]), 1).map((l) => [l.thread, Array.from(l.samples)])).toEqual([
-      [0, [2, 0]],
-      [-1, [1]],
+  it('per CPU: the samples of no CPU left out, empty lanes too, times scaled to ns', () => {
+    const o = order();
+    o.start = Int32Array.from([0, 5, 5, 6, 7]); // CPUs 0, (1: none), 2, then none
+    expect(lanesFrom(o, 2, undefined, true).map((l) => [l.thread, Array.from(l.times)])).toEqual([
+      [0, [20, 40, 60, 80, 100]],
+      [2, [30]],
     ]);
-    expect(cpuLanes(times, Int32Array.from([-1, -1, -1]))).toEqual([]);
+    expect(lanesFrom({ samples: new Int32Array(0), start: new Int32Array(0), times: new Float64Array(0) }, 1, undefined, true)).toEqual([]);
+  });
+  it('counts gperftools rows by their counts', () => {
+    const counts = Uint32Array.from([1, 2, 3, 4, 5, 6, 7]);
+    const lanes = lanesFrom(order(), 1, counts);
+    expect(lanes.map((l) => [l.count, Array.from(l.weights ?? [])])).toEqual([
+      [1 + 2 + 3 + 4 + 6, [1, 2, 3, 4, 6]],
+      [5, [5]],
+      [7, [7]],
+    ]);
   });
 });
 
 describe('counts', () => {
-  it('samples per event count gperftools rows by their counts', () => {
-    const t = eventTotals(Int32Array.from([0, 1, 1, 2]), Uint32Array.from([5, 1, 1, 1]), 2);
-    expect(Array.from(t)).toEqual([5, 2, 1]);
-    expect(heaviestEvent(t)).toBe(0);
-    expect(Array.from(eventTotals(Int32Array.from([1, 1]), new Uint32Array(0), 3))).toEqual([0, 2, 0]);
-  });
-  it('sample rows per CPU in CPU order', () => {
-    expect(cpuRows(Int32Array.from([3, 1, 3, -1]))).toEqual([
-      { cpu: 1, rows: 1 },
-      { cpu: 3, rows: 2 },
-    ]);
+  it('the heaviest event, the first of equals', () => {
+    expect(heaviestEvent(Float64Array.from([5, 2, 1]))).toBe(0);
+    expect(heaviestEvent(Float64Array.from([1, 3, 3]))).toBe(1);
+    expect(heaviestEvent(new Float64Array(0))).toBe(0);
   });
 });
 
@@ -94,32 +98,5 @@ describe('funcInlined', () => {
     expect(funcInlined(inl, frameFuncs, canon)).toEqual({ 1: 2, 2: 2 });
     expect(funcInlined(Uint8Array.from([0, 1, 1, 1, 0]), Int32Array.from([0, 1, 2, 2, 0]), canon)).toEqual({ 1: 1, 2: 1 });
     expect(funcInlined(new Uint8Array(0), frameFuncs, canon)).toEqual({});
-  });
-});
-
-describe('sortByTime', () => {
-  // what a comparator sort gives: by time, equal times in the order given
-  const byComparator = (rows, times) => {
-    const order = Array.from(rows, (_, k) => k).sort((a, b) => times[a] - times[b] || a - b);
-    return Int32Array.from(order, (k) => rows[k]);
-  };
-  it('orders like a stable comparator sort: ties, negative times, -0, fractions, huge values, short and long lists', () => {
-    let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
-    for (const m of [0, 1, 5, 2047, 2048, 3000, 70000]) {
-      const rows = Int32Array.from({ length: m }, (_, k) => k * 3 + 1);
-      const pick = [0, -0, 1, -1, 0.5, -2.25, 2 ** 52, -(2 ** 52), 1e15 + 1, 123456789012];
-      const times = Float64Array.from({ length: m }, () => (rnd() < 0.3 ? pick[Math.floor(rnd() * pick.length)] : Math.floor(rnd() * 1e6) - 2e5));
-      expect(Array.from(sortByTime(rows, times))).toEqual(Array.from(byComparator(rows, times)));
-    }
-  });
-  it('is what buildLanes uses for a lane not in time order (XRay calls come in exit order)', () => {
-    const n = 5000;
-    const times = Float64Array.from({ length: n }, (_, i) => (i * 7919) % 1000); // out of order, with ties
-    const lanes = buildLanes(times, new Int32Array(n), 1);
-    expect(lanes.length).toBe(1);
-    const order = Array.from(lanes[0].samples);
-    expect(order).toEqual(Array.from({ length: n }, (_, i) => i).sort((a, b) => times[a] - times[b] || a - b));
-    for (let k = 1; k < n; k++) expect(lanes[0].times[k]).toBeGreaterThanOrEqual(lanes[0].times[k - 1]);
   });
 });

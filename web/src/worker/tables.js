@@ -6,16 +6,16 @@
 // millions of calls takes seconds), and given up when another file opened meanwhile.
 import { RecordKind } from '../lib/record-kind.js';
 import { buildRecordIndex } from './record-index.js';
-import { parseJson, readIntervals, readRecords, scaleTimes } from './session-columns.js';
-import { laneSteps, recordComposition, recordSamples, recordTypeNames } from './derive.js';
+import { parseJson, readIntervals, readRecords } from './session-columns.js';
+import { lanesFrom, recordComposition, recordSamples, recordTypeNames } from './derive.js';
 
 /** @typedef {import('../../../wasm/profscope').Session} Session */
 
 /**
  * @param {Session} s the decoded session
  * @param {Int32Array} sampleRecords each sample's record row
- * @param {{scale: number, threads: number, counts: any, canon: Int32Array}} lanesOf the scale of the session's times
- *   to ns, thread count, the samples' weights; the analysis's canonical functions (for the intervals)
+ * @param {{scale: number, counts: any, canon: Int32Array}} lanesOf the scale of the session's times
+ *   to ns, the samples' weights; the analysis's canonical functions (for the intervals)
  * @param {{between: () => Promise<void>, current: () => boolean, lap?: (what: string, value: any) => any}} steps
  *   between: lets the worker answer other messages (awaited before each step); current: false once `s` is
  *   no longer the open session (nothing more is asked of it); lap: (bench) notes each step's time
@@ -54,8 +54,8 @@ export async function makeTables(s, sampleRecords, lanesOf, { between, current, 
     });
   const { scale } = lanesOf;
   try {
-    // (a lane at a time: an XRay log's millions of calls take a while to order)
-    const lanes = await stepsOf('lanes', () => laneSteps(scaleTimes(s.sampleTimes(), scale), s.sampleThreads(), lanesOf.threads, lanesOf.counts));
+    // (the session orders the samples by thread and time: no whole sample column is copied for it)
+    const lanes = await step('lanes', () => lanesFrom(s.sampleLanes(false), scale, lanesOf.counts));
     const intervals = await step('intervals', () => readIntervals(s, lanesOf.canon, scale));
     const records = await step('record columns', () => readRecords(s));
     const typeNames = await step('type names', () => recordTypeNames(records, (r) => typeName(s, records.kinds[r], r)));

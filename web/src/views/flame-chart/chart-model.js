@@ -39,7 +39,8 @@ export function typicalGap(times) {
  * Never 0, so a thread with one sample draws a box.
  * @param {ArrayLike<number>} times the lane's sorted sample times
  * @param {{interval_ns?: number, interval_from?: string}|null|undefined} event
- * @param {number} fileGap median gap of the file's samples (0 = unknown)
+ * @param {number | (() => number)} fileGap median gap of the file's samples (0 = unknown), or what makes it
+ *   (asked only when the lane's own gap does not say: it sorts every sample's time)
  * @param {number} span the profile's time span
  * @returns {{ns: number, from: string}}
  */
@@ -49,7 +50,8 @@ export function laneInterval(times, event, fileGap, span) {
     return { ns: given, from: String(event.interval_from) };
   const g = typicalGap(times);
   if (g > 0) return { ns: g, from: 'gap' };
-  if (fileGap > 0) return { ns: fileGap, from: 'file gap' };
+  const fg = typeof fileGap === 'function' ? fileGap() : fileGap;
+  if (fg > 0) return { ns: fg, from: 'file gap' };
   return { ns: span > 0 ? span / 1000 : 1, from: 'span' };
 }
 

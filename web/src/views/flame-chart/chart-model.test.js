@@ -28,6 +28,10 @@ describe('flame chart model', () => {
     // cycles: the event does not say
     expect(laneInterval(many, { interval_ns: 0 }, 7, 1e6)).toEqual({ ns: 3, from: 'gap' });
     expect(laneInterval(one, {}, 7, 1e6)).toEqual({ ns: 7, from: 'file gap' }); // one sample: the file's median gap
+    expect(laneInterval(one, {}, () => 7, 1e6)).toEqual({ ns: 7, from: 'file gap' }); // (or what makes it)
+    let asked = 0;
+    expect(laneInterval(many, { interval_ns: 0 }, () => ++asked, 1e6).from).toBe('gap');
+    expect(asked).toBe(0); // made only when a lane needs it
     expect(laneInterval(one, null, 0, 1e6)).toEqual({ ns: 1000, from: 'span' });
     expect(laneInterval(one, null, 0, 0).ns).toBeGreaterThan(0);
     expect(typicalGap(one)).toBe(0);

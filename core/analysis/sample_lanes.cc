@@ -1,0 +1,122 @@
+#include "core/analysis/sample_lanes.h"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+
+namespace profscope {
+namespace {
+
+using Counts = std::vector<std::array<uint32_t, 65536>>;
+
+// Sorts rows[0, n) by key(row) (stable): a comparison sort for lists under 65536 (a radix pass's
+// histogram costs as much as such a list), else an LSD radix sort on the key's 16-bit digits that skips
+// the digits every row shares (times of one recording share their high bits; an XRay log's calls come in
+// exit order, nearly sorted, which a comparison sort of millions would still pay n log n for).
+template <typename Key>
+void SortByKey(int32_t* rows, size_t n, Key key, std::vector<int32_t>& scratch, Counts& counts) {
+  if (n < 65536) {
+    std::stable_sort(rows, rows + n, [&](int32_t a, int32_t b) { return key(a) < key(b); });
+    return;
+  }
+  counts.resize(4);
+  for (auto& c : counts) c.fill(0);
+  for (size_t k = 0; k < n; ++k) {
+    const uint64_t v = key(rows[k]);
+    for (int d = 0; d < 4; ++d) ++counts[static_cast<size_t>(d)][(v >> (16 * d)) & 0xffff];
+  }
+  scratch.resize(n);
+  int32_t* from = rows;
+  int32_t* to = scratch.data();
+  for (int d = 0; d < 4; ++d) {
+    auto& c = counts[static_cast<size_t>(d)];
+    const uint64_t first = (key(rows[0]) >> (16 * d)) & 0xffff;
+    if (c[first] == n) continue;  // every row has this digit: nothing moves
+    uint32_t sum = 0;
+    for (auto& x : c) {
+      const uint32_t here = x;
+      x = sum;
+      sum += here;
+    }
+    for (size_t k = 0; k < n; ++k) {
+      const int32_t r = from[k];
+      to[c[(key(r) >> (16 * d)) & 0xffff]++] = r;
+    }
+    std::swap(from, to);
+  }
+  if (from != rows) std::copy(from, from + n, rows);
+}
+
+}  // namespace
+
+SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
+  SampleLanes out;
+  const size_t n = key.size();
+  const size_t lanes = static_cast<size_t>(std::max(n_lanes, 0));
+  auto lane_of = [&](size_t i) {
+    const int32_t k = key[i];
+    return k >= 0 && static_cast<size_t>(k) < lanes ? static_cast<size_t>(k) : lanes;
+  };
+  out.start.assign(lanes + 2, 0);
+  for (size_t i = 0; i < n; ++i) ++out.start[lane_of(i) + 1];
+  for (size_t l = 0; l <= lanes; ++l) out.start[l + 1] += out.start[l];
+  out.samples.resize(n);
+  {
+    std::vector<int32_t> fill(out.start.begin(), out.start.end() - 1);
+    for (size_t i = 0; i < n; ++i) out.samples[static_cast<size_t>(fill[lane_of(i)]++)] = static_cast<int32_t>(i);
+  }
+  std::vector<int32_t> scratch;
+  Counts counts;
+  // (a time as a shell sees it, relative to the origin: 0 stays 0)
+  auto time_of = [&](int32_t s) {
+    const uint64_t t = time[static_cast<size_t>(s)];
+    return t == 0 ? 0 : t - origin;
+  };
+  for (size_t l = 0; l <= lanes; ++l) {
+    int32_t* rows = out.samples.data() + out.start[l];
+    const size_t m = static_cast<size_t>(out.start[l + 1] - out.start[l]);
+    bool sorted = true;
+    for (size_t k = 1; k < m && sorted; ++k) sorted = time_of(rows[k - 1]) <= time_of(rows[k]);
+    if (!sorted) SortByKey(rows, m, time_of, scratch, counts);
+  }
+  return out;
+}
+
+std::vector<double> EventTotals(const SampleTable& samples, size_t n_named) {
+  int32_t used = -1;
+  for (int32_t e : samples.event) used = std::max(used, e);
+  std::vector<double> totals(std::max(n_named, static_cast<size_t>(used + 1)), 0.0);
+  for (size_t i = 0; i < samples.event.size(); ++i) {
+    const int32_t e = samples.event[i];
+    if (e >= 0) totals[static_cast<size_t>(e)] += static_cast<double>(samples.Count(i));
+  }
+  return totals;
+}
+
+std::vector<std::pair<int32_t, uint32_t>> CpuRows(const std::vector<int32_t>& cpu) {
+  // CPUs are few and small: a dense count up to the largest below 2^16, a sorted list past it
+  std::vector<uint32_t> dense;
+  std::vector<int32_t> large;
+  for (int32_t c : cpu) {
+    if (c < 0) continue;
+    if (c < 65536) {
+      if (static_cast<size_t>(c) >= dense.size()) dense.resize(static_cast<size_t>(c) + 1, 0);
+      ++dense[static_cast<size_t>(c)];
+    } else {
+      large.push_back(c);
+    }
+  }
+  std::vector<std::pair<int32_t, uint32_t>> out;
+  for (size_t c = 0; c < dense.size(); ++c)
+    if (dense[c]) out.emplace_back(static_cast<int32_t>(c), dense[c]);
+  std::sort(large.begin(), large.end());
+  for (size_t k = 0; k < large.size();) {
+    size_t e = k;
+    while (e < large.size() && large[e] == large[k]) ++e;
+    out.emplace_back(large[k], static_cast<uint32_t>(e - k));
+    k = e;
+  }
+  return out;
+}
+
+}  // namespace profscope

@@ -1,0 +1,71 @@
+// The flame chart's lanes and the per-event and per-CPU counts the worker takes from the session
+// (Session.sampleLanes, eventTotals, cpuRows: core/analysis/sample_lanes.cc) are what the JavaScript
+// reference (tests/reference/lanes.js, the worker's code before) makes from whole sample columns, on real
+// files of every format, and on an XRay log whose one lane of 100 000 calls comes in exit order (the
+// core's radix sort).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { openSession } from '../../wasm/load-node.mjs';
+import { lanesFrom } from '../../web/src/worker/derive.js';
+import { buildLanes, cpuLanes, cpuRows, eventTotals } from '../reference/lanes.js';
+import { deepXRay } from './hostile/make-hostile-formats.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const D = (...p) => path.join(ROOT, 'tests', 'data', ...p);
+
+const deepLog = () => {
+  const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'profscope-lanes-')), 'deep.log');
+  fs.writeFileSync(f, deepXRay(fs.readFileSync(D('xray', 'fdr_threads', 'xray.log')), 100000));
+  return f;
+};
+
+const CASES = [
+  { name: 'perf pipe_mode', file: () => D('perf', 'pipe_mode', 'pipe.data') },
+  { name: 'perf quipper_i686 (11 threads, 4 CPUs, 6 events)', file: () => D('perf', 'quipper_i686_perf3.4', 'perf.data') },
+  { name: 'perf perfparser_vector_static_gcc_zstd', file: () => D('perf', 'perfparser_vector_static_gcc_zstd', 'perf.data') },
+  { name: 'simpleperf perf_with_callchain_record', file: () => D('simpleperf', 'perf_with_callchain_record', 'perf.data') },
+  { name: 'xray fdr_threads', file: () => D('xray', 'fdr_threads', 'xray.log') },
+  { name: 'gperf calltree_1000hz (rows with counts)', file: () => D('gperf', 'calltree_1000hz', 'cpu.prof') },
+  { name: 'perf inject --jit (jitted code)', file: () => D('jitdump', 'perf_inject_jit', 'perf.data') },
+  { name: 'xray, 100 000 nested calls in exit order', file: deepLog, deep: true },
+];
+
+/** @param {{thread: number, samples: ArrayLike<number>, times: ArrayLike<number>}[]} lanes */
+const plain = (lanes) => lanes.map((l) => ({ thread: l.thread, samples: Array.from(l.samples), times: Array.from(l.times) }));
+
+describe.each(CASES)('$name', ({ file, deep }) => {
+  it('lanes by thread and by CPU, samples per event and per CPU: as the reference makes them', async (ctx) => {
+    const f = file();
+    if (!fs.existsSync(f)) return ctx.skip();
+    const { session: s, close } = await openSession(f, {});
+    try {
+      const times = s.sampleTimes();
+      const threads = s.sampleThreads();
+      const cpus = s.sampleCpus();
+      const counts = s.sampleCounts();
+      expect(times.length).toBeGreaterThan(0);
+      const nThreads = JSON.parse(s.threadsJson()).length;
+      const byThread = lanesFrom(s.sampleLanes(false), 1, counts);
+      expect(plain(byThread)).toEqual(plain(buildLanes(times, threads, nThreads)));
+      expect(byThread.reduce((n, l) => n + l.samples.length, 0)).toBe(times.length);
+      // gperftools rows stand for their counts
+      const rowsOf = (l) => Array.from(l.samples).reduce((n, i) => n + (counts.length ? counts[i] : 1), 0);
+      for (const l of byThread) expect(l.count).toBe(rowsOf(l));
+      expect(plain(lanesFrom(s.sampleLanes(true), 1, counts, true))).toEqual(plain(cpuLanes(times, cpus)));
+      const events = JSON.parse(s.eventsJson()).length;
+      expect(Array.from(s.eventTotals())).toEqual(Array.from(eventTotals(s.sampleEvents(), counts, events)));
+      const r = s.cpuRows();
+      expect(Array.from(r.cpus, (cpu, i) => ({ cpu, rows: r.rows[i] }))).toEqual(cpuRows(cpus));
+      if (deep) {
+        // one thread's 100 000 calls, each a sample at its start: the lane runs against the samples' order
+        expect(byThread[0].samples.length).toBe(100000);
+        expect(byThread[0].samples[0]).toBe(99999);
+      }
+    } finally {
+      close();
+    }
+  }, 60_000);
+});
