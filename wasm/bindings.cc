@@ -341,6 +341,25 @@ class JsSession {
             }));
     return out;
   }
+  // The exact calls as the flame chart draws them (Session::FlameRows): their columns in row order, and
+  // the rows (thread, depth, first: row r is calls [first[r], first[r + 1])); the calls of no thread last.
+  val flameIntervals() const {
+    const IntervalView v(p());
+    const profscope::IntervalRows rows = session_.FlameRows();
+    const std::vector<int32_t>& o = rows.order;
+    auto at = [&](size_t k) { return static_cast<size_t>(o[k]); };
+    val out = val::object();
+    out.set("func", Fill<int32_t>("Int32Array", o.size(), [&](size_t k) { return v.func(at(k)); }));
+    out.set("start", Fill<double>("Float64Array", o.size(), [&](size_t k) { return session_.RelativeTime(v.start(at(k))); }));
+    out.set("end", Fill<double>("Float64Array", o.size(), [&](size_t k) { return session_.RelativeTime(v.end(at(k))); }));
+    out.set("record", Fill<int32_t>("Int32Array", o.size(), [&](size_t k) { return v.record(at(k)); }));
+    val r = val::object();
+    r.set("thread", Copy("Int32Array", rows.thread));
+    r.set("depth", Copy("Int32Array", rows.depth));
+    r.set("first", Copy("Int32Array", rows.first));
+    out.set("rows", r);
+    return out;
+  }
   val eventTotals() const { return Copy("Float64Array", session_.EventTotals()); }
   // {cpus, rows}: every CPU the samples name, by CPU, and its sample rows.
   val cpuRows() const {
@@ -485,6 +504,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("sampleCounts", &JsSession::sampleCounts)
       .function("sampleLanes", &JsSession::sampleLanes)
       .function("eventTotals", &JsSession::eventTotals)
+      .function("flameIntervals", &JsSession::flameIntervals)
       .function("cpuRows", &JsSession::cpuRows)
       .function("intervalThreads", &JsSession::intervalThreads)
       .function("intervalFuncs", &JsSession::intervalFuncs)

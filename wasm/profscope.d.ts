@@ -283,6 +283,11 @@ export interface Session {
   // samples of no thread (no CPU); times are theirs, in that order, as sampleTimes gives them. By CPU,
   // start is empty when no sample names a CPU or one passes 65535.
   sampleLanes(byCpu: boolean): { samples: Int32Array; start: Int32Array; times: Float64Array };
+  // The exact calls (XRay enter/exit pairs) as the flame chart draws them: each call's function, entry and
+  // exit time (as intervalStarts/Ends) and entry record, ordered by row: row r holds the calls
+  // [rows.first[r], rows.first[r + 1]) of thread rows.thread[r] at depth rows.depth[r] (a negative depth as 0),
+  // in entry order; rows by thread, then depth; the calls of no thread follow the last row.
+  flameIntervals(): { func: Int32Array; start: Float64Array; end: Float64Array; record: Int32Array; rows: { thread: Int32Array; depth: Int32Array; first: Int32Array } };
   eventTotals(): Float64Array;     // event -> samples (rows times their counts): the file's events, or as many as the samples use
   cpuRows(): { cpus: Int32Array; rows: Uint32Array }; // every CPU the samples name (ascending), and its sample rows
   intervalThreads(): Int32Array;   // interval -> thread row (XRay enter/exit pairs)

@@ -49,6 +49,45 @@ void SortByKey(int32_t* rows, size_t n, Key key, std::vector<int32_t>& scratch, 
 
 }  // namespace
 
+IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin) {
+  IntervalRows out;
+  const size_t n = calls.size();
+  out.order.resize(n);
+  for (size_t i = 0; i < n; ++i) out.order[i] = static_cast<int32_t>(i);
+  // (thread, depth) as one key: the calls of no thread last
+  auto row_key = [&](int32_t i) {
+    const int32_t th = calls.thread(static_cast<size_t>(i));
+    const int32_t d = calls.depth(static_cast<size_t>(i));
+    const uint64_t t = th < 0 ? uint64_t{UINT32_MAX} : static_cast<uint64_t>(th);
+    return (t << 32) | static_cast<uint32_t>(std::max(d, 0));
+  };
+  std::vector<int32_t> scratch;
+  Counts counts;
+  SortByKey(out.order.data(), n, row_key, scratch, counts);
+  // each row in start order: a thread's calls at one depth do not overlap, so their exit order (an XRay
+  // log's) is their start order already, and this only checks
+  auto start_of = [&](int32_t i) {
+    const uint64_t t = calls.start(static_cast<size_t>(i));
+    return t == 0 ? 0 : t - origin;
+  };
+  size_t k = 0;
+  while (k < n) {
+    const uint64_t key = row_key(out.order[k]);
+    if ((key >> 32) == UINT32_MAX) break;  // the calls of no thread: no row
+    size_t e = k + 1;
+    while (e < n && row_key(out.order[e]) == key) ++e;
+    bool sorted = true;
+    for (size_t j = k + 1; j < e && sorted; ++j) sorted = start_of(out.order[j - 1]) <= start_of(out.order[j]);
+    if (!sorted) SortByKey(out.order.data() + k, e - k, start_of, scratch, counts);
+    out.first.push_back(static_cast<int32_t>(k));
+    out.thread.push_back(static_cast<int32_t>(key >> 32));
+    out.depth.push_back(static_cast<int32_t>(key & UINT32_MAX));
+    k = e;
+  }
+  out.first.push_back(static_cast<int32_t>(k));
+  return out;
+}
+
 SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
   SampleLanes out;
   const size_t n = key.size();

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/model/interval_view.h"
 #include "core/model/profile.h"
 
 namespace profscope {
@@ -23,6 +24,19 @@ struct SampleLanes {
 // `origin`, 0 staying 0: the order of Session::RelativeTime), stably. key and time have one entry per
 // sample; n_lanes >= 0. May throw std::bad_alloc.
 SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin);
+
+// The exact calls (XRay enter/exit pairs: IntervalView) as the flame chart's rows: order[k] is a call; row r
+// is the calls order[first[r], first[r + 1]) of thread[r] at depth[r] (a negative depth counts as 0), in
+// start order (equal starts in call order); rows by thread, then depth. The calls of no thread come last,
+// in no row (first.back() is where they begin).
+struct IntervalRows {
+  std::vector<int32_t> order;
+  std::vector<int32_t> first;  // rows + 1 entries
+  std::vector<int32_t> thread;
+  std::vector<int32_t> depth;
+};
+// `origin`: as OrderLanes'. May throw std::bad_alloc.
+IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin);
 
 // Samples per event (rows times their counts): one entry per event the file names (n_named) or
 // the samples use, whichever is more.

@@ -333,6 +333,8 @@ SampleLanes Session::Lanes(bool by_cpu) const {
   return OrderLanes(t.cpu, most + 1, t.time, time_origin_);
 }
 
+IntervalRows Session::FlameRows() const { return OrderIntervalRows(IntervalView(res_.profile), time_origin_); }
+
 std::vector<double> Session::EventTotals() const { return profscope::EventTotals(res_.profile.samples, res_.profile.events.size()); }
 
 std::vector<std::pair<int32_t, uint32_t>> Session::CpuRows() const { return profscope::CpuRows(res_.profile.samples.cpu); }

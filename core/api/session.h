@@ -144,6 +144,8 @@ class Session {
   // The samples by thread row (by_cpu: by CPU), each lane in time order; by CPU, no lanes (start
   // empty) when no sample names a CPU or one passes 65535.
   SampleLanes Lanes(bool by_cpu) const;
+  // The exact calls (XRay) as the flame chart's rows: by thread, depth, start.
+  IntervalRows FlameRows() const;
   // Samples per event (rows times their counts), one per event the file names or the samples use.
   std::vector<double> EventTotals() const;
   // (cpu, rows) for every CPU the samples name, by CPU.

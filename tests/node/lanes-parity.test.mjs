@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openSession } from '../../wasm/load-node.mjs';
 import { lanesFrom } from '../../web/src/worker/derive.js';
-import { buildLanes, cpuLanes, cpuRows, eventTotals } from '../reference/lanes.js';
+import { intervalRows as chartRows } from '../../web/src/views/flame-chart/chart-model.js';
+import { buildLanes, cpuLanes, cpuRows, eventTotals, intervalRows } from '../reference/lanes.js';
 import { deepXRay } from './hostile/make-hostile-formats.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -59,7 +60,30 @@ describe.each(CASES)('$name', ({ file, deep }) => {
       expect(Array.from(s.eventTotals())).toEqual(Array.from(eventTotals(s.sampleEvents(), counts, events)));
       const r = s.cpuRows();
       expect(Array.from(r.cpus, (cpu, i) => ({ cpu, rows: r.rows[i] }))).toEqual(cpuRows(cpus));
+      // the exact calls (XRay) in the flame chart's rows: each call once, each row the reference's
+      const calls = { thread: s.intervalThreads(), depth: s.intervalDepths(), start: s.intervalStarts(), end: s.intervalEnds(), record: s.intervalRecords(), func: s.intervalFuncs() };
+      const flame = s.flameIntervals();
+      expect(flame.start.length).toBe(calls.start.length);
+      const threadIds = [...new Set(calls.thread)].filter((t) => t >= 0).sort((a, b) => a - b);
+      let inRows = 0;
+      for (const t of threadIds) {
+        const want = intervalRows(calls, t);
+        const got = chartRows(flame, t);
+        expect(got.length).toBe(want.length);
+        want.forEach((w, d) => {
+          const g = got[d];
+          if (!w.idx.length) return expect(g).toBeUndefined();
+          inRows += w.idx.length;
+          expect(Array.from(g.start)).toEqual(w.start);
+          expect(Array.from(g.end)).toEqual(w.end);
+          // the same calls: their records and functions
+          expect(Array.from({ length: w.idx.length }, (_, k) => flame.record[g.first + k])).toEqual(w.idx.map((i) => calls.record[i]));
+          expect(Array.from({ length: w.idx.length }, (_, k) => flame.func[g.first + k])).toEqual(w.idx.map((i) => calls.func[i]));
+        });
+      }
+      expect(flame.rows.first[flame.rows.first.length - 1]).toBe(inRows);
       if (deep) {
+        expect(flame.rows.thread.length).toBe(100000); // a row per depth
         // one thread's 100 000 calls, each a sample at its start: the lane runs against the samples' order
         expect(byThread[0].samples.length).toBe(100000);
         expect(byThread[0].samples[0]).toBe(99999);

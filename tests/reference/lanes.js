@@ -68,3 +68,24 @@ export function cpuRows(sampleCpus) {
   for (let i = 0; i < sampleCpus.length; i++) if (sampleCpus[i] >= 0) counts.set(sampleCpus[i], (counts.get(sampleCpus[i]) || 0) + 1);
   return [...counts.entries()].sort((a, b) => a[0] - b[0]).map(([cpu, rows]) => ({ cpu, rows }));
 }
+
+/**
+ * The exact calls of one thread by depth (a negative depth as 0), each depth in entry order (equal entries
+ * in call order): per depth, the calls' indices with their entries and exits (the page's code before the
+ * session ordered them: Session.flameIntervals).
+ * @param {{thread: Int32Array, depth: Int32Array, start: Float64Array, end: Float64Array}} calls
+ * @param {number} thread
+ * @returns {{idx: number[], start: number[], end: number[]}[]}
+ */
+export function intervalRows(calls, thread) {
+  /** @type {number[][]} */
+  const byDepth = [];
+  for (let i = 0; i < calls.start.length; i++) {
+    if (calls.thread[i] !== thread) continue;
+    (byDepth[Math.max(0, calls.depth[i])] ||= []).push(i);
+  }
+  return Array.from(byDepth, (list = []) => {
+    list.sort((a, b) => calls.start[a] - calls.start[b] || a - b);
+    return { idx: list, start: list.map((i) => calls.start[i]), end: list.map((i) => calls.end[i]) };
+  });
+}

@@ -1,15 +1,18 @@
 // The samples per thread (or CPU) in time order, and the per-event and per-CPU counts
 // (core/analysis/sample_lanes.h), against a plain stable sort: short lanes, lanes long enough for the
 // radix sort (in order, reversed, random with ties, nearly sorted), keys outside the lanes, times
-// relative to an origin (0 staying 0).
+// relative to an origin (0 staying 0); the exact calls in the flame chart's rows (thread, depth, start).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "core/analysis/sample_lanes.h"
+#include "core/model/interval_view.h"
 
 namespace profscope {
 namespace {
@@ -107,6 +110,84 @@ TEST(SampleLanes, CpuRowsByCpuIncludingLargeNumbers) {
   const std::vector<std::pair<int32_t, uint32_t>> want = {{0, 1}, {1, 1}, {3, 2}, {65535, 1}, {70000, 2}};
   EXPECT_EQ(rows, want);
   EXPECT_TRUE(CpuRows({-1, -1}).empty());
+}
+
+// Exact calls kept in their columns (as an XRay log's calls that never exited).
+Profile Calls(const std::vector<int32_t>& thread, const std::vector<int32_t>& depth, const std::vector<uint64_t>& start) {
+  Profile p;
+  p.intervals.thread = thread;
+  p.intervals.depth = depth;
+  p.intervals.start = start;
+  for (size_t i = 0; i < start.size(); ++i) {
+    p.intervals.end.push_back(start[i] + 1);
+    p.intervals.func.push_back(static_cast<int32_t>(i));
+    p.intervals.record.push_back(static_cast<int32_t>(i));
+  }
+  return p;
+}
+
+// What OrderIntervalRows should give: a stable sort by (thread, depth, start), the calls of no thread last.
+void ExpectRows(const Profile& p, uint64_t origin) {
+  const IntervalView v(p);
+  const IntervalRows got = OrderIntervalRows(v, origin);
+  std::vector<int32_t> want(v.size());
+  for (size_t i = 0; i < want.size(); ++i) want[i] = static_cast<int32_t>(i);
+  auto key = [&](int32_t i) {
+    const uint64_t t = v.start(static_cast<size_t>(i));
+    const int32_t th = v.thread(static_cast<size_t>(i));
+    return std::make_tuple(th < 0 ? INT64_MAX : int64_t{th}, std::max(v.depth(static_cast<size_t>(i)), 0), t == 0 ? 0 : t - origin);
+  };
+  std::stable_sort(want.begin(), want.end(), [&](int32_t a, int32_t b) { return key(a) < key(b); });
+  // the calls in rows in that order; those of no thread after them, in any order
+  ASSERT_EQ(got.order.size(), want.size());
+  const auto rows_end = static_cast<std::ptrdiff_t>(got.first.back());
+  ASSERT_EQ(std::vector<int32_t>(got.order.begin(), got.order.begin() + rows_end), std::vector<int32_t>(want.begin(), want.begin() + rows_end));
+  std::vector<int32_t> rest_got(got.order.begin() + rows_end, got.order.end()), rest_want(want.begin() + rows_end, want.end());
+  std::sort(rest_got.begin(), rest_got.end());
+  std::sort(rest_want.begin(), rest_want.end());
+  ASSERT_EQ(rest_got, rest_want);
+  ASSERT_EQ(got.first.size(), got.thread.size() + 1);
+  ASSERT_EQ(got.depth.size(), got.thread.size());
+  for (size_t r = 0; r < got.thread.size(); ++r) {
+    ASSERT_LT(got.first[r], got.first[r + 1]);  // no empty row
+    if (r) ASSERT_LT(std::make_pair(got.thread[r - 1], got.depth[r - 1]), std::make_pair(got.thread[r], got.depth[r]));
+    for (int32_t k = got.first[r]; k < got.first[r + 1]; ++k) {
+      const size_t c = static_cast<size_t>(got.order[static_cast<size_t>(k)]);
+      ASSERT_EQ(v.thread(c), got.thread[r]);
+      ASSERT_EQ(std::max(v.depth(c), 0), got.depth[r]);
+    }
+  }
+  for (size_t k = static_cast<size_t>(got.first.back()); k < got.order.size(); ++k) ASSERT_LT(v.thread(static_cast<size_t>(got.order[k])), 0);
+}
+
+TEST(IntervalRows, RowsByThreadThenDepthInStartOrder) {
+  // thread 1 depth 0, thread 0 depths 1 and 0 (and -1 as 0), a call of no thread; exit order (inner first)
+  const Profile p = Calls({1, 0, 0, -1, 0, 0}, {0, 1, 0, 0, -1, 1}, {50, 12, 10, 5, 30, 11});
+  const IntervalRows r = OrderIntervalRows(IntervalView(p), 0);
+  EXPECT_EQ(r.thread, (std::vector<int32_t>{0, 0, 1}));
+  EXPECT_EQ(r.depth, (std::vector<int32_t>{0, 1, 0}));
+  EXPECT_EQ(r.first, (std::vector<int32_t>{0, 2, 4, 5}));
+  EXPECT_EQ(r.order, (std::vector<int32_t>{2, 4, 5, 1, 0, 3}));  // (thread 0: 10 and 30 at depth 0, 11 and 12 at 1)
+  ExpectRows(p, 0);
+  const IntervalRows none = OrderIntervalRows(IntervalView(Profile{}), 0);
+  EXPECT_TRUE(none.order.empty());
+  EXPECT_EQ(none.first, (std::vector<int32_t>{0}));
+}
+
+TEST(IntervalRows, ManyCallsLikeAStableSort) {
+  std::mt19937_64 rng(99);
+  for (const size_t n : {size_t{1000}, size_t{150000}}) {
+    std::vector<int32_t> thread(n), depth(n);
+    std::vector<uint64_t> start(n);
+    for (size_t i = 0; i < n; ++i) {
+      thread[i] = rng() % 17 == 0 ? -1 : static_cast<int32_t>(rng() % 4);
+      depth[i] = static_cast<int32_t>(rng() % 40) - 1;
+      start[i] = (uint64_t{1} << 41) + rng() % 100000;  // ties, out of order
+    }
+    SCOPED_TRACE(testing::Message() << "n " << n);
+    ExpectRows(Calls(thread, depth, start), 0);
+    ExpectRows(Calls(thread, depth, start), (uint64_t{1} << 41) - 1);
+  }
 }
 
 }  // namespace

@@ -113,18 +113,20 @@ export function readMarkers(s, strings, scale) {
 }
 
 /**
- * Exact calls (XRay enter/exit pairs), times scaled to ns and funcs made canonical; null when none.
+ * Exact calls (XRay enter/exit pairs) as the flame chart draws them (Session.flameIntervals: in rows by
+ * thread and depth, each in entry order), times scaled to ns and funcs made canonical; null when none.
  * @param {Session} s
  * @param {Int32Array} canon func row -> canonical func
  * @param {number} scale
  */
 export function readIntervals(s, canon, scale) {
-  const start = scaleTimes(s.intervalStarts(), scale);
-  if (start.length === 0) return null;
-  const end = scaleTimes(s.intervalEnds(), scale);
-  const func = s.intervalFuncs();
+  const iv = s.flameIntervals();
+  if (iv.start.length === 0) return null;
+  scaleTimes(iv.start, scale);
+  scaleTimes(iv.end, scale);
+  const { func } = iv;
   for (let i = 0; i < func.length; i++) func[i] = func[i] >= 0 && func[i] < canon.length ? canon[func[i]] : -1;
-  return { thread: s.intervalThreads(), func, start, end, depth: s.intervalDepths(), record: s.intervalRecords() };
+  return iv;
 }
 
 /**

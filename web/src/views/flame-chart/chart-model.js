@@ -195,28 +195,31 @@ export function laneBoxes(lane, sampleNode, tree, t0, t1, width, interval) {
 }
 
 /**
- * Exact calls (XRay intervals) of one lane grouped by depth, each depth sorted by start (calls at
- * one depth of one thread do not overlap, so ends are sorted too). Returns [{start, end, idx}] per depth.
+ * Exact calls (XRay intervals) of one lane by depth: views of the session's rows (readIntervals: the calls
+ * in rows by thread and depth, each row in entry order; calls at one depth of one thread do not overlap,
+ * so their ends are sorted too). Returns [{start, end, first}] per depth (first: the row's first call in
+ * the table; a depth without calls is a hole).
+ * @param {{start: Float64Array, end: Float64Array, rows: {thread: Int32Array, depth: Int32Array, first: Int32Array}}} intervals
+ * @param {number} thread
  */
 export function intervalRows(intervals, thread) {
-  const byDepth = [];
-  const n = intervals.start.length;
-  for (let i = 0; i < n; i++) {
-    if (intervals.thread[i] !== thread) continue;
-    const d = Math.max(0, intervals.depth[i]);
-    (byDepth[d] ||= []).push(i);
+  const { thread: rowThread, depth, first } = intervals.rows;
+  // the thread's first row (rows are by thread)
+  let lo = 0;
+  let hi = rowThread.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rowThread[mid] < thread) lo = mid + 1;
+    else hi = mid;
   }
-  return byDepth.map((list = []) => {
-    list.sort((a, b) => intervals.start[a] - intervals.start[b] || a - b);
-    const idx = Int32Array.from(list);
-    const start = new Float64Array(idx.length);
-    const end = new Float64Array(idx.length);
-    idx.forEach((i, k) => {
-      start[k] = intervals.start[i];
-      end[k] = intervals.end[i];
-    });
-    return { start, end, idx };
-  });
+  /** @type {{start: Float64Array, end: Float64Array, first: number}[]} */
+  const byDepth = [];
+  for (let r = lo; r < rowThread.length && rowThread[r] === thread; r++) {
+    const a = first[r];
+    const b = first[r + 1];
+    byDepth[depth[r]] = { start: intervals.start.subarray(a, b), end: intervals.end.subarray(a, b), first: a };
+  }
+  return byDepth;
 }
 
 /** First index k of a row with end[k] > t (binary search over the sorted ends), or the row length. */
@@ -235,7 +238,7 @@ export function firstEndingAfter(row, t) {
 export function intervalAt(row, t) {
   if (!row) return -1;
   const k = firstEndingAfter(row, t);
-  return k < row.end.length && row.start[k] <= t ? row.idx[k] : -1;
+  return k < row.end.length && row.start[k] <= t ? row.first + k : -1;
 }
 
 /**
@@ -252,7 +255,7 @@ export function intervalBoxes(row, t0, t1, width) {
     const x1 = (row.end[k] - t0) / dt;
     if (x1 - x0 < 1 && Math.floor(x0) <= lastCol) continue;
     lastCol = Math.floor(Math.max(x1 - 1, x0));
-    out.push({ i: row.idx[k], x0: Math.max(x0, -1), x1: Math.min(Math.max(x1, x0 + 1), width + 1) });
+    out.push({ i: row.first + k, x0: Math.max(x0, -1), x1: Math.min(Math.max(x1, x0 + 1), width + 1) });
   }
   return out;
 }

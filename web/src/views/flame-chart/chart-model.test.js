@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, prepare } from '../../../../tests/reference/analysis.js';
 import { mappings, profile, strings } from '../../../../tests/reference/small-profile.js';
-import { ancestorAt, laneActivity, laneBoxes, laneInterval, lastAtOrBefore, niceTicks, orderLanes, sampleAt, typicalGap } from './chart-model.js';
+import { ancestorAt, intervalAt, intervalBoxes, intervalRows, laneActivity, laneBoxes, laneInterval, lastAtOrBefore, niceTicks, orderLanes, sampleAt, typicalGap } from './chart-model.js';
 
 describe('flame chart model', () => {
   it('finds the sample covering a time: a sample lasts its interval or until the next one', () => {
@@ -107,3 +107,33 @@ describe('flame chart model', () => {
   });
 });
 
+
+describe('exact calls (XRay) by depth', () => {
+  // the session's rows (Session.flameIntervals): thread 0 at depths 0 and 2, thread 3 at depth 0
+  const iv = {
+    start: Float64Array.from([0, 50, 10, 20, 5]),
+    end: Float64Array.from([40, 90, 15, 30, 9]),
+    rows: { thread: Int32Array.from([0, 0, 3]), depth: Int32Array.from([0, 2, 0]), first: Int32Array.from([0, 2, 4, 5]) },
+  };
+  it('a thread\'s rows are views of the table, a depth without calls a hole', () => {
+    const rows = intervalRows(iv, 0);
+    expect(rows.length).toBe(3);
+    expect(rows[1]).toBeUndefined();
+    expect([Array.from(rows[0].start), Array.from(rows[0].end), rows[0].first]).toEqual([[0, 50], [40, 90], 0]);
+    expect([Array.from(rows[2].start), rows[2].first]).toEqual([[10, 20], 2]);
+    expect(rows[2].start.buffer).toBe(iv.start.buffer);
+    expect(intervalRows(iv, 3).map((r) => r.first)).toEqual([4]);
+    expect(intervalRows(iv, 1)).toEqual([]);
+    expect(intervalRows(iv, 7)).toEqual([]);
+  });
+  it('the call at a time, and the boxes of a range, are indices into the table', () => {
+    const rows = intervalRows(iv, 0);
+    expect(intervalAt(rows[0], 60)).toBe(1);
+    expect(intervalAt(rows[0], 45)).toBe(-1);
+    expect(intervalAt(rows[2], 12)).toBe(2);
+    expect(intervalAt(rows[2], 25)).toBe(3);
+    expect(intervalAt(rows[1], 25)).toBe(-1);
+    expect(intervalBoxes(rows[2], 0, 100, 100).map((b) => b.i)).toEqual([2, 3]);
+    expect(intervalBoxes(rows[0], 45, 100, 10).map((b) => b.i)).toEqual([1]);
+  });
+});

@@ -306,7 +306,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
     const depth = Math.floor((rel - HEAD_H) / ROW_H) + 1;
     if (laneRows[li]) {
       const i = intervalAt(laneRows[li][depth - 1], tOf(x));
-      return i >= 0 ? { kind: 'interval', i, x } : { kind: 'none', x };
+      return i >= 0 ? { kind: 'interval', i, depth: depth - 1, x } : { kind: 'none', x };
     }
     const k = sampleInColumn(lane, tOf(Math.floor(x)), tOf(Math.floor(x) + 1), lane.interval.ns);
     if (k < 0) return { kind: 'none', x };
@@ -329,7 +329,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
       const fn = iv.func[h.i];
       const src = doc.funcSources?.[fn];
       tip.querySelector('.fc-name').textContent = String(analysis.names[fn] ?? '[unknown]') + (src ? `  (${src})` : '');
-      tip.querySelector('.fc-sub').textContent = `${fmtTime(iv.end[h.i] - iv.start[h.i])} from ${fmtTime(iv.start[h.i] - geo.zero)} · depth ${iv.depth[h.i]} · click for its entry record's bytes`;
+      tip.querySelector('.fc-sub').textContent = `${fmtTime(iv.end[h.i] - iv.start[h.i])} from ${fmtTime(iv.start[h.i] - geo.zero)} · depth ${h.depth} · click for its entry record's bytes`;
     } else if (h.kind === 'frame') {
       const src = [doc.funcSources?.[tree.func[h.node]], inlinedText(doc.funcInlined?.[tree.func[h.node]])].filter(Boolean).join(' · ');
       tip.querySelector('.fc-name').textContent = name(h.node) + (src ? `  (${src})` : '');
