@@ -117,6 +117,8 @@ test.describe('analysis views', () => {
     await expect(strip).toContainText(`${total.toLocaleString('en-US')} sample`);
     await expect(page.getByTestId('frame-sample-pos')).toHaveText(`1 / ${total.toLocaleString('en-US')}`);
     await expect(page.getByTestId('frame-slot')).toContainText(/callchain\[\d+\] at 0x/);
+    // the sample's time, from the start of the file, comes with its slot
+    await expect(strip).toContainText(/sample #\d+ · at \d[\d.]* (ns|µs|ms|s) · record \d+/);
     const slot = (await page.getByTestId('frame-slot').textContent()).match(/at (0x[0-9a-f]+)/)[1];
     const hexSel = page.getByTestId('hex-selection');
     await expect(hexSel).toContainText(`Selection ${slot}`);

@@ -124,7 +124,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
             b.t.decodedMessage = now;
             b.heapBytes = d.heapBytes ?? null;
             b.worker = d.benchTimes ?? null;
-            b.samples = d.sampleTimes?.length ?? null;
+            b.samples = d.sampleRows ?? null;
             // a request the moment the flame graph's data is in (as a click would send): answered between
             // the steps that make the tables, or only after all of them
             this.postMessage({ type: 'labels', id: -7, rows: [0] });

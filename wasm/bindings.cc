@@ -292,6 +292,7 @@ class JsSession {
   }
 
   double recordCount() const { return static_cast<double>(rt().rows()); }
+  double sampleCount() const { return static_cast<double>(p().samples.size()); }
   val recordOffsets() const { return CopyU64Narrow(rt().offset); }
   val recordSizes() const { return CopyU64Narrow(rt().size); }
   val recordTypes() const { return CopyU32Narrow(rt().type); }
@@ -321,6 +322,11 @@ class JsSession {
     return out;
   }
   val sampleTimes() const { return Times(p().samples.time); }
+  // One sample's time (as sampleTimes gives it); 0 for a sample that is not there.
+  double sampleTime(int i) const {
+    const std::vector<uint64_t>& t = p().samples.time;
+    return i >= 0 && static_cast<size_t>(i) < t.size() ? session_.RelativeTime(t[static_cast<size_t>(i)]) : 0.0;
+  }
   val sampleThreads() const { return Copy("Int32Array", p().samples.thread); }
   val sampleCpus() const { return Copy("Int32Array", p().samples.cpu); }
   val sampleEvents() const { return Copy("Int32Array", p().samples.event); }
@@ -477,6 +483,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("diffText", &JsSession::diffText)
       .function("diff", &JsSession::diff)
       .function("recordCount", &JsSession::recordCount)
+      .function("sampleCount", &JsSession::sampleCount)
       .function("recordOffsets", &JsSession::recordOffsets)
       .function("recordSizes", &JsSession::recordSizes)
       .function("recordTypes", &JsSession::recordTypes)
@@ -495,6 +502,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("stackPrefixes", &JsSession::stackPrefixes)
       .function("timeBase", &JsSession::timeBase)
       .function("sampleTimes", &JsSession::sampleTimes)
+      .function("sampleTime", &JsSession::sampleTime)
       .function("sampleThreads", &JsSession::sampleThreads)
       .function("sampleCpus", &JsSession::sampleCpus)
       .function("sampleEvents", &JsSession::sampleEvents)

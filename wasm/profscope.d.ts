@@ -229,6 +229,7 @@ export interface Session {
 
   // ---- record table (one row per record/section; rows in file order, children after parents) ----
   recordCount(): number;
+  sampleCount(): number;           // sample rows
   // (record columns come as the narrowest typed array that holds every value: Uint32Array offsets and sizes
   // unless one passes 4 GB, Uint8Array or Uint16Array types when they fit)
   recordOffsets(): Float64Array | Uint32Array;   // offset in its file (Nested: offset inside the decompressed stream)
@@ -271,6 +272,7 @@ export interface Session {
   stackPrefixes(): Int32Array;     // stack -> parent stack (-1 for a root); parents before children
   timeBase(): TimeBase;
   sampleTimes(): Float64Array;     // file's units (ns; XRay ticks) minus the time origin; 0 when the file has no time
+  sampleTime(sample: number): number; // one sample's, as sampleTimes gives it (0 for a sample that is not there)
   sampleThreads(): Int32Array;     // sample -> thread row
   sampleCpus(): Int32Array;        // -1 when unknown
   sampleEvents(): Int32Array;      // sample -> event row

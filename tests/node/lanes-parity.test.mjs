@@ -48,6 +48,10 @@ describe.each(CASES)('$name', ({ file, deep }) => {
       const cpus = s.sampleCpus();
       const counts = s.sampleCounts();
       expect(times.length).toBeGreaterThan(0);
+      expect(s.sampleCount()).toBe(times.length);
+      for (let i = 0; i < times.length; i += Math.max(1, times.length >> 8)) expect(s.sampleTime(i)).toBe(times[i]);
+      expect(s.sampleTime(times.length)).toBe(0);
+      expect(s.sampleTime(-1)).toBe(0);
       const nThreads = JSON.parse(s.threadsJson()).length;
       const byThread = lanesFrom(s.sampleLanes(false), 1, counts);
       expect(plain(byThread)).toEqual(plain(buildLanes(times, threads, nThreads)));

@@ -7,7 +7,8 @@ import { useCallback, useEffect, useMemo } from 'preact/hooks';
 import { useOwnedState } from './owned-state.js';
 
 /**
- * @typedef {{node: number, samples: Int32Array, rows?: Int32Array, k: number, slot: any, row: number, pending?: boolean, address?: bigint | null}} FrameSamples
+ * @typedef {{node: number, samples: Int32Array, rows?: Int32Array, k: number, slot: any, row: number, pending?: boolean, address?: bigint | null, time?: number}} FrameSamples
+ *   (time: the current sample's, ns, once its slot is in)
  */
 
 /**
@@ -34,7 +35,7 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
         const r = await client.slot(sample, node, analysis?.gen);
         doc.fieldsCache.set(r.row, { label: r.label, fields: r.fields });
         doc.labels.set(r.row, r.label);
-        setFrameSamples({ node, samples, rows, k, slot: r.slot, row: r.row, address: r.address });
+        setFrameSamples({ node, samples, rows, k, slot: r.slot, row: r.row, address: r.address, time: r.time });
         if (r.slot) {
           setCursor(r.slot.offset);
           select({ type: 'field', row: r.row, path: r.slot.path, name: r.slot.name, offset: r.slot.offset, size: r.slot.size }, { reveal: true });

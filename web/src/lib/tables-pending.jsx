@@ -20,12 +20,12 @@ export function RecordsPending({ doc, purpose = '' }) {
 
 /** @param {{doc: any}} props */
 export function LanesPending({ doc }) {
-  const n = doc.sampleTimes?.length ?? 0;
+  const n = doc.sampleRows ?? 0;
   return <Pending doc={doc} testid="lanes-pending" text={`Laying out ${n.toLocaleString('en-US')} ${doc.summary?.format === 'xray' ? 'calls' : 'samples'} by thread…`} />;
 }
 
 /** @param {{doc: any}} props */
 export function AccountPending({ doc }) {
-  const n = doc.sampleTimes?.length ?? 0;
+  const n = doc.sampleRows ?? 0;
   return <Pending doc={doc} testid="account-pending" text={`Accounting ${n.toLocaleString('en-US')} calls per function…`} />;
 }

@@ -23,7 +23,7 @@
 //   {type:'sandwich', id, opts, func}                  {type:'sandwich', id, func, sandwich:{callers, callees}, names}
 //   {type:'functionTotals', id}                        {type:'functionTotals', id, self, total}
 //   {type:'samplesOf', id, node}                       {type:'samplesOf', id, node, samples, rows}
-//   {type:'slot', id, sample, node}                    {type:'slot', id, sample, row, address, slot, fields, label}
+//   {type:'slot', id, sample, node}                    {type:'slot', id, sample, row, address, slot, fields, label, time}
 //   {type:'library', id, func}                         {type:'library', id, func, lib}
 //   {type:'cpuLanes', id}                              {type:'cpuLanes', id, lanes}  (the flame chart's lanes per CPU)
 //   {type:'export', id, format, weight, event}  (format perf-script: `profscope script`)          {type:'export', id, format, bytes: Uint8Array, error}
@@ -34,7 +34,7 @@
 import createProfscope from '@profscope-wasm/profscope_wasm.mjs';
 import wasmUrl from '@profscope-wasm/profscope_wasm.wasm?url';
 import { decodeStrings } from '../lib/strings.js';
-import { parseJson, readKept, readMarkers, scaleTimes } from './session-columns.js';
+import { parseJson, readKept, readMarkers } from './session-columns.js';
 import { makeTables, nextTask } from './tables.js';
 import { isModuleFault, moduleFaultMessage } from './module-fault.js';
 import { funcInlined, funcSources, heaviestEvent, lanesFrom } from './derive.js';
@@ -236,8 +236,8 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   const base = s.timeBase();
   // zero: the views' one time zero (Session::TimeZero), what "from the start of the file" means
   const timing = { scale: base.scale, start: base.start * base.scale, end: base.end * base.scale, zero: base.zero * base.scale, unit: base.scale === 1 ? 'ns' : 'ticks' };
-  // The other sample columns are read for what is sent now, and not kept (they go with this call).
-  const sampleTimes = scaleTimes(s.sampleTimes(), base.scale);
+  // (the page gets no sample times: the flame chart's lanes carry them, in each lane's order, and a
+  // selected sample's comes with its slot)
   const sampleCounts = lap('sample columns', s.sampleCounts());
 
   const analysis = new FileAnalysis(s, profile, strings, base.scale);
@@ -270,7 +270,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     recordSample: null,
     typeNames: null,
     composition: null,
-    sampleTimes, // (the worker keeps none)
+    sampleRows: s.sampleCount(), // sample rows (gperftools: each may stand for several samples)
     eventTotals: totals,
     ...lap('cpus', perCpu(s.cpuRows())),
     lanes: null, // ('tables')
@@ -286,7 +286,6 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     // (bench) the decode's time, the part of it spent reading the file, and the work after it
     benchTimes: { decodeMs, readMs: timed.readMs, reads: timed.reads, readBytes: timed.bytes, afterMs: performance.now() - t0 - decodeMs, ...stream.stats, laps: lap('rest', laps) },
   };
-  // (sampleTimes is transferred: the lanes' times come from the session again, in lane order)
   const lanesOf = { scale: base.scale, counts: sampleCounts, canon: analysis.canon };
   postWithBytes(msg);
   await postTables(s, profile.sampleRecords, lanesOf, t0);
@@ -583,7 +582,8 @@ self.onmessage = async (e) => {
         const address = frameAddressFor(analysis, tree, msg.sample, msg.node, plain);
         const fields = row >= 0 ? parseJson(s.recordFieldsJson(row), /** @type {any[]} */ ([])) : [];
         const slot = address == null ? null : callchainSlot(fields, address);
-        self.postMessage({ type: 'slot', id: msg.id, sample: msg.sample, row, address, slot, fields, label: row >= 0 ? s.recordLabel(row) : '' });
+        const time = s.sampleTime(msg.sample) * analysis.scale; // (ns)
+        self.postMessage({ type: 'slot', id: msg.id, sample: msg.sample, row, address, slot, fields, label: row >= 0 ? s.recordLabel(row) : '', time });
         break;
       }
       case 'cpuLanes': {

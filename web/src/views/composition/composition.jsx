@@ -72,7 +72,7 @@ function CompositionOf({ doc, onSelectRecord }) {
     return { records, features, loss, events, threads, cpuItems };
   }, [doc]);
   const fileBytes = doc.size || 1;
-  const samples = doc.sampleTimes.length;
+  const samples = doc.sampleRows ?? 0;
   const span = doc.timing ? doc.timing.end - doc.timing.start : 0;
   const featureBytes = data.features.reduce((a, x) => a + x.value, 0);
   return (

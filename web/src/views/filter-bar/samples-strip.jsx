@@ -8,7 +8,7 @@ export function SamplesStrip({ doc, analysis, info, onStep }) {
   const n = info.samples.length;
   const name = String(analysis.names[analysis.tree.func[info.node]] ?? '');
   const sample = n ? info.samples[info.k] : -1;
-  const t = sample >= 0 ? doc.sampleTimes[sample] : 0;
+  const t = sample >= 0 ? (info.time ?? 0) : 0; // (the worker's answer with the sample's slot)
   return (
     <div class="samples-strip" data-testid="frame-samples" aria-live="polite">
       <b class="mono" title={name}>{name}</b>

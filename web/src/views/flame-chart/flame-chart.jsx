@@ -111,7 +111,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
     // such a lane: it sorts a copy of every sample's time, 4 M of them in a 1 GB perf.data)
     /** @type {number | null} */
     let gap = null;
-    const fileGap = () => (gap ??= noTime ? 0 : typicalGap(Float64Array.from(doc.sampleTimes || []).sort()));
+    const fileGap = () => (gap ??= noTime ? 0 : typicalGap(allTimes(doc.lanes || [])));
     const event = (doc.events || [])[doc.defaultEvent ?? 0];
     let maxInterval = 0;
     const ls = all.map((l) => {
@@ -314,7 +314,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
     const n = sampleNode[s];
     if (n < 0) return { kind: 'none', x };
     const a = ancestorAt(tree, n, depth);
-    return a > 0 ? { kind: 'frame', node: a, sample: s, x } : { kind: 'none', x };
+    return a > 0 ? { kind: 'frame', node: a, sample: s, time: lane.times[k], x } : { kind: 'none', x };
   };
 
   const showTip = (h, e) => {
@@ -333,7 +333,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
     } else if (h.kind === 'frame') {
       const src = [doc.funcSources?.[tree.func[h.node]], inlinedText(doc.funcInlined?.[tree.func[h.node]])].filter(Boolean).join(' · ');
       tip.querySelector('.fc-name').textContent = name(h.node) + (src ? `  (${src})` : '');
-      const t = doc.sampleTimes[h.sample];
+      const t = h.time;
       tip.querySelector('.fc-sub').textContent = `sample #${h.sample}${geo.noTime ? '' : ` at ${fmtTime(t - geo.zero)}`} · ${plural(tree.total[h.node], 'sample')} in this call node`;
     } else {
       const row = markers.rows[h.k];
@@ -623,3 +623,17 @@ function LaneOverview({ lanes, geo, view, dark, nameOf, onPick }) {
   );
 }
 const OVERVIEW_MAX_H = 96;
+
+/**
+ * Every sample's time, sorted (the lanes by thread hold each sample once).
+ * @param {{times: Float64Array}[]} lanes
+ */
+function allTimes(lanes) {
+  const out = new Float64Array(lanes.reduce((n, l) => n + l.times.length, 0));
+  let at = 0;
+  for (const l of lanes) {
+    out.set(l.times, at);
+    at += l.times.length;
+  }
+  return out.sort();
+}
