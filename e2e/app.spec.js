@@ -271,6 +271,33 @@ test.describe('profscope, long decodes', () => {
   });
 });
 
+test.describe('profscope, a file read ahead', () => {
+  test('a 100 MB file, read ahead through the same few buffers while it decodes, decodes whole', async ({ page }) => {
+    const errs = watchErrors(page);
+    await page.goto('./');
+    await waitDecoded(page, 'calltree.perf.data');
+    // the sample's records 2600 times: past the 64 MiB a file is read at once, so a read-ahead worker
+    // streams it (read-ahead-worker.js); any byte out of place would break a record
+    const d = fs.readFileSync(dataFile('pipe_mode', 'pipe.data'));
+    let off = 16;
+    let first = -1;
+    while (off + 8 <= d.length) {
+      if (d.readUInt32LE(off) < 64 && first < 0) first = off;
+      off += d.readUInt16LE(off + 6);
+    }
+    const copies = 2600;
+    const big = path.join(REPO, 'test-results', 'ahead.perf.data');
+    fs.mkdirSync(path.dirname(big), { recursive: true });
+    fs.writeFileSync(big, Buffer.concat([d.subarray(0, first), ...Array.from({ length: copies }, () => d.subarray(first))]));
+    expect(fs.statSync(big).size).toBeGreaterThan(96 << 20);
+    await page.getByTestId('file-input').setInputFiles(big);
+    await waitDecoded(page, 'ahead.perf.data');
+    expect(num(await summaryField(page, 'samples').textContent())).toBe(305 * copies);
+    await expect(page.getByRole('tab', { name: /Diagnostics/ })).not.toContainText(/error/i);
+    errs.check();
+  });
+});
+
 test.describe('profscope, dark theme', () => {
   test.use({ colorScheme: 'dark' });
   test('renders in the dark theme', async ({ page }) => {

@@ -53,7 +53,8 @@ function nextTurn(/** @type {() => void} */ fn) {
 export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, yieldMs = 100, stallMs = 2000, spawn, reader } = {}) {
   const size = blob.size;
   const direct = readerOf(blob, undefined, reader);
-  /** @type {{at: number, bytes: Uint8Array}[]} the chunks read ahead, in order, contiguous */
+  /** @type {{at: number, bytes: Uint8Array, own?: boolean}[]} the chunks read ahead, in order, contiguous (own: the
+   *   read-ahead worker's buffer, given back once the decode is past it) */
   const chunks = [];
   let arrived = -1; // where the contiguous chunks end (-1: no read-ahead)
   /** @type {any} */
@@ -86,8 +87,8 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
     worker.onmessage = (/** @type {MessageEvent} */ e) => {
       const m = e.data || {};
       if (m.type === 'chunk' && m.at === arrived) {
-        const bytes = new Uint8Array(m.buffer);
-        chunks.push({ at: m.at, bytes });
+        const bytes = new Uint8Array(m.buffer, 0, Math.min(m.buffer.byteLength, m.length ?? m.buffer.byteLength));
+        chunks.push({ at: m.at, bytes, own: true });
         arrived = m.at + bytes.length;
         wake();
       } else if (m.type === 'error' || m.type === 'chunk') {
@@ -168,8 +169,17 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
   function resumeAt(offset) {
     stats.pauses++;
     if (!started) start(offset);
-    while (chunks.length && chunks[0].at + chunks[0].bytes.length <= offset) chunks.shift();
-    if (worker && !failed) worker.postMessage({ type: 'until', until: offset + ahead });
+    /** @type {ArrayBuffer[]} */
+    const done = [];
+    while (chunks.length && chunks[0].at + chunks[0].bytes.length <= offset) {
+      const c = /** @type {{bytes: Uint8Array, own?: boolean}} */ (chunks.shift());
+      if (c.own) done.push(/** @type {ArrayBuffer} */ (c.bytes.buffer));
+    }
+    if (worker && !failed) {
+      // the buffers the decode is past go back to be filled again (no new buffer per chunk)
+      if (done.length) worker.postMessage({ type: 'give', buffers: done }, done);
+      worker.postMessage({ type: 'until', until: offset + ahead });
+    }
     const target = Math.min(size, offset + need);
     const t0 = performance.now();
     return new Promise((resolve) => {
@@ -209,6 +219,14 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
       wake();
     },
     close() {
+      // the chunks' buffers go back to the read-ahead worker, which ends: their memory is freed with it,
+      // not left to this worker's next garbage collection
+      const own = chunks.filter((c) => c.own).map((c) => /** @type {ArrayBuffer} */ (c.bytes.buffer));
+      try {
+        if (own.length) worker?.postMessage({ type: 'give', buffers: own }, own);
+      } catch {
+        /* (a stand-in worker) */
+      }
       worker?.terminate();
       worker = null;
       chunks.length = 0;

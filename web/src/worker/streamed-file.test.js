@@ -26,9 +26,13 @@ function setup(n) {
     terminate() {
       this.terminated = true;
     },
-    // the read-ahead worker's answer: a chunk of the file
-    chunk(at, len) {
-      this.onmessage({ data: { type: 'chunk', at, buffer: bytes.slice(at, at + len).buffer } });
+    // the read-ahead worker's answer: a chunk of the file (in a buffer of `room` bytes: the first `len` hold it)
+    chunk(at, len, room = 0) {
+      if (!room) return this.onmessage({ data: { type: 'chunk', at, buffer: bytes.slice(at, at + len).buffer } });
+      const buffer = new ArrayBuffer(room);
+      new Uint8Array(buffer).set(bytes.subarray(at, at + len));
+      this.onmessage({ data: { type: 'chunk', at, buffer, length: len } });
+      return buffer;
     },
   };
   return { bytes, blob, reader, worker, direct };
@@ -167,6 +171,29 @@ describe('streamedFile', () => {
     expect(worker.posted[0]).toMatchObject({ type: 'start', from: 1000 });
     expect(f.read(16, 500)).toEqual(bytes.subarray(16, 516));
     expect(f.stats.fromChunks).toBe(500);
+  });
+});
+
+describe('the read-ahead buffers', () => {
+  it('a chunk is its first `length` bytes; buffers the decode is past go back to be filled again, the rest at close', async () => {
+    const { bytes, blob, reader, worker } = setup(1000);
+    const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => worker, reader });
+    f.shouldPause(0);
+    const a = worker.chunk(0, 64, 64);
+    const b = worker.chunk(64, 64, 64);
+    const c = worker.chunk(128, 40, 64); // the file's last bytes would be shorter than the buffer
+    expect(await settled(f.resumeAt(0))).toBe(true);
+    expect(f.read(100, 60)).toEqual(bytes.subarray(100, 160));
+    expect(f.read(160, 10)).toEqual(bytes.subarray(160, 170)); // past the chunk at 128's 40 bytes: read directly
+    // the decode paused at 130: the chunks at 0 and 64 are done with, and given back (transferred) before the next 'until'
+    f.resumeAt(130);
+    const give = worker.posted.find((m) => m.type === 'give');
+    expect(give.buffers).toEqual([a, b]);
+    expect(worker.posted.at(-1)).toEqual({ type: 'until', until: 130 + 256 });
+    // close: the chunk still held goes back too, then the worker ends
+    f.close();
+    expect(worker.posted.filter((m) => m.type === 'give').at(-1).buffers).toEqual([c]);
+    expect(worker.terminated).toBe(true);
   });
 });
 
