@@ -247,6 +247,8 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
     }
   }
   const heaps = crashed ? null : await heapsByTarget(page).catch(() => null);
+  // (heapsByTarget collected every heap's garbage: what the growth was without it)
+  const pssCollected = crashed ? null : browserPss();
   const ms = (v) => (v == null ? '–' : `${Math.round(v)} ms`);
   const mbOf = (v) => (v == null ? '–' : `${(v / 1048576).toFixed(0)} MB`);
   console.log(
@@ -259,7 +261,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `drop -> decode done in the worker (its last progress message): ${ms(b?.t.decodeDone)}`,
       `drop -> 'decoded' message at the page: ${ms(b?.t.decodedMessage)} (the worker's work after decode: ${ms(b?.t.decodedMessage - b?.t.decodeDone)})`,
       `in the worker: decode ${ms(b?.worker?.decodeMs)} (its reads: ${ms(b?.worker?.readMs)}, ${b?.worker?.reads ?? '–'} reads of ${mbOf(b?.worker?.readBytes)}, ` +
-        `${mbOf(b?.worker?.fromChunks)} from the read-ahead; waiting for it: ${ms(b?.worker?.waitMs)} in ${b?.worker?.pauses ?? '–'} pauses), ` +
+        `${mbOf(b?.worker?.fromChunks)} from the read-ahead in ${b?.worker?.chunks ?? '–'} chunks, ${b?.worker?.freshChunks ?? '–'} of them in buffers made for them; waiting for it: ${ms(b?.worker?.waitMs)} in ${b?.worker?.pauses ?? '–'} pauses), ` +
         `then ${ms(b?.worker?.afterMs)} reading the session and laying out what the page shows ${JSON.stringify(b?.worker?.laps ?? {})}`,
       `drop -> summary filled (decode finished): ${ms(b?.t.summary)}`,
       `drop -> flame graph painted: ${ms(b?.t.flame)}${b?.firstView ? ` (the page opened on its ${b.firstView})` : ''}`,
@@ -269,6 +271,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
       `browser memory (PSS of chromium's processes): ${browserMemory ? `${mbOf(browserMemory.before)} before the drop, peak +${mbOf(browserMemory.peakGrowth)} (${(browserMemory.peakGrowth / bytes).toFixed(2)}x the file), +${mbOf(browserMemory.endGrowth)} once drawn (${(browserMemory.endGrowth / bytes).toFixed(2)}x), +${mbOf(browserMemory.settledGrowth)} 3 s later (${((browserMemory.settledGrowth ?? 0) / bytes).toFixed(2)}x)` : '–'}`,
       `browser memory growth by process kind, 3 s later (MB): ${JSON.stringify(growthByKind)}`,
+      `browser memory once every V8 heap was collected: +${mbOf(pssCollected == null || pss0 == null ? null : pssCollected - pss0)}${pssCollected == null || pss0 == null ? '' : ` (${((pssCollected - pss0) / bytes).toFixed(2)}x)`}`,
       `V8 heaps 3 s later, by target (MB: JS used / ArrayBuffers and WASM memories): ${heaps ? heaps.map((h) => `${h.what} ${mbOf(h.used)} / ${mbOf(h.backing)}`).join(', ') : '–'}`,
       `(test wall from setInputFiles: ${wall} ms; load average ${load})`,
       `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, tablesWorker: b?.tablesWorker ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, heaps, browserMemory })}`,

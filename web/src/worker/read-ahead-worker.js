@@ -63,6 +63,7 @@ async function pump() {
       /** @type {ArrayBuffer} */
       let buffer;
       let length = end - pos;
+      const fresh = !pool.length; // (bench) a buffer made for this chunk, not one given back
       if (stream) {
         try {
           buffer = await fill(pool.pop() ?? new ArrayBuffer(chunk), length);
@@ -82,7 +83,7 @@ async function pump() {
         }
         length = buffer.byteLength;
       }
-      self.postMessage({ type: 'chunk', at: pos, buffer, length }, [buffer]);
+      self.postMessage({ type: 'chunk', at: pos, buffer, length, fresh }, [buffer]);
       pos += length;
     }
   } finally {

@@ -52,7 +52,6 @@ function nextTurn(/** @type {() => void} */ fn) {
  */
 export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, yieldMs = 100, stallMs = 2000, spawn, reader } = {}) {
   const size = blob.size;
-  const direct = readerOf(blob, undefined, reader);
   /** @type {{at: number, bytes: Uint8Array, own?: boolean}[]} the chunks read ahead, in order, contiguous (own: the
    *   read-ahead worker's buffer, given back once the decode is past it) */
   const chunks = [];
@@ -65,7 +64,7 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
   /** @type {(() => void) | null} */
   let waiting = null;
   // (bench) readAheadFrom: where the read-ahead began (-1: not used); gaveUp: why it was given up
-  const stats = { fromChunks: 0, direct: 0, waitMs: 0, pauses: 0, readAheadFrom: -1, gaveUp: '' };
+  const stats = { fromChunks: 0, direct: 0, waitMs: 0, pauses: 0, readAheadFrom: -1, gaveUp: '', freshChunks: 0, chunks: 0 };
 
   const wake = () => {
     const w = waiting;
@@ -83,12 +82,18 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
   // fails (its script does not load, a read fails) leaves the reads to FileReaderSync
   // (a file the direct reader reads whole in its first block ahead needs no read-ahead worker)
   worker = spawn ? spawn() : size > READ_AHEAD ? spawnReader() : null;
+  // Reads the chunks do not cover. With a read-ahead worker, its first block reads no further than the
+  // decode needs before its first pause (a 64 MiB first block was one blocking read, then 64 MB for the
+  // garbage collector); without, it reads the file ahead itself.
+  const direct = readerOf(blob, worker ? Math.min(READ_AHEAD, need) : READ_AHEAD, reader);
   if (worker) {
     worker.onmessage = (/** @type {MessageEvent} */ e) => {
       const m = e.data || {};
       if (m.type === 'chunk' && m.at === arrived) {
         const bytes = new Uint8Array(m.buffer, 0, Math.min(m.buffer.byteLength, m.length ?? m.buffer.byteLength));
         chunks.push({ at: m.at, bytes, own: true });
+        stats.chunks++;
+        if (m.fresh) stats.freshChunks++;
         arrived = m.at + bytes.length;
         wake();
       } else if (m.type === 'error' || m.type === 'chunk') {
@@ -286,13 +291,15 @@ export function streamedFiles(blobs, opts) {
     },
     /** (bench) the files' figures summed; readAheadFrom and gaveUp are the main file's */
     get stats() {
-      const sum = { fromChunks: 0, direct: 0, waitMs: 0, pauses: 0, readAheadFrom: streams[0]?.stats.readAheadFrom ?? -1, gaveUp: streams[0]?.stats.gaveUp ?? '', dataFilesReadAhead: 0 };
+      const sum = { fromChunks: 0, direct: 0, waitMs: 0, pauses: 0, readAheadFrom: streams[0]?.stats.readAheadFrom ?? -1, gaveUp: streams[0]?.stats.gaveUp ?? '', dataFilesReadAhead: 0, chunks: 0, freshChunks: 0 };
       streams.forEach((st, k) => {
         if (!st) return;
         sum.fromChunks += st.stats.fromChunks;
         sum.direct += st.stats.direct;
         sum.waitMs += st.stats.waitMs;
         sum.pauses += st.stats.pauses;
+        sum.chunks += st.stats.chunks;
+        sum.freshChunks += st.stats.freshChunks;
         if (k > 0 && st.stats.readAheadFrom >= 0) sum.dataFilesReadAhead++;
       });
       return sum;

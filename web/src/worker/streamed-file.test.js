@@ -166,11 +166,12 @@ describe('streamedFile', () => {
     const { bytes, blob, reader, worker } = setup(1000);
     const f = streamedFile(blob, { chunk: 64, ahead: 256, need: 100, yieldMs: 1e9, spawn: () => worker, reader });
     f.read(0, 8);
-    f.read(8, 8); // sequential: the direct reader reads its block ahead (the whole small file)
-    expect(f.shouldPause(16)).toBe(false); // all of it is here
-    expect(worker.posted[0]).toMatchObject({ type: 'start', from: 1000 });
-    expect(f.read(16, 500)).toEqual(bytes.subarray(16, 516));
-    expect(f.stats.fromChunks).toBe(500);
+    f.read(8, 8); // sequential: the direct reader reads its block ahead, `need` bytes (not all of `ahead`: garbage later)
+    expect(f.shouldPause(16)).toBe(true); // 108 bytes are here, not the 100 past 16
+    expect(worker.posted[0]).toMatchObject({ type: 'start', from: 108 });
+    worker.chunk(108, 64);
+    expect(f.read(16, 150)).toEqual(bytes.subarray(16, 166));
+    expect(f.stats.fromChunks).toBe(150);
   });
 });
 
