@@ -176,17 +176,21 @@ TEST(IntervalRows, RowsByThreadThenDepthInStartOrder) {
 
 TEST(IntervalRows, ManyCallsLikeAStableSort) {
   std::mt19937_64 rng(99);
-  for (const size_t n : {size_t{1000}, size_t{150000}}) {
-    std::vector<int32_t> thread(n), depth(n);
-    std::vector<uint64_t> start(n);
-    for (size_t i = 0; i < n; ++i) {
-      thread[i] = rng() % 17 == 0 ? -1 : static_cast<int32_t>(rng() % 4);
-      depth[i] = static_cast<int32_t>(rng() % 40) - 1;
-      start[i] = (uint64_t{1} << 41) + rng() % 100000;  // ties, out of order
+  // few (thread, depth) pairs (a counting sort), and pairs too many to count (thread rows far apart, deep
+  // calls: a radix sort on the key)
+  for (const bool sparse : {false, true}) {
+    for (const size_t n : {size_t{1000}, size_t{150000}}) {
+      std::vector<int32_t> thread(n), depth(n);
+      std::vector<uint64_t> start(n);
+      for (size_t i = 0; i < n; ++i) {
+        thread[i] = rng() % 17 == 0 ? -1 : static_cast<int32_t>(rng() % 4) * (sparse ? 300000 : 1);
+        depth[i] = static_cast<int32_t>(rng() % (sparse ? 4000 : 40)) - 1;
+        start[i] = (uint64_t{1} << 41) + rng() % 100000;  // ties, out of order
+      }
+      SCOPED_TRACE(testing::Message() << "n " << n << (sparse ? " sparse" : " dense"));
+      ExpectRows(Calls(thread, depth, start), 0);
+      ExpectRows(Calls(thread, depth, start), (uint64_t{1} << 41) - 1);
     }
-    SCOPED_TRACE(testing::Message() << "n " << n);
-    ExpectRows(Calls(thread, depth, start), 0);
-    ExpectRows(Calls(thread, depth, start), (uint64_t{1} << 41) - 1);
   }
 }
 
