@@ -47,6 +47,19 @@ void SortByKey(int32_t* rows, size_t n, Key key, std::vector<int32_t>& scratch, 
   if (from != rows) std::copy(from, from + n, rows);
 }
 
+// Sorts each run of `order` (run r = [bounds[r], bounds[r + 1])) by key, stably, unless it is in order
+// already (a recording's lanes and rows nearly always are: this only checks them).
+template <typename Key>
+void SortRuns(std::vector<int32_t>& order, const std::vector<int32_t>& bounds, Key key, std::vector<int32_t>& scratch, Counts& counts) {
+  for (size_t r = 0; r + 1 < bounds.size(); ++r) {
+    int32_t* rows = order.data() + bounds[r];
+    const size_t m = static_cast<size_t>(bounds[r + 1] - bounds[r]);
+    bool sorted = true;
+    for (size_t j = 1; j < m && sorted; ++j) sorted = key(rows[j - 1]) <= key(rows[j]);
+    if (!sorted) SortByKey(rows, m, key, scratch, counts);
+  }
+}
+
 }  // namespace
 
 IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin) {
@@ -114,14 +127,8 @@ IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin) {
     out.first.push_back(static_cast<int32_t>(k));
   }
   // each row in start order: a thread's calls at one depth do not overlap, so their exit order (an XRay
-  // log's) is their start order already, and this only checks
-  for (size_t r = 0; r + 1 < out.first.size(); ++r) {
-    int32_t* rows = out.order.data() + out.first[r];
-    const size_t m = static_cast<size_t>(out.first[r + 1] - out.first[r]);
-    bool sorted = true;
-    for (size_t j = 1; j < m && sorted; ++j) sorted = start_of(rows[j - 1]) <= start_of(rows[j]);
-    if (!sorted) SortByKey(rows, m, start_of, scratch, counts);
-  }
+  // log's) is their start order already
+  SortRuns(out.order, out.first, start_of, scratch, counts);
   return out;
 }
 
@@ -148,13 +155,7 @@ SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const s
     const uint64_t t = time[static_cast<size_t>(s)];
     return t == 0 ? 0 : t - origin;
   };
-  for (size_t l = 0; l <= lanes; ++l) {
-    int32_t* rows = out.samples.data() + out.start[l];
-    const size_t m = static_cast<size_t>(out.start[l + 1] - out.start[l]);
-    bool sorted = true;
-    for (size_t k = 1; k < m && sorted; ++k) sorted = time_of(rows[k - 1]) <= time_of(rows[k]);
-    if (!sorted) SortByKey(rows, m, time_of, scratch, counts);
-  }
+  SortRuns(out.samples, out.start, time_of, scratch, counts);
   return out;
 }
 
