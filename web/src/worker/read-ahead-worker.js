@@ -36,7 +36,8 @@ self.onmessage = (/** @type {MessageEvent} */ e) => {
   } else if (m.type === 'until') {
     until = Math.max(until, Number(m.until) || 0);
   } else if (m.type === 'give') {
-    for (const b of m.buffers || []) if (b instanceof ArrayBuffer && b.byteLength === chunk && pool.length < 16) pool.push(b);
+    // (kept only while the stream fills them: FileReaderSync makes its own; never more than the chunks in flight)
+    for (const b of m.buffers || []) if (stream && b instanceof ArrayBuffer && b.byteLength === chunk && pool.length < 8) pool.push(b);
   }
   pump();
 };
@@ -68,8 +69,9 @@ async function pump() {
         try {
           buffer = await fill(pool.pop() ?? new ArrayBuffer(chunk), length);
         } catch {
-          // (the stream failed: FileReaderSync reads from here)
+          // (the stream failed: FileReaderSync reads from here, into buffers of its own)
           stream = null;
+          pool.length = 0;
           continue;
         }
       } else {
