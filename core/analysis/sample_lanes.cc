@@ -60,6 +60,21 @@ void SortRuns(std::vector<int32_t>& order, const std::vector<int32_t>& bounds, K
   }
 }
 
+// A time as a shell sees it, relative to the origin (0 stays 0): the order of Session::RelativeTime.
+uint64_t Relative(uint64_t t, uint64_t origin) { return t == 0 ? 0 : t - origin; }
+
+// Rows 0 .. n-1 grouped by group(i) in [0, groups] (a counting sort: in row order within a group):
+// group g is order[start[g], start[g + 1]); start has groups + 2 entries.
+template <typename Group>
+void GroupRows(size_t n, size_t groups, Group group, std::vector<int32_t>& order, std::vector<int32_t>& start) {
+  start.assign(groups + 2, 0);
+  for (size_t i = 0; i < n; ++i) ++start[group(i) + 1];
+  for (size_t g = 0; g <= groups; ++g) start[g + 1] += start[g];
+  order.resize(n);
+  std::vector<int32_t> fill(start.begin(), start.end() - 1);
+  for (size_t i = 0; i < n; ++i) order[static_cast<size_t>(fill[group(i)]++)] = static_cast<int32_t>(i);
+}
+
 }  // namespace
 
 IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin) {
@@ -67,16 +82,7 @@ IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin) {
   const size_t n = calls.size();
   auto thread_of = [&](size_t i) { return calls.thread(i); };
   auto depth_of = [&](size_t i) { return std::max(calls.depth(i), 0); };
-  auto start_of = [&](int32_t i) {
-    const uint64_t t = calls.start(static_cast<size_t>(i));
-    return t == 0 ? 0 : t - origin;
-  };
-  // (thread, depth) as one key: the calls of no thread last
-  auto row_key = [&](int32_t i) {
-    const int32_t th = thread_of(static_cast<size_t>(i));
-    const uint64_t t = th < 0 ? uint64_t{UINT32_MAX} : static_cast<uint64_t>(th);
-    return (t << 32) | static_cast<uint32_t>(depth_of(static_cast<size_t>(i)));
-  };
+  auto start_of = [&](int32_t i) { return Relative(calls.start(static_cast<size_t>(i)), origin); };
   int64_t max_thread = -1, max_depth = 0;
   for (size_t i = 0; i < n; ++i) {
     max_thread = std::max<int64_t>(max_thread, thread_of(i));
@@ -90,16 +96,10 @@ IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin) {
     // counting sort whose passes read the calls in order
     auto group = [&](size_t i) {
       const int32_t th = thread_of(i);
-      return th < 0 ? groups : static_cast<uint64_t>(th) * static_cast<uint64_t>(max_depth + 1) + static_cast<uint64_t>(depth_of(i));
+      return static_cast<size_t>(th < 0 ? groups : static_cast<uint64_t>(th) * static_cast<uint64_t>(max_depth + 1) + static_cast<uint64_t>(depth_of(i)));
     };
-    std::vector<int32_t> at(groups + 2, 0);
-    for (size_t i = 0; i < n; ++i) ++at[group(i) + 1];
-    for (size_t g = 0; g <= groups; ++g) at[g + 1] += at[g];
-    out.order.resize(n);
-    {
-      std::vector<int32_t> fill(at.begin(), at.end() - 1);
-      for (size_t i = 0; i < n; ++i) out.order[static_cast<size_t>(fill[group(i)]++)] = static_cast<int32_t>(i);
-    }
+    std::vector<int32_t> at;
+    GroupRows(n, static_cast<size_t>(groups), group, out.order, at);
     for (uint64_t g = 0; g < groups; ++g) {
       const size_t k = static_cast<size_t>(at[g]), e = static_cast<size_t>(at[g + 1]);
       if (k == e) continue;
@@ -109,7 +109,12 @@ IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin) {
     }
     out.first.push_back(at[groups]);
   } else {
-    // many: a radix sort on the 64-bit key, then the rows are its runs
+    // many: a radix sort on (thread, depth) as one key (the calls of no thread last), then the rows are its runs
+    auto row_key = [&](int32_t i) {
+      const int32_t th = thread_of(static_cast<size_t>(i));
+      const uint64_t t = th < 0 ? uint64_t{UINT32_MAX} : static_cast<uint64_t>(th);
+      return (t << 32) | static_cast<uint32_t>(depth_of(static_cast<size_t>(i)));
+    };
     out.order.resize(n);
     for (size_t i = 0; i < n; ++i) out.order[i] = static_cast<int32_t>(i);
     SortByKey(out.order.data(), n, row_key, scratch, counts);
@@ -140,21 +145,10 @@ SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const s
     const int32_t k = key[i];
     return k >= 0 && static_cast<size_t>(k) < lanes ? static_cast<size_t>(k) : lanes;
   };
-  out.start.assign(lanes + 2, 0);
-  for (size_t i = 0; i < n; ++i) ++out.start[lane_of(i) + 1];
-  for (size_t l = 0; l <= lanes; ++l) out.start[l + 1] += out.start[l];
-  out.samples.resize(n);
-  {
-    std::vector<int32_t> fill(out.start.begin(), out.start.end() - 1);
-    for (size_t i = 0; i < n; ++i) out.samples[static_cast<size_t>(fill[lane_of(i)]++)] = static_cast<int32_t>(i);
-  }
+  GroupRows(n, lanes, lane_of, out.samples, out.start);
   std::vector<int32_t> scratch;
   Counts counts;
-  // (a time as a shell sees it, relative to the origin: 0 stays 0)
-  auto time_of = [&](int32_t s) {
-    const uint64_t t = time[static_cast<size_t>(s)];
-    return t == 0 ? 0 : t - origin;
-  };
+  auto time_of = [&](int32_t s) { return Relative(time[static_cast<size_t>(s)], origin); };
   SortRuns(out.samples, out.start, time_of, scratch, counts);
   return out;
 }

@@ -66,6 +66,11 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
   // (bench) readAheadFrom: where the read-ahead began (-1: not used); gaveUp: why it was given up
   const stats = { fromChunks: 0, direct: 0, waitMs: 0, pauses: 0, readAheadFrom: -1, gaveUp: '', freshChunks: 0, chunks: 0 };
 
+  // the read-ahead worker's buffers among `list` go back to it, transferred, to be filled again
+  const giveBack = (/** @type {{bytes: Uint8Array, own?: boolean}[]} */ list) => {
+    const buffers = list.filter((c) => c.own).map((c) => /** @type {ArrayBuffer} */ (c.bytes.buffer));
+    if (buffers.length) worker?.postMessage({ type: 'give', buffers }, buffers);
+  };
   const wake = () => {
     const w = waiting;
     waiting = null;
@@ -174,15 +179,11 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
   function resumeAt(offset) {
     stats.pauses++;
     if (!started) start(offset);
-    /** @type {ArrayBuffer[]} */
-    const done = [];
-    while (chunks.length && chunks[0].at + chunks[0].bytes.length <= offset) {
-      const c = /** @type {{bytes: Uint8Array, own?: boolean}} */ (chunks.shift());
-      if (c.own) done.push(/** @type {ArrayBuffer} */ (c.bytes.buffer));
-    }
+    let past = 0;
+    while (past < chunks.length && chunks[past].at + chunks[past].bytes.length <= offset) past++;
+    const done = chunks.splice(0, past);
     if (worker && !failed) {
-      // the buffers the decode is past go back to be filled again (no new buffer per chunk)
-      if (done.length) worker.postMessage({ type: 'give', buffers: done }, done);
+      giveBack(done); // (no new buffer per chunk)
       worker.postMessage({ type: 'until', until: offset + ahead });
     }
     const target = Math.min(size, offset + need);
@@ -226,12 +227,7 @@ export function streamedFile(blob, { chunk = CHUNK, ahead = AHEAD, need = NEED, 
     close() {
       // the chunks' buffers go back to the read-ahead worker, which ends: their memory is freed with it,
       // not left to this worker's next garbage collection
-      const own = chunks.filter((c) => c.own).map((c) => /** @type {ArrayBuffer} */ (c.bytes.buffer));
-      try {
-        if (own.length) worker?.postMessage({ type: 'give', buffers: own }, own);
-      } catch {
-        /* (a stand-in worker) */
-      }
+      giveBack(chunks);
       worker?.terminate();
       worker = null;
       chunks.length = 0;

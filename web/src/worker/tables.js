@@ -23,35 +23,18 @@ import { lanesFrom, recordComposition, recordSamples, recordTypeNames } from './
  */
 export async function makeTables(s, sampleRecords, lanesOf, { between, current, lap = (_w, v) => v }) {
   /**
-   * Runs the parts of a generator as steps (each after the worker had its turn); its return value. Throws
-   * CLOSED when the session was closed meanwhile.
-   * @template T
-   * @param {string} what
-   * @param {() => Generator<void, T, void>} make
-   * @returns {Promise<T>}
-   */
-  const stepsOf = async (what, make) => {
-    /** @type {Generator<void, T, void> | null} */
-    let parts = null;
-    for (;;) {
-      await between();
-      if (!current()) throw CLOSED;
-      parts ??= make();
-      const r = parts.next();
-      if (r.done) return lap(what, r.value);
-    }
-  };
-  /**
-   * Runs one step after the worker had its turn (a generator of one part).
+   * Runs one step after the worker had its turn; its value. Throws CLOSED when the session was closed
+   * meanwhile.
    * @template T
    * @param {string} what
    * @param {() => T} make
    * @returns {Promise<T>}
    */
-  const step = (what, make) =>
-    stepsOf(what, function* () {
-      return make();
-    });
+  const step = async (what, make) => {
+    await between();
+    if (!current()) throw CLOSED;
+    return lap(what, make());
+  };
   const { scale } = lanesOf;
   try {
     // (the session orders the samples by thread and time: no whole sample column is copied for it)
