@@ -11,10 +11,11 @@ import { decodeStrings } from '../../web/src/lib/strings.js';
 import { readKept } from '../../web/src/worker/session-columns.js';
 import { FileAnalysis } from '../../web/src/worker/file-analysis.js';
 import { makeTables } from '../../web/src/worker/tables.js';
+import { intAt } from '../../web/src/lib/int-runs.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const D = (...p) => path.join(ROOT, 'tests', 'data', ...p);
-const STEPS = ['lanes', 'intervals', 'record columns', 'type names', 'record index', 'record -> sample', 'composition', 'account'];
+const STEPS = ['lanes', 'intervals', 'record columns', 'type names', 'record index', 'composition', 'account'];
 
 const opened = [];
 afterAll(() => opened.forEach((o) => o.close()));
@@ -38,11 +39,11 @@ describe('tables in steps', () => {
     ['perf pipe_mode', D('perf', 'pipe_mode', 'pipe.data'), []],
   ])('%s: other requests are answered between the steps, and the tables are the same', async (_name, file, side) => {
     const { s, profile, analysis, lanesOf } = await open(file, side);
-    const whole = await makeTables(s, profile.sampleRecords, lanesOf, noWait);
+    const whole = await makeTables(s, lanesOf, noWait);
     const done = [];
     const answers = [];
     let rows = -1;
-    const msg = await makeTables(s, profile.sampleRecords, lanesOf, {
+    const msg = await makeTables(s, lanesOf, {
       // what the page may ask while the tables are made: a record's fields and label, a call tree
       between: async () => {
         await new Promise((r) => setTimeout(r, 0));
@@ -68,21 +69,22 @@ describe('tables in steps', () => {
     expect(msg.records.kinds.length).toBe(rows);
     expect(msg.records).toEqual(whole.records);
     expect(msg.index).toEqual(whole.index);
-    expect(msg.recordSample).toEqual(whole.recordSample);
     expect(msg.typeNames).toEqual(whole.typeNames);
     expect(msg.composition).toEqual(whole.composition);
     expect(msg.lanes).toEqual(whole.lanes);
     expect(msg.intervals).toEqual(whole.intervals);
     expect(msg.account).toEqual(whole.account);
-    // every sample is in one lane; each row's sample points back at it
+    // every sample is in one lane
     const inLanes = msg.lanes.reduce((n, l) => n + l.samples.length, 0);
     expect(inLanes).toBe(profile.sampleRecords.length);
-    for (let i = 0; i < profile.sampleRecords.length; i++) expect(msg.recordSample[profile.sampleRecords[i]]).toBe(i);
+    // the parents, as runs or not, read as the session's
+    const parents = s.recordParents();
+    for (let r = 0; r < rows; r++) expect(intAt(msg.records.parents, r)).toBe(parents[r]);
   });
 
   it('the XRay log\'s type names and exact calls come with the tables', async () => {
-    const { s, profile, analysis, lanesOf } = await open(D('xray', 'fdr_threads', 'xray.log'), [D('xray', 'fdr_threads', 'xray_threads')]);
-    const msg = await makeTables(s, profile.sampleRecords, lanesOf, noWait);
+    const { s, analysis, lanesOf } = await open(D('xray', 'fdr_threads', 'xray.log'), [D('xray', 'fdr_threads', 'xray_threads')]);
+    const msg = await makeTables(s, lanesOf, noWait);
     expect([...msg.typeNames.values()].join(' ')).toMatch(/function enter/);
     expect(msg.intervals.start.length).toBeGreaterThan(0);
     const named = new Set(Array.from(msg.intervals.func, (f) => analysis.names[f]));
@@ -95,7 +97,7 @@ describe('tables in steps', () => {
   // the turns: one before each step
   const TURNS = STEPS;
   it.each(TURNS.map((w, i) => [w, i]))('a session closed at the turn before "%s" is asked nothing more and no tables are made', async (_w, k) => {
-    const { s, profile, lanesOf } = await open(D('xray', 'fdr_threads', 'xray.log'), [D('xray', 'fdr_threads', 'xray_threads')]);
+    const { s, lanesOf } = await open(D('xray', 'fdr_threads', 'xray.log'), [D('xray', 'fdr_threads', 'xray_threads')]);
     let turns = 0;
     let closed = false;
     let askedAfter = 0;
@@ -110,7 +112,7 @@ describe('tables in steps', () => {
       },
     });
     const done = [];
-    const msg = await makeTables(watched, profile.sampleRecords, lanesOf, {
+    const msg = await makeTables(watched, lanesOf, {
       between: async () => {
         if (turns++ === k) closed = true; // another file opened during this turn
       },
@@ -124,7 +126,7 @@ describe('tables in steps', () => {
   });
 
   it('a step that fails rejects (the worker answers the page with the error)', async () => {
-    const { s, profile, lanesOf } = await open(D('perf', 'pipe_mode', 'pipe.data'));
+    const { s, lanesOf } = await open(D('perf', 'pipe_mode', 'pipe.data'));
     const broken = new Proxy(s, {
       get(target, prop) {
         if (prop === 'recordOffsets') return () => { throw new Error('record columns failed'); };
@@ -132,6 +134,6 @@ describe('tables in steps', () => {
         return typeof v === 'function' ? v.bind(target) : v;
       },
     });
-    await expect(makeTables(broken, profile.sampleRecords, lanesOf, noWait)).rejects.toThrow('record columns failed');
+    await expect(makeTables(broken, lanesOf, noWait)).rejects.toThrow('record columns failed');
   });
 });

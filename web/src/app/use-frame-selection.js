@@ -80,7 +80,20 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
 
   // the sample of the selected record (or of the frame's current sample)
   const selectedRow = selection && (selection.type === 'record' || selection.type === 'field') ? selection.row : frameSamples && frameSamples.row >= 0 ? frameSamples.row : -1;
-  const markedSample = doc?.recordSample && selectedRow >= 0 ? doc.recordSample[selectedRow] : -1;
+  // (asked of the worker, which has each sample's record: the page keeps no column of every row's sample)
+  const [rowSample, setRowSample] = useOwnedState(doc, () => ({ row: -1, sample: -1 }));
+  useEffect(() => {
+    if (!doc || selectedRow < 0 || rowSample.row === selectedRow) return undefined;
+    let stale = false;
+    client
+      .recordSample(selectedRow)
+      .then((r) => !stale && setRowSample({ row: selectedRow, sample: r.sample }))
+      .catch(() => {});
+    return () => {
+      stale = true;
+    };
+  }, [client, doc, selectedRow, rowSample]);
+  const markedSample = selectedRow >= 0 && rowSample.row === selectedRow ? rowSample.sample : -1;
   const marked = useMemo(() => {
     if (!analysis || markedSample < 0) return null;
     const n0 = analysis.sampleNode[markedSample];

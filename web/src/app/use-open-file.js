@@ -73,7 +73,7 @@ export function useOpenFile(client, onOpened) {
         setSource(src);
         setStatus('ready');
         opened.current(next);
-        // The record table (records, index, recordSample, typeNames, composition) and the flame chart's
+        // The record table (records, index, typeNames, composition) and the flame chart's
         // lanes and intervals arrive after the flame graph is drawn. They complete this document in place, so nothing
         // keyed on the document (selection, URL state, zoom) sees a new file; views that need them wait
         // for doc.records or doc.lanes.
@@ -81,8 +81,8 @@ export function useOpenFile(client, onOpened) {
           if (!r || seq !== openSeq.current) return;
           if (r.error) next.tablesError = String(r.error);
           else {
-            const { records, index, recordSample, typeNames, composition, lanes, intervals, account, benchTimes } = r;
-            Object.assign(next, { records, index, recordSample, typeNames, composition, lanes, intervals, account, tablesBench: benchTimes });
+            const { records, index, typeNames, composition, lanes, intervals, account, benchTimes } = r;
+            Object.assign(next, { records, index, typeNames, composition, lanes, intervals, account, tablesBench: benchTimes });
           }
           setTablesIn((n) => n + 1);
         });

@@ -1,6 +1,47 @@
 // Record table helpers on the page (all O(log n) or O(depth); the O(n) indexes
-// are built in the worker, see worker/record-index.js).
+// are built in the worker, see worker/record-index.js). The table's parents and the index's children
+// lists and leaf order are columns that may be held as runs (lib/int-runs.js): read them through these
+// helpers, never by subscript.
 import { RecordKind } from './record-kind.js';
+import { intAt } from './int-runs.js';
+
+/** The record table's row count. @param {any} doc */
+export function rowCount(doc) {
+  return doc.records.kinds.length;
+}
+
+/** The row containing `row`, -1 at top level. @param {any} doc @param {number} row */
+export function parentOf(doc, row) {
+  const p = intAt(doc.records.parents, row);
+  return p >= 0 ? p : -1;
+}
+
+/** How many rows contain `row` (0 at top level). @param {any} doc @param {number} row */
+export function rowDepth(doc, row) {
+  let d = 0;
+  for (let p = parentOf(doc, row); p >= 0 && d < 256; p = parentOf(doc, p)) d++;
+  return d;
+}
+
+/**
+ * The children of `slot` (a row, or the row count for the top level) are kidAt(kidsBegin(slot)) ..
+ * kidAt(kidsBegin(slot + 1) - 1), in row order.
+ * @param {any} doc
+ * @param {number} slot
+ */
+export function kidsBegin(doc, slot) {
+  return intAt(doc.index.kidsStart, slot);
+}
+
+/** Entry `k` of the index's children lists: a row. @param {any} doc @param {number} k */
+export function kidAt(doc, k) {
+  return intAt(doc.index.kids, k);
+}
+
+/** Leaf `j` in offset order: a row. @param {any} doc @param {number} j */
+export function leafAt(doc, j) {
+  return intAt(doc.index.leafOrder, j);
+}
 
 /**
  * The label of a row: the worker's, else (until it arrives) the type name of its kind and type.
@@ -42,7 +83,7 @@ export function category(kind, type) {
 export function leafEndMax(doc, j) {
   const m = doc.index.leafMaxEnd;
   if (m) return m[j];
-  const r = doc.index.leafOrder[j];
+  const r = leafAt(doc, j);
   return doc.records.offsets[r] + doc.records.sizes[r];
 }
 
@@ -53,18 +94,17 @@ export function leafEndMax(doc, j) {
  * @param {number} row
  */
 export function kidPos(doc, row) {
-  const { parents } = doc.records;
-  const { kidsStart, kids } = doc.index;
-  const n = parents.length;
+  const n = rowCount(doc);
   if (!(row >= 0 && row < n)) return -1;
-  const p = parents[row];
+  const p = parentOf(doc, row);
   const slot = p >= 0 && p < n ? p : n;
-  let lo = kidsStart[slot];
-  let hi = kidsStart[slot + 1] - 1;
+  let lo = kidsBegin(doc, slot);
+  let hi = kidsBegin(doc, slot + 1) - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (kids[mid] < row) lo = mid + 1;
-    else if (kids[mid] > row) hi = mid - 1;
+    const k = kidAt(doc, mid);
+    if (k < row) lo = mid + 1;
+    else if (k > row) hi = mid - 1;
     else return mid;
   }
   return -1;
@@ -73,30 +113,38 @@ export function kidPos(doc, row) {
 /** Deepest file-space row covering file offset `off`, or -1. */
 export function findRowAt(doc, off) {
   const { records, index } = doc;
-  const { leafOrder, containers, depth } = index;
+  const { leafOrder, containers } = index;
   const { offsets, sizes } = records;
   let best = -1;
-  const better = (r) =>
-    best < 0 || depth[r] > depth[best] || (depth[r] === depth[best] && sizes[r] < sizes[best]);
+  let bestDepth = -1;
+  const better = (r) => {
+    if (best < 0) return true;
+    const d = rowDepth(doc, r);
+    return d > bestDepth || (d === bestDepth && sizes[r] < sizes[best]);
+  };
+  const take = (r) => {
+    best = r;
+    bestDepth = rowDepth(doc, r);
+  };
   // last leaf with offset <= off
   let lo = 0;
   let hi = leafOrder.length - 1;
   let i = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (offsets[leafOrder[mid]] <= off) {
+    if (offsets[leafAt(doc, mid)] <= off) {
       i = mid;
       lo = mid + 1;
     } else hi = mid - 1;
   }
   for (let j = i, steps = 0; j >= 0 && leafEndMax(doc, j) > off && steps < 4096; j--, steps++) {
-    const r = leafOrder[j];
-    if (offsets[r] <= off && off < offsets[r] + sizes[r] && sizes[r] > 0 && better(r)) best = r;
+    const r = leafAt(doc, j);
+    if (offsets[r] <= off && off < offsets[r] + sizes[r] && sizes[r] > 0 && better(r)) take(r);
   }
   if (best >= 0) return best;
   for (let k = 0; k < containers.length; k++) {
     const r = containers[k];
-    if (offsets[r] <= off && off < offsets[r] + sizes[r] && better(r)) best = r;
+    if (offsets[r] <= off && off < offsets[r] + sizes[r] && better(r)) take(r);
   }
   return best;
 }
@@ -114,12 +162,12 @@ export function leavesInRange(doc, a, b) {
   let hi = leafOrder.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (offsets[leafOrder[mid]] < b) lo = mid + 1;
+    if (offsets[leafAt(doc, mid)] < b) lo = mid + 1;
     else hi = mid;
   }
   const out = [];
   for (let j = lo - 1, steps = 0; j >= 0 && leafEndMax(doc, j) > a && steps < 8192; j--, steps++) {
-    const r = leafOrder[j];
+    const r = leafAt(doc, j);
     if (offsets[r] + sizes[r] > a && sizes[r] > 0) out.push(r);
   }
   out.reverse();
@@ -128,30 +176,28 @@ export function leavesInRange(doc, a, b) {
 
 /** The row whose bytes represent `row` in the file (Nested rows -> their file-space ancestor). */
 export function fileRow(doc, row) {
-  const { kinds, parents } = doc.records;
+  const { kinds } = doc.records;
   let r = row;
   let guard = 0;
-  while (r >= 0 && kinds[r] === RecordKind.Nested && guard++ < 256) r = parents[r];
+  while (r >= 0 && kinds[r] === RecordKind.Nested && guard++ < 256) r = parentOf(doc, r);
   return r;
 }
 
 /** Ancestors of `row`, outermost first (excluding the row). */
 export function ancestors(doc, row) {
-  const { parents } = doc.records;
   const out = [];
-  let p = parents[row];
+  let p = parentOf(doc, row);
   let guard = 0;
   while (p >= 0 && guard++ < 256) {
     out.push(p);
-    p = parents[p];
+    p = parentOf(doc, p);
   }
   return out.reverse();
 }
 
 export function childCount(doc, row) {
-  const { kidsStart } = doc.index;
-  const slot = row < 0 ? doc.records.parents.length : row;
-  return kidsStart[slot + 1] - kidsStart[slot];
+  const slot = row < 0 ? rowCount(doc) : row;
+  return kidsBegin(doc, slot + 1) - kidsBegin(doc, slot);
 }
 
 /**

@@ -86,7 +86,7 @@ export class DecoderClient {
 
   /**
    * Opens a file in a fresh worker; resolves with the 'decoded' message. Its record table comes next:
-   * the message's `whenTables` resolves with the 'tables' message (records, index, recordSample,
+   * the message's `whenTables` resolves with the 'tables' message (records, index,
    * typeNames, composition, lanes, intervals), with {error} when making them failed, or with null when the worker is
    * stopped first (another file opened).
    * @param {Blob} file
@@ -248,6 +248,15 @@ export class DecoderClient {
    */
   slot(sample, node, gen) {
     return this.request('slot', { sample, node, gen });
+  }
+
+  /**
+   * The first sample of a record row (-1 when the row is no sample's).
+   * @param {number} row
+   * @returns {Promise<{row: number, sample: number}>}
+   */
+  recordSample(row) {
+    return this.request('recordSample', { row });
   }
 
   /**

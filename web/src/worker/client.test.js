@@ -111,7 +111,7 @@ describe('DecoderClient: the record table follows the decoded file', () => {
     const doc = await opened;
     expect(doc.records).toBeNull();
     const kinds = new Uint8Array([0, 1]);
-    w.answer({ type: 'tables', records: { kinds }, index: {}, recordSample: new Int32Array([-1, 0]) });
+    w.answer({ type: 'tables', records: { kinds }, index: {} });
     await expect(doc.whenTables).resolves.toMatchObject({ type: 'tables', records: { kinds } });
   });
 

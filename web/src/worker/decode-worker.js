@@ -11,7 +11,7 @@
 //                                                      {type:'progress', done, total, samples, records}  (throttled)
 //                                                      {type:'decodeOver'}  (the decode is over; the tables follow)
 //                                                      {type:'decoded', ...}  (see open() below; records: null)
-//                                                      {type:'tables', records, index, recordSample, typeNames, composition, lanes, intervals}
+//                                                      {type:'tables', records, index, typeNames, composition, lanes, intervals}
 //                                                        (the record table and what is made from it, and the flame
 //                                                        chart's lanes, right after 'decoded': the flame graph is
 //                                                        drawn meanwhile)
@@ -267,7 +267,6 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     // the record table and what is made from it, and the lanes, follow in the 'tables' message (postTables)
     records: null,
     index: null,
-    recordSample: null,
     typeNames: null,
     composition: null,
     sampleRows: s.sampleCount(), // sample rows (gperftools: each may stand for several samples)
@@ -288,21 +287,20 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   };
   const lanesOf = { scale: base.scale, counts: sampleCounts, canon: analysis.canon };
   postWithBytes(msg);
-  await postTables(s, profile.sampleRecords, lanesOf, t0);
+  await postTables(s, lanesOf, t0);
 }
 
 /**
  * Makes and posts the 'tables' message (tables.js) for session `s`: in steps, answering the page's other
  * messages between them; nothing is posted when another file opened meanwhile.
  * @param {Session} s
- * @param {Int32Array} sampleRecords
  * @param {{scale: number, counts: any, canon: Int32Array}} lanesOf see makeTables
  * @param {number} t0 when the open began (bench)
  */
-async function postTables(s, sampleRecords, lanesOf, t0) {
+async function postTables(s, lanesOf, t0) {
   const t = performance.now();
   const { lap, laps } = lapTimer(); // (bench)
-  const msg = await makeTables(s, sampleRecords, lanesOf, { between: nextTask, current: () => session === s, lap });
+  const msg = await makeTables(s, lanesOf, { between: nextTask, current: () => session === s, lap });
   if (!msg) {
     // closed meanwhile: by the module's abort in a request answered between the steps (a page opens each
     // file in a worker of its own): the page's wait for the tables ends with this error
@@ -570,6 +568,13 @@ self.onmessage = async (e) => {
         const samples = samplesOf(tree, msg.node);
         const rows = samples.map((i) => sampleRecords[i]);
         self.postMessage({ type: 'samplesOf', id: msg.id, node: msg.node, samples, rows }, [samples.buffer, rows.buffer]);
+        break;
+      }
+      case 'recordSample': {
+        // the first sample of record row `row` (-1 when it has none): a scan of the samples' records,
+        // asked when a record is selected (a column of every row's sample is 4 bytes a row on the page)
+        const { sampleRecords } = requireFile();
+        self.postMessage({ type: 'recordSample', id: msg.id, row: msg.row, sample: sampleRecords.indexOf(msg.row) });
         break;
       }
       case 'slot': {

@@ -125,20 +125,6 @@ export function recordComposition(records, typeNames) {
 }
 
 /**
- * Record row -> its first sample (-1 when it has none): "select a byte or record: its sample".
- * @param {Int32Array} sampleRecords
- * @param {number} rows
- */
-export function recordSamples(sampleRecords, rows) {
-  const m = new Int32Array(rows).fill(-1);
-  for (let i = 0; i < sampleRecords.length; i++) {
-    const r = sampleRecords[i];
-    if (r >= 0 && r < rows && m[r] < 0) m[r] = i;
-  }
-  return m;
-}
-
-/**
  * Canonical func -> how DWARF says it was called: 1 = inlined wherever it appears (perf's
  * "(inlined)"), 2 = inlined at some of its frames only; absent = never inlined.
  * @param {Uint8Array} frameInlined frame -> 1 (may be shorter than the frames)

@@ -2,7 +2,7 @@
 // composition, record row -> sample, sources per function.
 import { describe, expect, it } from 'vitest';
 import { RecordKind } from '../lib/record-kind.js';
-import { funcInlined, funcSources, heaviestEvent, lanesFrom, recordComposition, recordSamples, recordTypeNames, typeKey } from './derive.js';
+import { funcInlined, funcSources, heaviestEvent, lanesFrom, recordComposition, recordTypeNames, typeKey } from './derive.js';
 
 describe('lanes', () => {
   // the session's answer (Session.sampleLanes): lanes 0, 1, then the samples of no thread
@@ -78,9 +78,6 @@ describe('record composition', () => {
 });
 
 describe('rows and samples', () => {
-  it('maps a record row to its first sample', () => {
-    expect(Array.from(recordSamples(Int32Array.from([2, 2, 0, -1, 9]), 4))).toEqual([2, -1, 0, -1]);
-  });
   it('gives a canonical function the first source of its frames', () => {
     const canon = Int32Array.from([0, 1, 1]);
     const frameFuncs = Int32Array.from([0, 1, 2]);

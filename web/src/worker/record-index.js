@@ -15,8 +15,13 @@
 // running max is each leaf's own end (lib/records.js leafEndMax; 8 bytes a row less).
 // "containers" (file-space rows with file-space children, a handful) are checked
 // linearly when no leaf covers the offset.
+//
+// kidsStart, kids and leafOrder reach the page as runs (lib/int-runs.js) when that is much smaller: in
+// nearly every file they are a few runs of rows counting up (a data section's millions of records), 12
+// bytes a row as arrays. A row's depth is not kept: it is its parents counted (lib/records.js rowDepth).
 
 import { RecordKind } from '../lib/record-kind.js';
+import { packInts } from '../lib/int-runs.js';
 
 /**
  * @param {{offsets: Float64Array | Uint32Array, sizes: Float64Array | Uint32Array, kinds: Uint8Array, parents: Int32Array, files: Uint8Array}} rec
@@ -26,18 +31,13 @@ export function buildRecordIndex(rec) {
   const n = parents.length;
   const nested = RecordKind.Nested;
 
-  // depth (parents come before children), children counts, rows with a child in the main file's space
-  // (a row is in it when it is not nested and belongs to file 0)
-  const depth = new Uint8Array(n);
+  // children counts, rows with a child in the main file's space (a row is in it when it is not nested and
+  // belongs to file 0)
   const kidsStart = new Int32Array(n + 2);
   const fileKids = new Uint8Array(n);
   for (let r = 0; r < n; r++) {
     const p = parents[r];
     if (p >= 0 && p < n) {
-      if (p < r) {
-        const d = depth[p] + 1;
-        depth[r] = d > 255 ? 255 : d;
-      }
       kidsStart[p + 1]++;
       if (kinds[r] !== nested && files[r] === 0) fileKids[p] = 1;
     } else {
@@ -96,5 +96,5 @@ export function buildRecordIndex(rec) {
     if (leafMaxEnd) leafMaxEnd[i] = maxEnd;
   }
 
-  return { depth, kidsStart, kids, leafOrder, leafMaxEnd, containers };
+  return { kidsStart: packInts(kidsStart), kids: packInts(kids), leafOrder: packInts(leafOrder), leafMaxEnd, containers };
 }

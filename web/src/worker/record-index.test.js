@@ -1,6 +1,7 @@
 // Unit tests of the record table's indexes: children lists and the file-offset lookup.
 import { describe, expect, it } from 'vitest';
-import { findRowAt, kidPos, leafEndMax, leavesInRange } from '../lib/records.js';
+import { childCount, findRowAt, kidAt, kidPos, kidsBegin, leafAt, leafEndMax, leavesInRange, parentOf, rowDepth } from '../lib/records.js';
+import { intsOf, packInts } from '../lib/int-runs.js';
 import { RecordKind } from '../lib/record-kind.js';
 import { buildRecordIndex } from './record-index.js';
 
@@ -30,14 +31,12 @@ describe('record index', () => {
     [0, 48, K.Record, 5, 1],
   ]);
   it('lists children in table order', () => {
-    const { kidsStart, kids } = d.index;
     const n = 7;
-    expect(Array.from(kids.subarray(kidsStart[n], kidsStart[n + 1]))).toEqual([0, 1, 5]);
-    expect(Array.from(kids.subarray(kidsStart[1], kidsStart[2]))).toEqual([2, 3]);
+    expect(intsOf(d.index.kids, kidsBegin(d, n), kidsBegin(d, n + 1))).toEqual([0, 1, 5]);
+    expect(intsOf(d.index.kids, kidsBegin(d, 1), kidsBegin(d, 2))).toEqual([2, 3]);
   });
   it("finds a row's place among its siblings", () => {
-    const { kids } = d.index;
-    for (let r = 0; r < 7; r++) expect(kids[kidPos(d, r)]).toBe(r);
+    for (let r = 0; r < 7; r++) expect(kidAt(d, kidPos(d, r))).toBe(r);
     expect(kidPos(d, 7)).toBe(-1);
     expect(d.index.kidsPos).toBeUndefined(); // not kept
   });
@@ -66,5 +65,56 @@ describe('record index', () => {
   it('never answers with a row of another file (perf --threads data.N offsets are in their own file)', () => {
     for (let off = 0; off < 64; off++) expect([5, 6]).not.toContain(findRowAt(d, off));
     expect(leavesInRange(d, 0, 64)).toEqual([0, 2, 3]);
+  });
+  it('counts a row\'s depth from its parents', () => {
+    expect([0, 1, 2, 3, 4, 5, 6].map((r) => rowDepth(d, r))).toEqual([0, 0, 1, 1, 2, 0, 1]);
+  });
+});
+
+// A perf.data's shape at scale: header, attrs, a data section of many records (some COMPRESSED, each
+// followed by its nested records), a feature table of features. Its parents, children lists and leaf
+// order are a few runs; every lookup through them answers as through the plain arrays.
+describe('record index held as runs', () => {
+  const rows = [[0, 104, K.FileHeader, -1], [104, 136, K.Attr, -1], [240, 136, K.Attr, -1]];
+  const data = rows.length;
+  rows.push([400, 0, K.DataSection, -1]);
+  let off = 400;
+  for (let i = 0; i < 20000; i++) {
+    const row = rows.length;
+    const size = 24 + (i % 7) * 8;
+    rows.push([off, size, K.Record, data]);
+    off += size;
+    if (i % 5000 === 4999) for (let z = 0; z < 300; z++) rows.push([z * 16, 16, K.Nested, row]);
+  }
+  rows[data][1] = off - 400;
+  const features = rows.length;
+  rows.push([off, 64, K.FeatureTable, -1]);
+  for (let f = 0; f < 4; f++) rows.push([off + 64 + f * 32, 32, K.Feature, features]);
+  const packed = doc(rows);
+  const plain = { records: packed.records, index: { ...packed.index, kidsStart: unpack(packed.index.kidsStart), kids: unpack(packed.index.kids), leafOrder: unpack(packed.index.leafOrder) } };
+  const asRuns = { records: { ...packed.records, parents: packInts(packed.records.parents) }, index: packed.index };
+  function unpack(col) {
+    return Int32Array.from(intsOf(col));
+  }
+
+  it('is a few runs, not 12 bytes a row', () => {
+    for (const col of [packed.index.kidsStart, packed.index.kids, packed.index.leafOrder, asRuns.records.parents]) {
+      expect(ArrayBuffer.isView(col)).toBe(false);
+      expect(col.starts.length).toBeLessThan(40);
+    }
+  });
+  it('answers every lookup as the plain arrays do', () => {
+    const n = rows.length;
+    for (let r = 0; r < n; r += 7) {
+      expect(parentOf(asRuns, r)).toBe(rows[r][3]);
+      expect(kidPos(asRuns, r)).toBe(kidPos(plain, r));
+      expect(childCount(asRuns, r)).toBe(childCount(plain, r));
+      expect(rowDepth(asRuns, r)).toBe(rows[r][3] < 0 ? 0 : rows[rows[r][3]][3] < 0 ? 1 : 2);
+    }
+    expect(childCount(asRuns, -1)).toBe(5);
+    expect(childCount(asRuns, data)).toBe(20000);
+    for (let j = 0; j < plain.index.leafOrder.length; j += 11) expect(leafAt(asRuns, j)).toBe(plain.index.leafOrder[j]);
+    for (let o = 0; o < off + 200; o += 97) expect(findRowAt(asRuns, o)).toBe(findRowAt(plain, o));
+    expect(leavesInRange(asRuns, 5000, 5400)).toEqual(leavesInRange(plain, 5000, 5400));
   });
 });

@@ -1,19 +1,19 @@
 // @ts-check
 // The 'tables' message's content, made after 'decoded' (decode-worker.js): the record table (its columns
-// read from the session), its index, each row's sample, the rows' type names and the composition, the
+// read from the session; its parents as runs where that is smaller), its index, the rows' type names and the composition, the
 // flame chart's lanes and exact calls (XRay's intervals), and XRay's account. Made in steps with the worker's other messages
 // answered between them (a click on the flame graph waits one step, not all of them: an XRay log of
 // millions of calls takes seconds), and given up when another file opened meanwhile.
 import { RecordKind } from '../lib/record-kind.js';
 import { buildRecordIndex } from './record-index.js';
 import { parseJson, readIntervals, readRecords } from './session-columns.js';
-import { lanesFrom, recordComposition, recordSamples, recordTypeNames } from './derive.js';
+import { lanesFrom, recordComposition, recordTypeNames } from './derive.js';
+import { packInts } from '../lib/int-runs.js';
 
 /** @typedef {import('../../../wasm/profscope').Session} Session */
 
 /**
  * @param {Session} s the decoded session
- * @param {Int32Array} sampleRecords each sample's record row
  * @param {{scale: number, counts: any, canon: Int32Array}} lanesOf the scale of the session's times
  *   to ns, the samples' weights; the analysis's canonical functions (for the intervals)
  * @param {{between: () => Promise<void>, current: () => boolean, lap?: (what: string, value: any) => any}} steps
@@ -21,7 +21,7 @@ import { lanesFrom, recordComposition, recordSamples, recordTypeNames } from './
  *   no longer the open session (nothing more is asked of it); lap: (bench) notes each step's time
  * @returns {Promise<any | null>} the message (type 'tables'), or null when `s` was closed meanwhile
  */
-export async function makeTables(s, sampleRecords, lanesOf, { between, current, lap = (_w, v) => v }) {
+export async function makeTables(s, lanesOf, { between, current, lap = (_w, v) => v }) {
   /**
    * Runs one step after the worker had its turn; its value. Throws CLOSED when the session was closed
    * meanwhile.
@@ -42,13 +42,15 @@ export async function makeTables(s, sampleRecords, lanesOf, { between, current, 
     const intervals = await step('intervals', () => readIntervals(s, lanesOf.canon, scale));
     const records = await step('record columns', () => readRecords(s));
     const typeNames = await step('type names', () => recordTypeNames(records, (r) => typeName(s, records.kinds[r], r)));
+    const index = await step('record index', () => buildRecordIndex(records));
+    const composition = await step('composition', () => recordComposition(records, typeNames));
     return {
       type: 'tables',
-      records,
-      index: await step('record index', () => buildRecordIndex(records)),
-      recordSample: await step('record -> sample', () => recordSamples(sampleRecords, records.kinds.length)),
+      // (a record's sample is asked of the worker when it is selected: 'recordSample')
+      records: { ...records, parents: packInts(records.parents) },
+      index,
       typeNames, // (kind, type) -> type name: a row's name until its label arrives
-      composition: await step('composition', () => recordComposition(records, typeNames)),
+      composition,
       lanes, // the flame chart's, one per thread
       intervals, // exact calls (XRay enter/exit pairs), or null
       // llvm-xray account's rows (XRay; [] for other formats): the Functions view of a tracer

@@ -5,7 +5,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useVirtual } from '../../lib/virtual.js';
 import { byteAscii, byteHex, formatInt, hex, hexPad, offsetWidth } from '../../lib/format.js';
-import { category, leavesInRange } from '../../lib/records.js';
+import { category, leavesInRange, rowDepth } from '../../lib/records.js';
 import { GotoOffset } from './goto-offset.jsx';
 import './hex-view.css';
 
@@ -58,14 +58,14 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, 
     };
     for (const r of leavesInRange(doc, a, b)) paint(r);
     // bytes of containers (an attr whose ids live elsewhere, gaps in the data section), deepest first
-    const { containers, depth } = doc.index;
+    const { containers } = doc.index;
     const over = [];
     for (let k = 0; k < containers.length && k < 100000; k++) {
       const r = containers[k];
-      if (offsets[r] < b && offsets[r] + sizes[r] > a) over.push(r);
+      if (offsets[r] < b && offsets[r] + sizes[r] > a) over.push([rowDepth(doc, r), r]);
     }
-    over.sort((x, y) => depth[y] - depth[x]);
-    for (const r of over) paint(r);
+    over.sort((x, y) => y[0] - x[0]);
+    for (const [, r] of over) paint(r);
     return out;
   }, [doc, records, a, b]);
 

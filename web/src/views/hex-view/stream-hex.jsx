@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ByteSource } from '../../lib/byte-source.js';
 import { formatBytes, hex } from '../../lib/format.js';
 import { RecordKind } from '../../lib/record-kind.js';
-import { rowLabel } from '../../lib/records.js';
+import { kidAt, kidsBegin, rowLabel } from '../../lib/records.js';
 import { HexView } from './hex-view.jsx';
 
 /**
@@ -77,9 +77,10 @@ export function StreamHex({ doc, client, range, scrollNonce, onSelect }) {
   // a byte clicked: the nested record of this container over it
   const onByteClick = (/** @type {number} */ off) => {
     setCursor(off);
-    const { offsets, sizes, kinds, parents } = doc.records;
-    for (let r = container + 1; r < kinds.length; r++) {
-      if (kinds[r] !== RecordKind.Nested || parents[r] !== container) continue;
+    const { offsets, sizes, kinds } = doc.records;
+    for (let k = kidsBegin(doc, container), end = kidsBegin(doc, container + 1); k < end; k++) {
+      const r = kidAt(doc, k);
+      if (kinds[r] !== RecordKind.Nested) continue;
       if (offsets[r] <= off && off < offsets[r] + sizes[r]) {
         onSelect({ type: 'record', row: r }, { reveal: true });
         return;

@@ -4,7 +4,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useVirtual } from '../../lib/virtual.js';
 import { formatInt, hex, plural } from '../../lib/format.js';
-import { category, rowLabel, ancestors, childCount } from '../../lib/records.js';
+import { category, rowLabel, ancestors, childCount, kidAt, kidsBegin, parentOf, rowCount } from '../../lib/records.js';
 import { RecordKind } from '../../lib/record-kind.js';
 import { RecordsPending } from '../../lib/tables-pending.jsx';
 import { buildFlat, itemAt, indexOfRow, indexOfField, fieldKey } from './tree-model.js';
@@ -234,7 +234,7 @@ function RecordTreeOf({ doc, client, selection, revealNonce, onSelect }) {
 
   const parentIndex = (it) => {
     if (it.type === 'row') {
-      const p = doc.records.parents[it.row];
+      const p = parentOf(doc, it.row);
       return p >= 0 ? indexOfRow(doc, flat, p) : -1;
     }
     if (it.type === 'field') {
@@ -290,18 +290,18 @@ function RecordTreeOf({ doc, client, selection, revealNonce, onSelect }) {
     e.preventDefault();
   };
 
-  const rowCount = doc.records.parents.length;
+  const rowTotal = rowCount(doc);
   const groups = doc.composition || [];
   return (
     <div class="record-tree">
       <div class="pane-title">
         <span>Records</span>
         <span class="muted" data-testid="record-count">
-          {filtered ? `${formatInt(filtered.length)} of ${plural(rowCount, 'row')}` : plural(rowCount, 'row')}
+          {filtered ? `${formatInt(filtered.length)} of ${plural(rowTotal, 'row')}` : plural(rowTotal, 'row')}
         </span>
         <span class="rt-tools">
           <select aria-label="Record kind" value={group} onChange={(e) => setGroup(e.currentTarget.value)}>
-            <option value="all">all kinds ({formatInt(rowCount)})</option>
+            <option value="all">all kinds ({formatInt(rowTotal)})</option>
             {groups.map((g) => (
               <option key={`${g.kind}:${g.type}`} value={`${g.kind}:${g.type}`}>
                 {g.label} ({formatInt(g.count)})
@@ -462,11 +462,10 @@ function sortedIndex(rows, row) {
 /** Expand the top-level containers that are small enough to be useful right away. */
 function defaultExpanded(doc) {
   const { kinds } = doc.records;
-  const { kidsStart, kids } = doc.index;
   const n = kinds.length;
   const out = [];
-  for (let k = kidsStart[n]; k < kidsStart[n + 1]; k++) {
-    const r = kids[k];
+  for (let k = kidsBegin(doc, n), end = kidsBegin(doc, n + 1); k < end; k++) {
+    const r = kidAt(doc, k);
     if (kinds[r] === RecordKind.DataSection || kinds[r] === RecordKind.FeatureTable) {
       // containers are opened without asking for their fields first
       out.push(r);

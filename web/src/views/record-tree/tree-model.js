@@ -4,7 +4,7 @@
 //   field:   one decoded field of an expanded record
 //   pending: "loading fields…" placeholder
 // Item i is found by binary search over segment start positions.
-import { kidPos } from '../../lib/records.js';
+import { kidAt, kidPos, kidsBegin, parentOf, rowCount } from '../../lib/records.js';
 
 /**
  * @typedef {{pos: number, type: 'run', slot: number, from: number, to: number, depth: number}} RunSeg
@@ -25,9 +25,7 @@ export function fieldKey(row, path) {
  * @param {Set<string>} expandedFields fieldKey()s
  */
 export function buildFlat(doc, expanded, fieldsCache, expandedFields) {
-  const { parents } = doc.records;
-  const { kidsStart } = doc.index;
-  const n = parents.length;
+  const n = rowCount(doc);
   /** @type {Seg[]} */
   const segs = [];
   let pos = 0;
@@ -36,7 +34,7 @@ export function buildFlat(doc, expanded, fieldsCache, expandedFields) {
   const byParent = new Map();
   for (const r of expanded) {
     if (r < 0 || r >= n) continue;
-    const p = parents[r];
+    const p = parentOf(doc, r);
     const slot = p >= 0 && p < n ? p : n;
     let list = byParent.get(slot);
     if (!list) byParent.set(slot, (list = []));
@@ -64,8 +62,8 @@ export function buildFlat(doc, expanded, fieldsCache, expandedFields) {
   };
 
   const emitChildren = (slot, depth) => {
-    const from = kidsStart[slot];
-    const to = kidsStart[slot + 1];
+    const from = kidsBegin(doc, slot);
+    const to = kidsBegin(doc, slot + 1);
     let cur = from;
     const exp = byParent.get(slot) || [];
     for (const r of exp) {
@@ -98,14 +96,13 @@ export function itemAt(doc, flat, i) {
     else hi = mid - 1;
   }
   const s = segs[lo];
-  if (s.type === 'run') return { type: 'row', row: doc.index.kids[s.from + (i - s.pos)], depth: s.depth };
+  if (s.type === 'run') return { type: 'row', row: kidAt(doc, s.from + (i - s.pos)), depth: s.depth };
   return s;
 }
 
 export function indexOfRow(doc, flat, row) {
-  const { parents } = doc.records;
-  const n = parents.length;
-  const p = parents[row];
+  const n = rowCount(doc);
+  const p = parentOf(doc, row);
   const slot = p >= 0 && p < n ? p : n;
   const k = kidPos(doc, row);
   for (const s of flat.segs) {

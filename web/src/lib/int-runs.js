@@ -1,0 +1,101 @@
+// @ts-check
+// A column of integers read by position, held as runs of a constant step when that is much smaller
+// than the column: the record table's parents (millions of records share one data section), its
+// children lists and leaf order (row numbers counting up) are a few runs in nearly every file, 4 bytes
+// a row as arrays. A run is (start position, first value, step): value i = first + step * (i - start).
+// Made in the worker (packInts), read on the page (intAt): a plain object of typed arrays, so it
+// crosses postMessage as it is. Columns with many short runs stay plain Int32Arrays.
+
+/**
+ * @typedef {{length: number, starts: Int32Array, firsts: Int32Array, steps: Int32Array, k?: number}} IntRuns
+ * @typedef {Int32Array | IntRuns} IntColumn
+ */
+
+/**
+ * The column as runs when they take at most `share` of its 4 bytes a value, else the array itself.
+ * @param {Int32Array} a
+ * @param {number} [share] at most this many runs per value (each run is 12 bytes)
+ * @returns {IntColumn}
+ */
+export function packInts(a, share = 1 / 12) {
+  const n = a.length;
+  const runs = walkRuns(a, null);
+  if (n === 0 || runs > n * share) return a;
+  const out = { length: n, starts: new Int32Array(runs), firsts: new Int32Array(runs), steps: new Int32Array(runs) };
+  walkRuns(a, out);
+  return out;
+}
+
+/**
+ * Counts the runs of `a` (greedy: each run as long as its step holds), writing them into `out` if given.
+ * @param {Int32Array} a
+ * @param {IntRuns | null} out
+ */
+function walkRuns(a, out) {
+  const n = a.length;
+  let runs = 0;
+  let i = 0;
+  while (i < n) {
+    let step = 0;
+    let j = i; // the run's last position
+    if (i + 1 < n) {
+      const d = a[i + 1] - a[i];
+      if (d === (d | 0)) {
+        step = d;
+        j = i + 1;
+        while (j + 1 < n && a[j + 1] - a[j] === step) j++;
+      }
+    }
+    if (out) {
+      out.starts[runs] = i;
+      out.firsts[runs] = a[i];
+      out.steps[runs] = step;
+    }
+    runs++;
+    i = j + 1;
+  }
+  return runs;
+}
+
+/**
+ * Value `i` of the column (undefined outside it, as for an array). Sequential reads cost O(1): the
+ * last run read is remembered on the column.
+ * @param {IntColumn} col
+ * @param {number} i
+ * @returns {number}
+ */
+export function intAt(col, i) {
+  if (ArrayBuffer.isView(col)) return col[i];
+  if (!(i >= 0 && i < col.length)) return /** @type {any} */ (undefined);
+  const { starts } = col;
+  let k = col.k ?? 0;
+  if (!(starts[k] <= i && (k + 1 === starts.length || i < starts[k + 1]))) {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    k = lo;
+    col.k = k;
+  }
+  return col.firsts[k] + col.steps[k] * (i - starts[k]);
+}
+
+/**
+ * Values [from, to) of the column as an array (tests, short ranges).
+ * @param {IntColumn} col
+ * @param {number} [from]
+ * @param {number} [to]
+ */
+export function intsOf(col, from = 0, to = col.length) {
+  const out = [];
+  for (let i = from; i < to; i++) out.push(intAt(col, i));
+  return out;
+}
+
+/** Bytes the column holds. @param {IntColumn} col */
+export function intBytes(col) {
+  return ArrayBuffer.isView(col) ? col.byteLength : col.starts.byteLength * 3;
+}
