@@ -334,6 +334,34 @@ class JsSession {
   val sampleStacks() const { return Copy("Int32Array", p().samples.stack); }
   val sampleRecords() const { return Copy("Int32Array", p().samples.record); }
   val sampleCounts() const { return Copy("Uint32Array", p().samples.count); }
+  static int At(const std::vector<int32_t>& v, int i) { return i >= 0 && static_cast<size_t>(i) < v.size() ? v[static_cast<size_t>(i)] : -1; }
+  // One sample's stack and record row (-1 for a sample that is not there): the worker asks for the ones it
+  // shows instead of keeping whole columns.
+  int sampleStack(int i) const { return At(p().samples.stack, i); }
+  int sampleRecord(int i) const { return At(p().samples.record, i); }
+  // The record rows of the given samples (an Int32Array of sample numbers; -1 for one that is not there).
+  // Read and written through a small buffer in the heap (a node's samples may be all 4 M of a file's).
+  val sampleRecordsOf(const val& samples) const {
+    constexpr size_t kChunk = size_t{1} << 16;
+    const size_t n = samples["length"].as<size_t>();
+    val out = val::global("Int32Array").new_(static_cast<double>(n));
+    std::vector<int32_t> buf(std::min(n, kChunk));
+    for (size_t at = 0; at < n; at += kChunk) {
+      const size_t k = std::min(kChunk, n - at);
+      val view(emscripten::typed_memory_view(k, buf.data()));
+      view.call<void>("set", samples.call<val>("subarray", static_cast<double>(at), static_cast<double>(at + k)));
+      for (size_t i = 0; i < k; ++i) buf[i] = At(p().samples.record, buf[i]);
+      out.call<void>("set", view, static_cast<double>(at));
+    }
+    return out;
+  }
+  // The first sample of record row `row`, -1 when it is no sample's.
+  int recordSample(int row) const {
+    const std::vector<int32_t>& rec = p().samples.record;
+    for (size_t i = 0; i < rec.size(); i++)
+      if (rec[i] == row) return static_cast<int>(i);
+    return -1;
+  }
   // The samples by thread row (by_cpu: by CPU), each lane in time order, and their times in that order
   // (as sampleTimes gives them): {samples, start, times}, lane l = [start[l], start[l + 1]).
   val sampleLanes(bool by_cpu) const {
@@ -509,6 +537,10 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("sampleWeights", &JsSession::sampleWeights)
       .function("sampleStacks", &JsSession::sampleStacks)
       .function("sampleRecords", &JsSession::sampleRecords)
+      .function("sampleStack", &JsSession::sampleStack)
+      .function("sampleRecord", &JsSession::sampleRecord)
+      .function("sampleRecordsOf", &JsSession::sampleRecordsOf)
+      .function("recordSample", &JsSession::recordSample)
       .function("sampleCounts", &JsSession::sampleCounts)
       .function("sampleLanes", &JsSession::sampleLanes)
       .function("eventTotals", &JsSession::eventTotals)

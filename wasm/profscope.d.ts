@@ -280,6 +280,10 @@ export interface Session {
   sampleStacks(): Int32Array;      // sample -> stack (-1 for an empty stack)
   sampleRecords(): Int32Array;     // sample -> record row
   sampleCounts(): Uint32Array;     // samples each row stands for (gperftools counts); empty = 1 each
+  sampleStack(sample: number): number;  // one sample's stack (-1 for a sample that is not there)
+  sampleRecord(sample: number): number; // one sample's record row (-1 for a sample that is not there)
+  sampleRecordsOf(samples: Int32Array): Int32Array; // the record rows of these samples (-1 for one not there)
+  recordSample(row: number): number;    // the first sample of record row `row` (-1: no sample's)
   // The samples by thread row (byCpu: by CPU), each lane in time order (equal times in sample order):
   // lane l (l < lanes) is samples[start[l], start[l + 1]), and lane `lanes` (start.length - 2) holds the
   // samples of no thread (no CPU); times are theirs, in that order, as sampleTimes gives them. By CPU,

@@ -76,7 +76,7 @@ describe('tables in steps', () => {
     expect(msg.account).toEqual(whole.account);
     // every sample is in one lane
     const inLanes = msg.lanes.reduce((n, l) => n + l.samples.length, 0);
-    expect(inLanes).toBe(profile.sampleRecords.length);
+    expect(inLanes).toBe(s.sampleCount());
     // the parents, as runs or not, read as the session's
     const parents = s.recordParents();
     for (let r = 0; r < rows; r++) expect(intAt(msg.records.parents, r)).toBe(parents[r]);

@@ -5,6 +5,7 @@
 // nothing selected.
 import { useCallback, useEffect, useMemo } from 'preact/hooks';
 import { useOwnedState } from './owned-state.js';
+import { samplesOf } from '../worker/call-nodes.js';
 
 /**
  * @typedef {{node: number, samples: Int32Array, rows?: Int32Array, k: number, slot: any, row: number, pending?: boolean, address?: bigint | null, time?: number}} FrameSamples
@@ -56,13 +57,15 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
         return;
       }
       try {
-        const r = await client.samplesOf(node, analysis?.gen);
+        // the node's samples from the analysis's sample -> node; their records from the worker
+        const samples = samplesOf({ ...analysis.tree, sampleNode: analysis.sampleNode }, node);
+        const { rows } = await client.sampleRows(samples);
         let k = 0;
         if (sample >= 0) {
-          const at = r.samples.indexOf(sample);
+          const at = samples.indexOf(sample);
           if (at >= 0) k = at;
         }
-        showSample(node, r.samples, r.rows, k);
+        showSample(node, samples, rows, k);
       } catch (err) {
         if (!err?.cancelled) onError(err?.message || String(err));
       }

@@ -220,19 +220,18 @@ export class DecoderClient {
   }
 
   /**
-   * Samples behind a call node of the last analysis, and their record rows. `gen`: the analysis the node
-   * is of (its `gen`); the request is dropped ({cancelled}) when the worker has made another since.
-   * @param {number} node
-   * @param {number} [gen]
-   * @returns {Promise<{node: number, samples: Int32Array, rows: Int32Array}>}
+   * The record rows of samples (the page finds a call node's samples in its analysis's sampleNode).
+   * @param {Int32Array} samples
+   * @returns {Promise<{rows: Int32Array}>}
    */
-  samplesOf(node, gen) {
-    return this.request('samplesOf', { node, gen });
+  sampleRows(samples) {
+    return this.request('sampleRows', { samples });
   }
 
   /**
-   * Self and total per function of the current analysis (Functions table).
-   * @param {number} [gen] as for samplesOf
+   * Self and total per function of the current analysis (Functions table). `gen`: the analysis the
+   * request is about (its `gen`); the request is dropped ({cancelled}) when the worker has made another since.
+   * @param {number} [gen]
    * @returns {Promise<{self: Float64Array, total: Float64Array}>}
    */
   functionTotals(gen) {
@@ -243,7 +242,7 @@ export class DecoderClient {
    * Callchain slot of a call node in one sample: the record row, the slot (null when none) and the record's fields.
    * @param {number} sample
    * @param {number} node
-   * @param {number} [gen] as for samplesOf
+   * @param {number} [gen] as for functionTotals
    * @returns {Promise<{sample: number, row: number, address: bigint | null, slot: {name: string, offset: number, size: number, path: string} | null, fields: any[], label: string}>}
    */
   slot(sample, node, gen) {

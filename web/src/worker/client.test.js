@@ -150,10 +150,10 @@ describe('DecoderClient: answers the page must tell apart', () => {
 
   it('a node of a call tree the worker has since remade: the request is dropped as cancelled', async () => {
     const { c, w } = await openedClient();
-    const asked = c.samplesOf(3, 7);
+    const asked = c.slot(5, 3, 7);
     const req = w.posted.at(-1);
-    expect(req).toMatchObject({ type: 'samplesOf', node: 3, gen: 7 });
-    w.answer({ type: 'error', id: req.id, request: 'samplesOf', message: 'the call tree was remade meanwhile', stale: true });
+    expect(req).toMatchObject({ type: 'slot', sample: 5, node: 3, gen: 7 });
+    w.answer({ type: 'error', id: req.id, request: 'slot', message: 'the call tree was remade meanwhile', stale: true });
     await expect(asked).rejects.toMatchObject({ cancelled: true });
   });
 

@@ -22,7 +22,8 @@
 //   {type:'analyze', id, opts}                         {type:'analyze', id, analysis}
 //   {type:'sandwich', id, opts, func}                  {type:'sandwich', id, func, sandwich:{callers, callees}, names}
 //   {type:'functionTotals', id}                        {type:'functionTotals', id, self, total}
-//   {type:'samplesOf', id, node}                       {type:'samplesOf', id, node, samples, rows}
+//   {type:'sampleRows', id, samples}                   {type:'sampleRows', id, rows}
+//   {type:'recordSample', id, row}                     {type:'recordSample', id, row, sample}
 //   {type:'slot', id, sample, node}                    {type:'slot', id, sample, row, address, slot, fields, label, time}
 //   {type:'library', id, func}                         {type:'library', id, func, lib}
 //   {type:'cpuLanes', id}                              {type:'cpuLanes', id, lanes}  (the flame chart's lanes per CPU)
@@ -39,7 +40,6 @@ import { makeTables, nextTask } from './tables.js';
 import { isModuleFault, moduleFaultMessage } from './module-fault.js';
 import { funcInlined, funcSources, heaviestEvent, lanesFrom } from './derive.js';
 import { FileAnalysis, ViewError, defaultWeight } from './file-analysis.js';
-import { samplesOf } from './call-nodes.js';
 import { callchainSlot, frameAddressFor } from './record-slot.js';
 import { diffModel } from './diff-model.js';
 import { readerOf } from './file-reader.js';
@@ -59,7 +59,7 @@ let session = null;
  * The open file: its analysis and the columns only the worker needs.
  * labels (made on the first record search): each row's label as an index into its distinct labels, so
  * millions of rows (an XRay log's function records) cost 4 bytes each, not a string each.
- * @type {{analysis: FileAnalysis, sampleRecords: Int32Array, labels: {ids: Uint32Array, names: string[]} | null, format: string, name: string} | null}
+ * @type {{analysis: FileAnalysis, labels: {ids: Uint32Array, names: string[]} | null, format: string, name: string} | null}
  */
 let file = null;
 /**
@@ -241,7 +241,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   const sampleCounts = lap('sample columns', s.sampleCounts());
 
   const analysis = new FileAnalysis(s, profile, strings, base.scale);
-  file = { analysis, sampleRecords: profile.sampleRecords, labels: null, format: String(summary.format ?? ''), name: String(name || main.name || 'file') };
+  file = { analysis, labels: null, format: String(summary.format ?? ''), name: String(name || main.name || 'file') };
   const totals = s.eventTotals();
   const decoderOptions = parseJson(s.decoderOptionsJson(), /** @type {any} */ ({}));
   const defaultEvent = lap('analysis, totals', heaviestEvent(totals));
@@ -563,28 +563,26 @@ self.onmessage = async (e) => {
         self.postMessage({ type: 'functionTotals', id: msg.id, self: t.self, total: t.total }, [t.self.buffer, t.total.buffer]);
         break;
       }
-      case 'samplesOf': {
-        const { tree, sampleRecords } = requireTree(msg.gen);
-        const samples = samplesOf(tree, msg.node);
-        const rows = samples.map((i) => sampleRecords[i]);
-        self.postMessage({ type: 'samplesOf', id: msg.id, node: msg.node, samples, rows }, [samples.buffer, rows.buffer]);
+      case 'sampleRows': {
+        // the record rows of a call node's samples (the session has every sample's: the worker keeps no column of them)
+        const rows = requireSession().sampleRecordsOf(msg.samples);
+        self.postMessage({ type: 'sampleRows', id: msg.id, rows }, [rows.buffer]);
         break;
       }
       case 'recordSample': {
-        // the first sample of record row `row` (-1 when it has none): a scan of the samples' records,
-        // asked when a record is selected (a column of every row's sample is 4 bytes a row on the page)
-        const { sampleRecords } = requireFile();
-        self.postMessage({ type: 'recordSample', id: msg.id, row: msg.row, sample: sampleRecords.indexOf(msg.row) });
+        // the first sample of record row `row` (-1 when it has none), asked when a record is selected (a
+        // column of every row's sample would be 4 bytes a row on the page)
+        self.postMessage({ type: 'recordSample', id: msg.id, row: msg.row, sample: requireSession().recordSample(Number(msg.row)) });
         break;
       }
       case 'slot': {
         // the callchain slot of call node `node` in sample `sample` (its record's bytes)
         const s = requireSession();
-        const { analysis, tree, sampleRecords } = requireTree(msg.gen);
-        const row = sampleRecords[msg.sample];
+        const { analysis, tree } = requireTree(msg.gen);
+        const row = s.sampleRecord(msg.sample);
         const o = analysis.lastOpts;
         const plain = !o?.transforms?.length && !o?.invert;
-        const address = frameAddressFor(analysis, tree, msg.sample, msg.node, plain);
+        const address = frameAddressFor(analysis, tree, s.sampleStack(msg.sample), msg.node, plain);
         const fields = row >= 0 ? parseJson(s.recordFieldsJson(row), /** @type {any[]} */ ([])) : [];
         const slot = address == null ? null : callchainSlot(fields, address);
         const time = s.sampleTime(msg.sample) * analysis.scale; // (ns)

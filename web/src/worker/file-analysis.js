@@ -133,9 +133,10 @@ export class FileAnalysis {
     const layout = layoutFlame(tree, this.names, opts.filter?.event ?? 0);
     const matches = searchFuncs(this.names, opts.search || '');
     return {
-      // copies: the worker keeps lastTree, the page gets transferred copies
+      // copies: the worker keeps lastTree, the page gets transferred copies; sample -> node is the page's
+      // alone (the worker needs it for nothing: 4 bytes a sample)
       tree: treeColumns(tree, true),
-      sampleNode: tree.sampleNode.slice(),
+      sampleNode: takeSampleNode(tree),
       samples: tree.samples,
       notice: tree.notice || '', // shown in part (an inverted tree too large to build whole: its heaviest nodes)
       weight: opts.weight || 'samples', // what self/total count
@@ -176,6 +177,16 @@ export class FileAnalysis {
     };
     return { callers: half('callers'), callees: half('callees') };
   }
+}
+
+/**
+ * The tree's sample -> node, for the page: the tree the worker keeps has it no more.
+ * @param {CallTreeResult} t
+ */
+function takeSampleNode(t) {
+  const out = t.sampleNode;
+  t.sampleNode = new Int32Array(0);
+  return out;
 }
 
 /**

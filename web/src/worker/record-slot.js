@@ -3,25 +3,24 @@
 // call node stands for, and which callchain slot of the sample's record holds its address.
 
 /**
- * @typedef {{stackFrames: Int32Array, stackPrefixes: Int32Array, sampleStacks: Int32Array,
- *   frameAddresses: BigUint64Array}} FrameColumns
+ * @typedef {{stackFrames: Int32Array, stackPrefixes: Int32Array, frameAddresses: BigUint64Array}} FrameColumns
  */
 
 /**
- * Address of the original frame behind call node `node` in sample `i`: the frame at the node's
+ * Address of the original frame behind call node `node` in a sample whose stack is `stack`: the frame at the node's
  * depth when the tree is plain (no transforms, not inverted), else the leaf-most frame of the
  * node's function. null when none.
  * @param {{profile: FrameColumns, stackCanon: (stack: number) => number}} ctx
  * @param {{func: Int32Array, depth: Int32Array}} tree
- * @param {number} i
+ * @param {number} stack the sample's stack (Session.sampleStack; -1: none)
  * @param {number} node
  * @param {boolean} plain
  * @returns {bigint | null}
  */
-export function frameAddressFor(ctx, tree, i, node, plain) {
+export function frameAddressFor(ctx, tree, stack, node, plain) {
   const p = ctx.profile;
   const frames = [];
-  let s = p.sampleStacks[i];
+  let s = stack;
   while (s >= 0) {
     frames.push(s);
     const q = p.stackPrefixes[s];

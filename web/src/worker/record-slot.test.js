@@ -13,11 +13,11 @@ describe('frame behind a call node', () => {
     let nb = -1;
     for (let n = 1; n < t.count; n++) if (nodePath(t, n).map((f) => ctx.names[f]).join('>') === 'main>a>b') nb = n;
     // in sample 1 (main>a>b>a) the node main>a>b is frame 2 (0x300); the inner a is 0x210
-    expect(frameAddressFor(ctx, t, 1, nb, true)).toBe(0x300n);
-    expect(frameAddressFor(ctx, t, 1, t.sampleNode[1], true)).toBe(0x210n);
+    expect(frameAddressFor(ctx, t, ctx.profile.sampleStacks[1], nb, true)).toBe(0x300n);
+    expect(frameAddressFor(ctx, t, ctx.profile.sampleStacks[1], t.sampleNode[1], true)).toBe(0x210n);
     const outerA = t.parent[nb];
-    expect(frameAddressFor(ctx, t, 1, outerA, true)).toBe(0x200n);
-    expect(frameAddressFor(ctx, t, 1, outerA, false)).toBe(0x210n); // transformed: the leaf-most a
+    expect(frameAddressFor(ctx, t, ctx.profile.sampleStacks[1], outerA, true)).toBe(0x200n);
+    expect(frameAddressFor(ctx, t, ctx.profile.sampleStacks[1], outerA, false)).toBe(0x210n); // transformed: the leaf-most a
   });
 });
 

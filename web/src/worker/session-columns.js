@@ -27,17 +27,15 @@ export const PROFILE_GETTERS = /** @type {const} */ ([
 /** @typedef {{[K in typeof PROFILE_GETTERS[number]]: ReturnType<Session[K]>}} ProfileColumns */
 
 /**
- * The columns the worker keeps while a file is open (call nodes back to frames, samples back to
- * their records); the other sample columns are read once, for what the page is sent, and dropped
- * (a 1 GB perf.data has 4 M samples: each 4-8 byte column is 16-32 MB of the page's memory).
+ * The columns the worker keeps while a file is open (call nodes back to frames). No sample column is
+ * kept (a 1 GB perf.data has 4 M samples: each 4-8 byte column is 16-32 MB of the page's memory): a
+ * sample's stack and record are asked of the session (sampleStack, sampleRecord, sampleRecordsOf).
  */
 export const KEPT_GETTERS = /** @type {const} */ ([
   'frameAddresses',
   'frameFuncs',
   'stackFrames',
   'stackPrefixes',
-  'sampleStacks',
-  'sampleRecords',
 ]);
 
 /** @typedef {{[K in typeof KEPT_GETTERS[number]]: ReturnType<Session[K]>}} KeptColumns */

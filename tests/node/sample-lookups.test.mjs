@@ -1,0 +1,60 @@
+// The worker keeps no sample column: a sample's stack and record, the records of a call node's samples and
+// a record's first sample are asked of the session one at a time (Session.sampleStack, sampleRecord,
+// sampleRecordsOf, recordSample). On real files of every format they answer as the whole columns do.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openSession } from '../../wasm/load-node.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const D = (...p) => path.join(ROOT, 'tests', 'data', ...p);
+
+const CASES = [
+  ['perf pipe_mode', D('perf', 'pipe_mode', 'pipe.data')],
+  ['perf quipper_i686 (11 threads, 6 events)', D('perf', 'quipper_i686_perf3.4', 'perf.data')],
+  ['perf perfparser zstd (records inside COMPRESSED)', D('perf', 'perfparser_vector_static_gcc_zstd', 'perf.data')],
+  ['simpleperf perf_with_callchain_record', D('simpleperf', 'perf_with_callchain_record', 'perf.data')],
+  ['xray fdr_threads', D('xray', 'fdr_threads', 'xray.log')],
+  ['gperf calltree_1000hz', D('gperf', 'calltree_1000hz', 'cpu.prof')],
+];
+
+const opened = [];
+afterAll(() => opened.forEach((o) => o.close()));
+
+describe.each(CASES)('%s', (_name, file) => {
+  it("answers each sample's stack and record, and each record's first sample, as the columns say", async () => {
+    const o = await openSession(file);
+    opened.push(o);
+    const s = o.session;
+    const stacks = s.sampleStacks();
+    const records = s.sampleRecords();
+    const n = s.sampleCount();
+    expect(n).toBeGreaterThan(0);
+    expect(stacks.length).toBe(n);
+    for (let i = 0; i < n; i++) {
+      expect(s.sampleStack(i)).toBe(stacks[i]);
+      expect(s.sampleRecord(i)).toBe(records[i]);
+    }
+    for (const i of [-1, n, n + 1000]) {
+      expect(s.sampleStack(i)).toBe(-1);
+      expect(s.sampleRecord(i)).toBe(-1);
+    }
+    // every other sample, backwards, and some that are not there
+    const which = Int32Array.from([...Array.from({ length: Math.ceil(n / 2) }, (_, k) => n - 1 - 2 * k), -5, n]);
+    expect(Array.from(s.sampleRecordsOf(which))).toEqual(Array.from(which, (i) => (i >= 0 && i < n ? records[i] : -1)));
+    expect(s.sampleRecordsOf(new Int32Array(0))).toHaveLength(0);
+    const rows = s.recordCount();
+    for (let r = 0; r < rows; r += Math.max(1, Math.floor(rows / 500))) expect(s.recordSample(r)).toBe(records.indexOf(r));
+    expect(s.recordSample(-1)).toBe(records.indexOf(-1));
+    expect(s.recordSample(rows)).toBe(-1);
+  });
+});
+
+it("a call node's samples, more than one chunk of them, map to their records", async () => {
+  const o = await openSession(D('perf', 'quipper_i686_perf3.4', 'perf.data'));
+  opened.push(o);
+  const s = o.session;
+  const records = s.sampleRecords();
+  const many = Int32Array.from({ length: 200000 }, (_, k) => (k * 7919) % records.length);
+  expect(Array.from(s.sampleRecordsOf(many))).toEqual(Array.from(many, (i) => records[i]));
+});
