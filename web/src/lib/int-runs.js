@@ -27,6 +27,66 @@ export function packInts(a, share = 1 / 12) {
 }
 
 /**
+ * Runs made value by value, with no array of the values (the worker builds the record index's columns so,
+ * instead of arrays of millions of rows it would then pack and drop): each value extends the last run
+ * when its step holds (a run of one takes any step), else starts one.
+ */
+export class RunBuilder {
+  constructor() {
+    /** @type {number[]} */
+    this.firsts = [];
+    /** @type {number[]} */
+    this.steps = [];
+    /** @type {number[]} */
+    this.lens = [];
+    this.length = 0;
+  }
+
+  /**
+   * Adds a value; true when it started a run.
+   * @param {number} v
+   */
+  push(v) {
+    this.length++;
+    const k = this.lens.length - 1;
+    if (k >= 0) {
+      const len = this.lens[k];
+      const d = v - (this.firsts[k] + this.steps[k] * (len - 1));
+      if (d === (d | 0) && (len === 1 || d === this.steps[k])) {
+        this.steps[k] = d;
+        this.lens[k] = len + 1;
+        return false;
+      }
+    }
+    this.firsts.push(v);
+    this.steps.push(0);
+    this.lens.push(1);
+    return true;
+  }
+}
+
+/**
+ * The values of the builders one after another, as one column of runs.
+ * @param {Iterable<RunBuilder>} builders
+ * @returns {IntRuns}
+ */
+export function joinRuns(builders) {
+  const list = [...builders];
+  const runs = list.reduce((n, b) => n + b.lens.length, 0);
+  const out = { length: 0, starts: new Int32Array(runs), firsts: new Int32Array(runs), steps: new Int32Array(runs) };
+  let i = 0;
+  for (const b of list) {
+    for (let k = 0; k < b.lens.length; k++, i++) {
+      out.starts[i] = out.length;
+      out.firsts[i] = b.firsts[k];
+      out.steps[i] = b.steps[k];
+      out.length += b.lens[k];
+    }
+  }
+  return out;
+}
+
+/**
  * Counts the runs of `a` (greedy: each run as long as its step holds), writing them into `out` if given.
  * @param {Int32Array} a
  * @param {IntRuns | null} out

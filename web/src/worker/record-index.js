@@ -18,48 +18,173 @@
 //
 // kidsStart, kids and leafOrder reach the page as runs (lib/int-runs.js) when that is much smaller: in
 // nearly every file they are a few runs of rows counting up (a data section's millions of records), 12
-// bytes a row as arrays. A row's depth is not kept: it is its parents counted (lib/records.js rowDepth).
+// bytes a row as arrays. They are then made as runs from the start (no arrays of every row made and
+// dropped: garbage the worker would hold until V8 collects it). A row's depth is not kept: it is its
+// parents counted (lib/records.js rowDepth).
 
 import { RecordKind } from '../lib/record-kind.js';
-import { packInts } from '../lib/int-runs.js';
+import { RunBuilder, intAt, joinRuns, packInts } from '../lib/int-runs.js';
 
 /**
- * @param {{offsets: Float64Array | Uint32Array, sizes: Float64Array | Uint32Array, kinds: Uint8Array, parents: Int32Array, files: Uint8Array}} rec
+ * @typedef {{offsets: Float64Array | Uint32Array, sizes: Float64Array | Uint32Array, kinds: Uint8Array, parents: Int32Array, files: Uint8Array}} IndexedColumns
+ * @typedef {import('../lib/int-runs.js').IntColumn} IntColumn
  */
-export function buildRecordIndex(rec) {
-  const { offsets, sizes, kinds, parents, files } = rec;
-  const n = parents.length;
-  const nested = RecordKind.Nested;
 
-  // children counts, rows with a child in the main file's space (a row is in it when it is not nested and
-  // belongs to file 0)
-  const kidsStart = new Int32Array(n + 2);
+/**
+ * @param {IndexedColumns} rec
+ * @param {number} [share] runs per row at most for a column held as runs (each run is 12 bytes, a row 4)
+ */
+export function buildRecordIndex(rec, share = 1 / 12) {
+  const { offsets, sizes, parents } = rec;
+  const n = parents.length;
+  const maxRuns = share > 0 ? Math.max(16, Math.floor(n * share)) : 0; // (0: arrays, as tests compare)
+
+  // rows with a child in the main file's space (a row is in it when it is not nested and belongs to file 0)
   const fileKids = new Uint8Array(n);
   for (let r = 0; r < n; r++) {
     const p = parents[r];
-    if (p >= 0 && p < n) {
-      kidsStart[p + 1]++;
-      if (kinds[r] !== nested && files[r] === 0) fileKids[p] = 1;
-    } else {
-      kidsStart[n + 1]++;
-    }
+    if (p >= 0 && p < n && inMainFile(rec, r)) fileKids[p] = 1;
   }
-  for (let i = 1; i < n + 2; i++) kidsStart[i] += kidsStart[i - 1];
 
-  // CSR children in table order; main-file leaves and containers counted
+  const { kidsStart, kids } = kidsAsRuns(parents, maxRuns) ?? kidsAsArrays(parents);
+  const { leafOrder, containers } = leavesAsRuns(rec, fileKids, maxRuns) ?? leavesAsArray(rec, fileKids);
+
+  // the running max of the leaves' ends, kept only when an end is below one before it
+  const leafCount = leafOrder.length;
+  let leafMaxEnd = null;
+  let maxEnd = -Infinity;
+  for (let i = 0; i < leafCount; i++) {
+    const r = intAt(leafOrder, i);
+    const end = offsets[r] + sizes[r];
+    if (end >= maxEnd) maxEnd = end;
+    else if (!leafMaxEnd) {
+      leafMaxEnd = new Float64Array(leafCount);
+      for (let j = 0; j < i; j++) {
+        const q = intAt(leafOrder, j);
+        leafMaxEnd[j] = offsets[q] + sizes[q];
+      }
+    }
+    if (leafMaxEnd) leafMaxEnd[i] = maxEnd;
+  }
+  return { kidsStart, kids, leafOrder, leafMaxEnd, containers };
+}
+
+/** @param {IndexedColumns} rec @param {number} r */
+function inMainFile(rec, r) {
+  return rec.kinds[r] !== RecordKind.Nested && rec.files[r] === 0;
+}
+
+/**
+ * The children lists as runs, made row by row (each parent's children are one run or a few), or null
+ * when they would take more than `maxRuns` runs.
+ * @param {Int32Array} parents
+ * @param {number} maxRuns
+ * @returns {{kidsStart: IntColumn, kids: IntColumn} | null}
+ */
+function kidsAsRuns(parents, maxRuns) {
+  const n = parents.length;
+  /** @type {Map<number, RunBuilder>} */
+  const bySlot = new Map();
+  let runs = 0;
+  let lastSlot = -1;
+  /** @type {RunBuilder | undefined} */
+  let last;
+  for (let r = 0; r < n; r++) {
+    const p = parents[r];
+    const slot = p >= 0 && p < n ? p : n;
+    let b = slot === lastSlot ? last : bySlot.get(slot);
+    if (!b) bySlot.set(slot, (b = new RunBuilder()));
+    lastSlot = slot;
+    last = b;
+    if (b.push(r) && ++runs > maxRuns) return null;
+  }
+  const slots = [...bySlot.keys()].sort((a, b) => a - b);
+  const kids = joinRuns(slots.map((slot) => /** @type {RunBuilder} */ (bySlot.get(slot))));
+  // kidsStart (n + 2 values): how many children the slots before each have; it changes only after a slot
+  // with children
+  const m = slots.length + 1;
+  const kidsStart = { length: n + 2, starts: new Int32Array(m), firsts: new Int32Array(m), steps: new Int32Array(m) };
+  let before = 0;
+  slots.forEach((slot, k) => {
+    before += /** @type {RunBuilder} */ (bySlot.get(slot)).length;
+    kidsStart.starts[k + 1] = slot + 1;
+    kidsStart.firsts[k + 1] = before;
+  });
+  return { kidsStart, kids };
+}
+
+/**
+ * The children lists as arrays (CSR: a counting sort of the rows by parent), packed where runs are smaller.
+ * @param {Int32Array} parents
+ * @returns {{kidsStart: IntColumn, kids: IntColumn}}
+ */
+function kidsAsArrays(parents) {
+  const n = parents.length;
+  const slotOf = (/** @type {number} */ r) => {
+    const p = parents[r];
+    return p >= 0 && p < n ? p : n;
+  };
+  // each slot's end, then filled back to front: each ends at its start
+  const kidsStart = new Int32Array(n + 2);
+  for (let r = 0; r < n; r++) kidsStart[slotOf(r) + 1]++;
+  for (let i = 1; i < n + 2; i++) kidsStart[i] += kidsStart[i - 1];
   const kids = new Int32Array(n);
-  const fill = kidsStart.slice(0, n + 1);
+  for (let r = n - 1; r >= 0; r--) {
+    const slot = slotOf(r);
+    kids[--kidsStart[slot + 1]] = r;
+  }
+  // kidsStart[s + 1] is now slot s's start: one place down, and the last slot's end after it
+  for (let i = 0; i <= n; i++) kidsStart[i] = kidsStart[i + 1];
+  kidsStart[n + 1] = n;
+  return { kidsStart: packInts(kidsStart), kids: packInts(kids) };
+}
+
+/**
+ * The main file's leaves as runs when they come in offset order in the table (nearly every file), and its
+ * containers; null when the leaves are out of order or would take more than `maxRuns` runs.
+ * @param {IndexedColumns} rec
+ * @param {Uint8Array} fileKids
+ * @param {number} maxRuns
+ * @returns {{leafOrder: IntColumn, containers: Int32Array} | null}
+ */
+function leavesAsRuns(rec, fileKids, maxRuns) {
+  const { offsets } = rec;
+  const n = rec.parents.length;
+  const leaves = new RunBuilder();
+  /** @type {number[]} */
+  const containers = [];
+  let prev = -Infinity;
+  for (let r = 0; r < n; r++) {
+    if (!inMainFile(rec, r)) continue;
+    if (fileKids[r]) {
+      containers.push(r);
+      continue;
+    }
+    const o = offsets[r];
+    if (o < prev) return null;
+    prev = o;
+    if (leaves.push(r) && leaves.lens.length > maxRuns) return null;
+  }
+  return { leafOrder: leaves.length ? joinRuns([leaves]) : new Int32Array(0), containers: Int32Array.from(containers) };
+}
+
+/**
+ * The main file's leaves sorted by offset (then longest first, then row), packed where runs are smaller,
+ * and its containers.
+ * @param {IndexedColumns} rec
+ * @param {Uint8Array} fileKids
+ * @returns {{leafOrder: IntColumn, containers: Int32Array}}
+ */
+function leavesAsArray(rec, fileKids) {
+  const { offsets, sizes } = rec;
+  const n = rec.parents.length;
   let leafCount = 0;
   let containerCount = 0;
   for (let r = 0; r < n; r++) {
-    const p = parents[r];
-    kids[fill[p >= 0 && p < n ? p : n]++] = r;
-    if (kinds[r] !== nested && files[r] === 0) {
-      if (fileKids[r]) containerCount++;
-      else leafCount++;
-    }
+    if (!inMainFile(rec, r)) continue;
+    if (fileKids[r]) containerCount++;
+    else leafCount++;
   }
-
   let leafOrder = new Int32Array(leafCount);
   const containers = new Int32Array(containerCount);
   let li = 0;
@@ -67,7 +192,7 @@ export function buildRecordIndex(rec) {
   let sorted = true;
   let prev = -Infinity;
   for (let r = 0; r < n; r++) {
-    if (kinds[r] === nested || files[r] !== 0) continue;
+    if (!inMainFile(rec, r)) continue;
     if (fileKids[r]) {
       containers[ci++] = r;
     } else {
@@ -82,19 +207,5 @@ export function buildRecordIndex(rec) {
     arr.sort((a, b) => offsets[a] - offsets[b] || sizes[b] - sizes[a] || a - b);
     leafOrder = Int32Array.from(arr);
   }
-  // the running max of the leaves' ends, kept only when an end is below one before it
-  let leafMaxEnd = null;
-  let maxEnd = -Infinity;
-  for (let i = 0; i < leafCount; i++) {
-    const r = leafOrder[i];
-    const end = offsets[r] + sizes[r];
-    if (end >= maxEnd) maxEnd = end;
-    else if (!leafMaxEnd) {
-      leafMaxEnd = new Float64Array(leafCount);
-      for (let j = 0; j < i; j++) leafMaxEnd[j] = offsets[leafOrder[j]] + sizes[leafOrder[j]];
-    }
-    if (leafMaxEnd) leafMaxEnd[i] = maxEnd;
-  }
-
-  return { kidsStart: packInts(kidsStart), kids: packInts(kids), leafOrder: packInts(leafOrder), leafMaxEnd, containers };
+  return { leafOrder: packInts(leafOrder), containers };
 }

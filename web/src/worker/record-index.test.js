@@ -118,3 +118,43 @@ describe('record index held as runs', () => {
     expect(leavesInRange(asRuns, 5000, 5400)).toEqual(leavesInRange(plain, 5000, 5400));
   });
 });
+
+// The index made as runs from the start and the one made as arrays (every row's children counted and
+// sorted; share 0 keeps them as arrays) answer alike, on tables of every shape: nested rows between
+// their containers, many parents, leaves out of offset order, another file's rows.
+describe('record index: runs made row by row = arrays', () => {
+  /** A seeded table: rows of random kinds and parents before them. */
+  function table(seed, n, leavesInOrder) {
+    let x = seed;
+    const rnd = (m) => ((x = (x * 1103515245 + 12345) >>> 0) >>> 8) % m;
+    const rows = [];
+    let off = 0;
+    for (let r = 0; r < n; r++) {
+      const kind = rnd(6) === 0 ? K.Nested : rnd(4) === 0 ? K.DataSection : K.Record;
+      const parent = r && rnd(3) ? r - 1 - rnd(Math.min(r, 5)) : -1;
+      const size = 8 + rnd(40);
+      const at = leavesInOrder ? off : rnd(5000);
+      off += size;
+      rows.push([at, size, kind, parent, rnd(10) === 0 ? 1 : 0]);
+    }
+    return rows;
+  }
+  it.each([
+    [1, 3000, true],
+    [2, 3000, false],
+    [3, 200, true],
+    [4, 1, true],
+  ])('seed %i, %i rows, leaves in order %s', (seed, n, inOrder) => {
+    const rows = table(seed, n, inOrder);
+    const a = doc(rows);
+    const records = a.records;
+    const arrays = { records, index: buildRecordIndex(records, 0) };
+    const runs = { records, index: buildRecordIndex(records, 1) };
+    expect(ArrayBuffer.isView(arrays.index.kids)).toBe(true);
+    expect(ArrayBuffer.isView(runs.index.kids)).toBe(false);
+    for (const col of ['kidsStart', 'kids', 'leafOrder']) expect(intsOf(runs.index[col])).toEqual(intsOf(arrays.index[col]));
+    expect(Array.from(runs.index.containers)).toEqual(Array.from(arrays.index.containers));
+    expect(runs.index.leafMaxEnd).toEqual(arrays.index.leafMaxEnd);
+    for (let r = 0; r < n; r++) expect(kidPos(runs, r)).toBe(kidPos(arrays, r));
+  });
+});
