@@ -80,6 +80,53 @@ val CopyU32Narrow(const std::vector<uint32_t>& v) {
   return Copy("Uint32Array", v);
 }
 
+// Greedy runs of a constant step over v (each run as long as its step holds; a run of one takes any step),
+// counted when `out` is null, else written to it.
+struct Runs {
+  std::vector<int32_t> starts, firsts, steps;
+};
+size_t WalkRuns(const std::vector<int32_t>& v, Runs* out) {
+  size_t runs = 0;
+  for (size_t i = 0; i < v.size();) {
+    int64_t step = 0;
+    size_t j = i;
+    if (i + 1 < v.size()) {
+      const int64_t d = int64_t{v[i + 1]} - v[i];
+      if (d >= INT32_MIN && d <= INT32_MAX) {
+        step = d;
+        j = i + 1;
+        while (j + 1 < v.size() && int64_t{v[j + 1]} - v[j] == step) ++j;
+      }
+    }
+    if (out) {
+      out->starts.push_back(static_cast<int32_t>(i));
+      out->firsts.push_back(v[i]);
+      out->steps.push_back(static_cast<int32_t>(step));
+    }
+    ++runs;
+    i = j + 1;
+  }
+  return runs;
+}
+
+// An int column as runs ({length, starts, firsts, steps}) when at most `share` runs a value, else an
+// Int32Array copy (web/src/lib/int-runs.js reads either).
+val IntRuns(const std::vector<int32_t>& v, double share) {
+  const size_t runs = WalkRuns(v, nullptr);
+  if (v.empty() || static_cast<double>(runs) > static_cast<double>(v.size()) * share) return Copy("Int32Array", v);
+  Runs r;
+  r.starts.reserve(runs);
+  r.firsts.reserve(runs);
+  r.steps.reserve(runs);
+  WalkRuns(v, &r);
+  val out = val::object();
+  out.set("length", static_cast<double>(v.size()));
+  out.set("starts", Copy("Int32Array", r.starts));
+  out.set("firsts", Copy("Int32Array", r.firsts));
+  out.set("steps", Copy("Int32Array", r.steps));
+  return out;
+}
+
 // Exact u64 values (addresses): the bytes are copied once into a fresh buffer
 // that a BigUint64Array then views (WASM and JS typed arrays are both little-endian).
 val CopyU64(const std::vector<uint64_t>& v) {
@@ -298,6 +345,10 @@ class JsSession {
   val recordTypes() const { return CopyU32Narrow(rt().type); }
   val recordKinds() const { return Copy("Uint8Array", rt().kind); }
   val recordParents() const { return Copy("Int32Array", rt().parent); }
+  // The parents as runs of a constant step ({length, starts, firsts, steps}: web/src/lib/int-runs.js) when
+  // there are at most `share` runs a row (a data section's millions of records share one parent), else as
+  // recordParents gives them: the worker never holds a column of every row's parent only to pack it.
+  val recordParentRuns(double share) const { return IntRuns(rt().parent, share); }
   val recordFiles() const { return Copy("Uint8Array", rt().file); }
   std::string recordLabel(int row) const { return session_.RecordLabel(row); }
   std::string recordTypeName(int row) const { return session_.RecordTypeName(row); }
@@ -517,6 +568,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("recordTypes", &JsSession::recordTypes)
       .function("recordKinds", &JsSession::recordKinds)
       .function("recordParents", &JsSession::recordParents)
+      .function("recordParentRuns", &JsSession::recordParentRuns)
       .function("recordFiles", &JsSession::recordFiles)
       .function("recordLabel", &JsSession::recordLabel)
       .function("recordFieldsJson", &JsSession::recordFieldsJson)

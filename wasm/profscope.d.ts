@@ -146,6 +146,14 @@ export interface DiffResult {
 /** Decode progress: bytes decoded of the total, and the samples and record rows decoded so far. */
 export type ProgressFn = (done: number, total: number, samples: number, records: number) => void;
 
+/** An int column held as runs of a constant step (web/src/lib/int-runs.js). */
+export interface IntRuns {
+  length: number;
+  starts: Int32Array;
+  firsts: Int32Array;
+  steps: Int32Array;
+}
+
 export interface Session {
   /** perf record --threads directories: add each data.N file (in order) before decode(). */
   addDataFile(read: ByteReadFn, size: number, name: string): void;
@@ -237,6 +245,9 @@ export interface Session {
   recordTypes(): Uint32Array | Uint16Array | Uint8Array; // numeric type in the format (perf record type, feature id, attr index, XRay record type)
   recordKinds(): Uint8Array;       // RecordKind
   recordParents(): Int32Array;     // row index of the container, -1 for top level
+  /** the parents as runs ({length, starts, firsts, steps}: value i = firsts[k] + steps[k] * (i - starts[k]),
+   * k the last run starting at or before i) when at most `share` runs a row, else as recordParents() */
+  recordParentRuns(share: number): Int32Array | IntRuns;
   recordFiles(): Uint8Array;       // 0 = the main file; i = the i-th added data file (offsets are within that file)
   /** Human label: "SAMPLE", "MMAP2", "feature HOSTNAME", "attr 0 (cpu-clock)", "header". */
   recordLabel(row: number): string;

@@ -1,10 +1,13 @@
 // The worker keeps no sample column: a sample's stack and record, the records of a call node's samples and
 // a record's first sample are asked of the session one at a time (Session.sampleStack, sampleRecord,
 // sampleRecordsOf, recordSample). On real files of every format they answer as the whole columns do.
+// The record table's parents come as runs where that is smaller (Session.recordParentRuns), read as the
+// whole column.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSession } from '../../wasm/load-node.mjs';
+import { intAt } from '../../web/src/lib/int-runs.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const D = (...p) => path.join(ROOT, 'tests', 'data', ...p);
@@ -47,6 +50,18 @@ describe.each(CASES)('%s', (_name, file) => {
     for (let r = 0; r < rows; r += Math.max(1, Math.floor(rows / 500))) expect(s.recordSample(r)).toBe(records.indexOf(r));
     expect(s.recordSample(-1)).toBe(records.indexOf(-1));
     expect(s.recordSample(rows)).toBe(-1);
+  });
+  it('gives the record parents as runs where they are few, read as the whole column', async () => {
+    const o = await openSession(file);
+    opened.push(o);
+    const s = o.session;
+    const parents = s.recordParents();
+    const runs = s.recordParentRuns(1);
+    expect(ArrayBuffer.isView(runs)).toBe(false);
+    expect(runs.length).toBe(parents.length);
+    expect(runs.starts.length).toBeLessThanOrEqual(parents.length);
+    for (let r = 0; r < parents.length; r++) expect(intAt(runs, r)).toBe(parents[r]);
+    expect(Array.from(s.recordParentRuns(0))).toEqual(Array.from(parents)); // never runs: the column
   });
 });
 

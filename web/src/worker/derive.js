@@ -1,7 +1,8 @@
 // @ts-check
 // Data the views need that the worker derives once per opened file from the session's columns
 // (pure functions, unit-tested): flame chart lanes (from the session's order), the heaviest event, the
-// record composition, record row -> sample, and source positions per function.
+// record composition and source positions per function.
+import { intAt } from '../lib/int-runs.js';
 import { RecordKind } from '../lib/record-kind.js';
 
 /**
@@ -108,7 +109,10 @@ export function recordComposition(records, typeNames) {
   for (let r = 0; r < kinds.length; r++) {
     const k = kinds[r];
     if (k === RecordKind.DataSection || k === RecordKind.FeatureTable) continue;
-    if (k === RecordKind.Record && parents[r] >= 0 && kinds[parents[r]] === RecordKind.Record) continue;
+    if (k === RecordKind.Record) {
+      const p = intAt(parents, r);
+      if (p >= 0 && kinds[p] === RecordKind.Record) continue;
+    }
     const key = typeKey(k, types[r]);
     if (key !== last) {
       last = key;

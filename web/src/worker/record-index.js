@@ -26,7 +26,7 @@ import { RecordKind } from '../lib/record-kind.js';
 import { RunBuilder, intAt, joinRuns, packInts } from '../lib/int-runs.js';
 
 /**
- * @typedef {{offsets: Float64Array | Uint32Array, sizes: Float64Array | Uint32Array, kinds: Uint8Array, parents: Int32Array, files: Uint8Array}} IndexedColumns
+ * @typedef {{offsets: Float64Array | Uint32Array, sizes: Float64Array | Uint32Array, kinds: Uint8Array, parents: import('../lib/int-runs.js').IntColumn, files: Uint8Array}} IndexedColumns
  * @typedef {import('../lib/int-runs.js').IntColumn} IntColumn
  */
 
@@ -42,7 +42,7 @@ export function buildRecordIndex(rec, share = 1 / 12) {
   // rows with a child in the main file's space (a row is in it when it is not nested and belongs to file 0)
   const fileKids = new Uint8Array(n);
   for (let r = 0; r < n; r++) {
-    const p = parents[r];
+    const p = intAt(parents, r);
     if (p >= 0 && p < n && inMainFile(rec, r)) fileKids[p] = 1;
   }
 
@@ -77,7 +77,7 @@ function inMainFile(rec, r) {
 /**
  * The children lists as runs, made row by row (each parent's children are one run or a few), or null
  * when they would take more than `maxRuns` runs.
- * @param {Int32Array} parents
+ * @param {IntColumn} parents
  * @param {number} maxRuns
  * @returns {{kidsStart: IntColumn, kids: IntColumn} | null}
  */
@@ -90,7 +90,7 @@ function kidsAsRuns(parents, maxRuns) {
   /** @type {RunBuilder | undefined} */
   let last;
   for (let r = 0; r < n; r++) {
-    const p = parents[r];
+    const p = intAt(parents, r);
     const slot = p >= 0 && p < n ? p : n;
     let b = slot === lastSlot ? last : bySlot.get(slot);
     if (!b) bySlot.set(slot, (b = new RunBuilder()));
@@ -115,13 +115,13 @@ function kidsAsRuns(parents, maxRuns) {
 
 /**
  * The children lists as arrays (CSR: a counting sort of the rows by parent), packed where runs are smaller.
- * @param {Int32Array} parents
+ * @param {IntColumn} parents
  * @returns {{kidsStart: IntColumn, kids: IntColumn}}
  */
 function kidsAsArrays(parents) {
   const n = parents.length;
   const slotOf = (/** @type {number} */ r) => {
-    const p = parents[r];
+    const p = intAt(parents, r);
     return p >= 0 && p < n ? p : n;
   };
   // each slot's end, then filled back to front: each ends at its start

@@ -63,10 +63,14 @@ export function readProfile(s) {
 }
 
 /**
- * (offsets and sizes are Uint32Arrays unless a value passes 4 GB, types the narrowest array that holds them)
+ * (offsets and sizes are Uint32Arrays unless a value passes 4 GB, types the narrowest array that holds them;
+ * parents are runs where that is much smaller: read them with lib/int-runs.js intAt)
  * @typedef {{offsets: Float64Array | Uint32Array, sizes: Float64Array | Uint32Array, types: Uint32Array | Uint16Array | Uint8Array,
- *   kinds: Uint8Array, parents: Int32Array, files: Uint8Array}} RecordColumns
+ *   kinds: Uint8Array, parents: import('../lib/int-runs.js').IntColumn, files: Uint8Array}} RecordColumns
  */
+
+/** Runs a row at most for a column held as runs (12 bytes a run, 4 a row). */
+export const RUNS_SHARE = 1 / 12;
 
 /**
  * The record table's columns.
@@ -79,7 +83,7 @@ export function readRecords(s) {
     sizes: s.recordSizes(),
     types: s.recordTypes(),
     kinds: s.recordKinds(),
-    parents: s.recordParents(),
+    parents: s.recordParentRuns(RUNS_SHARE),
     files: s.recordFiles(),
   };
 }

@@ -1,6 +1,6 @@
 // @ts-check
 // The 'tables' message's content, made after 'decoded' (decode-worker.js): the record table (its columns
-// read from the session; its parents as runs where that is smaller), its index, the rows' type names and the composition, the
+// read from the session: its parents as runs where that is smaller), its index, the rows' type names and the composition, the
 // flame chart's lanes and exact calls (XRay's intervals), and XRay's account. Made in steps with the worker's other messages
 // answered between them (a click on the flame graph waits one step, not all of them: an XRay log of
 // millions of calls takes seconds), and given up when another file opened meanwhile.
@@ -8,7 +8,6 @@ import { RecordKind } from '../lib/record-kind.js';
 import { buildRecordIndex } from './record-index.js';
 import { parseJson, readIntervals, readRecords } from './session-columns.js';
 import { lanesFrom, recordComposition, recordTypeNames } from './derive.js';
-import { packInts } from '../lib/int-runs.js';
 
 /** @typedef {import('../../../wasm/profscope').Session} Session */
 
@@ -47,7 +46,7 @@ export async function makeTables(s, lanesOf, { between, current, lap = (_w, v) =
     return {
       type: 'tables',
       // (a record's sample is asked of the worker when it is selected: 'recordSample')
-      records: { ...records, parents: packInts(records.parents) },
+      records,
       index,
       typeNames, // (kind, type) -> type name: a row's name until its label arrives
       composition,
