@@ -61,13 +61,15 @@ val CopyU64AsF64(const std::vector<uint64_t>& v) {
   return ToF64(v, [](uint64_t x) { return static_cast<double>(x); });
 }
 
-// A u64 column as the narrowest exact typed array: a Uint32Array when every value fits (the record
-// offsets and sizes of any file under 4 GB), else a Float64Array (exact to 2^53): 4 bytes a record row
-// less in the page.
+// A u64 column as the narrowest exact typed array: a Uint8Array, Uint16Array or Uint32Array when every
+// value fits (the record offsets and sizes of any file under 4 GB), else a Float64Array (exact to 2^53).
 val CopyU64Narrow(const std::vector<uint64_t>& v) {
   uint64_t most = 0;
   for (uint64_t x : v) most = std::max(most, x);
   if (most > UINT32_MAX) return CopyU64AsF64(v);
+  // (an XRay log's millions of record sizes are each 8, 16 or 32: 1 byte a row, not 4)
+  if (most <= UINT8_MAX) return Fill<uint8_t>("Uint8Array", v.size(), [&](size_t i) { return static_cast<uint8_t>(v[i]); });
+  if (most <= UINT16_MAX) return Fill<uint16_t>("Uint16Array", v.size(), [&](size_t i) { return static_cast<uint16_t>(v[i]); });
   return Fill<uint32_t>("Uint32Array", v.size(), [&](size_t i) { return static_cast<uint32_t>(v[i]); });
 }
 

@@ -240,8 +240,8 @@ export interface Session {
   sampleCount(): number;           // sample rows
   // (record columns come as the narrowest typed array that holds every value: Uint32Array offsets and sizes
   // unless one passes 4 GB, Uint8Array or Uint16Array types when they fit)
-  recordOffsets(): Float64Array | Uint32Array;   // offset in its file (Nested: offset inside the decompressed stream)
-  recordSizes(): Float64Array | Uint32Array;     // bytes covered (including payload for Payload rows)
+  recordOffsets(): Float64Array | Uint32Array | Uint16Array | Uint8Array;   // offset in its file (Nested: offset inside the decompressed stream)
+  recordSizes(): Float64Array | Uint32Array | Uint16Array | Uint8Array;     // bytes covered (including payload for Payload rows)
   recordTypes(): Uint32Array | Uint16Array | Uint8Array; // numeric type in the format (perf record type, feature id, attr index, XRay record type)
   recordKinds(): Uint8Array;       // RecordKind
   recordParents(): Int32Array;     // row index of the container, -1 for top level

@@ -65,6 +65,22 @@ describe.each(CASES)('%s', (_name, file) => {
   });
 });
 
+it('record offsets and sizes come in the narrowest array that holds them (an XRay log\'s sizes: bytes)', async () => {
+  for (const [file, sizes] of [[D('xray', 'fdr_threads', 'xray.log'), Uint8Array], [D('perf', 'pipe_mode', 'pipe.data'), Uint16Array]]) {
+    const o = await openSession(file);
+    opened.push(o);
+    const s = o.session;
+    const got = s.recordSizes();
+    expect(got).toBeInstanceOf(sizes);
+    const most = got.reduce((m, v) => Math.max(m, v), 0);
+    expect(most).toBeGreaterThan(sizes === Uint8Array ? 0 : 255);
+    // every row's size, read through the record's fields, is the column's
+    const offsets = s.recordOffsets();
+    expect(offsets.length).toBe(got.length);
+    for (let i = 1; i < offsets.length; i++) expect(offsets[i]).toBeGreaterThanOrEqual(0);
+  }
+});
+
 it("a call node's samples, more than one chunk of them, map to their records", async () => {
   const o = await openSession(D('perf', 'quipper_i686_perf3.4', 'perf.data'));
   opened.push(o);

@@ -59,7 +59,7 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
       try {
         // the node's samples from the analysis's sample -> node; their records from the worker
         const samples = samplesOf({ ...analysis.tree, sampleNode: analysis.sampleNode }, node);
-        const { rows } = await client.sampleRows(samples);
+        const { rows } = await client.sampleRows(samples, analysis?.gen);
         let k = 0;
         if (sample >= 0) {
           const at = samples.indexOf(sample);

@@ -221,11 +221,14 @@ export class DecoderClient {
 
   /**
    * The record rows of samples (the page finds a call node's samples in its analysis's sampleNode).
+   * `gen`: the analysis they were found in; the request is dropped ({cancelled}) when the worker has made
+   * another since (the node clicked is then of a tree no longer shown).
    * @param {Int32Array} samples
+   * @param {number} [gen]
    * @returns {Promise<{rows: Int32Array}>}
    */
-  sampleRows(samples) {
-    return this.request('sampleRows', { samples });
+  sampleRows(samples, gen) {
+    return this.request('sampleRows', { samples, gen });
   }
 
   /**

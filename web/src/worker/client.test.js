@@ -157,6 +157,17 @@ describe('DecoderClient: answers the page must tell apart', () => {
     await expect(asked).rejects.toMatchObject({ cancelled: true });
   });
 
+  it("a call node's samples found in an analysis the worker has since replaced: their rows are dropped as cancelled", async () => {
+    const { c, w } = await openedClient();
+    const samples = Int32Array.of(1, 4);
+    const asked = c.sampleRows(samples, 7);
+    const req = w.posted.at(-1);
+    expect(req).toMatchObject({ type: 'sampleRows', gen: 7 });
+    expect(Array.from(req.samples)).toEqual([1, 4]);
+    w.answer({ type: 'error', id: req.id, request: 'sampleRows', message: 'the call tree was remade meanwhile', stale: true });
+    await expect(asked).rejects.toMatchObject({ cancelled: true });
+  });
+
   it('a view too large to build is a ViewError (the page takes its options back)', async () => {
     const { c, w } = await openedClient();
     const asked = c.analyze({ invert: true });

@@ -22,7 +22,7 @@
 //   {type:'analyze', id, opts}                         {type:'analyze', id, analysis}
 //   {type:'sandwich', id, opts, func}                  {type:'sandwich', id, func, sandwich:{callers, callees}, names}
 //   {type:'functionTotals', id}                        {type:'functionTotals', id, self, total}
-//   {type:'sampleRows', id, samples}                   {type:'sampleRows', id, rows}
+//   {type:'sampleRows', id, samples, gen}              {type:'sampleRows', id, rows}
 //   {type:'recordSample', id, row}                     {type:'recordSample', id, row, sample}
 //   {type:'slot', id, sample, node}                    {type:'slot', id, sample, row, address, slot, fields, label, time}
 //   {type:'library', id, func}                         {type:'library', id, func, lib}
@@ -565,6 +565,7 @@ self.onmessage = async (e) => {
       }
       case 'sampleRows': {
         // the record rows of a call node's samples (the session has every sample's: the worker keeps no column of them)
+        requireTree(msg.gen); // (stale: another analysis was made since the page found these samples)
         const rows = requireSession().sampleRecordsOf(msg.samples);
         self.postMessage({ type: 'sampleRows', id: msg.id, rows }, [rows.buffer]);
         break;

@@ -23,10 +23,10 @@
 // parents counted (lib/records.js rowDepth).
 
 import { RecordKind } from '../lib/record-kind.js';
-import { RunBuilder, intAt, joinRuns, packInts } from '../lib/int-runs.js';
+import { RunBuilder, intAt, intsOf, joinRuns, packInts } from '../lib/int-runs.js';
 
 /**
- * @typedef {{offsets: Float64Array | Uint32Array, sizes: Float64Array | Uint32Array, kinds: Uint8Array, parents: import('../lib/int-runs.js').IntColumn, files: Uint8Array}} IndexedColumns
+ * @typedef {{offsets: import('./session-columns.js').RecordColumns['offsets'], sizes: import('./session-columns.js').RecordColumns['sizes'], kinds: Uint8Array, parents: import('../lib/int-runs.js').IntColumn, files: Uint8Array}} IndexedColumns
  * @typedef {import('../lib/int-runs.js').IntColumn} IntColumn
  */
 
@@ -165,7 +165,10 @@ function leavesAsRuns(rec, fileKids, maxRuns) {
     prev = o;
     if (leaves.push(r) && leaves.lens.length > maxRuns) return null;
   }
-  return { leafOrder: leaves.length ? joinRuns([leaves]) : new Int32Array(0), containers: Int32Array.from(containers) };
+  const runs = joinRuns([leaves]);
+  // (few leaves among many rows: runs only where they are smaller than the leaves' array)
+  const leafOrder = runs.starts.length * 3 <= runs.length ? runs : Int32Array.from(intsOf(runs));
+  return { leafOrder, containers: Int32Array.from(containers) };
 }
 
 /**

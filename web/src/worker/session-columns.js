@@ -63,9 +63,9 @@ export function readProfile(s) {
 }
 
 /**
- * (offsets and sizes are Uint32Arrays unless a value passes 4 GB, types the narrowest array that holds them;
+ * (offsets, sizes and types are the narrowest array that holds them: a Float64Array past 4 GB;
  * parents are runs where that is much smaller: read them with lib/int-runs.js intAt)
- * @typedef {{offsets: Float64Array | Uint32Array, sizes: Float64Array | Uint32Array, types: Uint32Array | Uint16Array | Uint8Array,
+ * @typedef {{offsets: Float64Array | Uint32Array | Uint16Array | Uint8Array, sizes: Float64Array | Uint32Array | Uint16Array | Uint8Array, types: Uint32Array | Uint16Array | Uint8Array,
  *   kinds: Uint8Array, parents: import('../lib/int-runs.js').IntColumn, files: Uint8Array}} RecordColumns
  */
 
