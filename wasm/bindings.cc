@@ -61,25 +61,20 @@ val CopyU64AsF64(const std::vector<uint64_t>& v) {
   return ToF64(v, [](uint64_t x) { return static_cast<double>(x); });
 }
 
-// A u64 column as the narrowest exact typed array: a Uint8Array, Uint16Array or Uint32Array when every
-// value fits (the record offsets and sizes of any file under 4 GB), else a Float64Array (exact to 2^53).
-val CopyU64Narrow(const std::vector<uint64_t>& v) {
-  uint64_t most = 0;
-  for (uint64_t x : v) most = std::max(most, x);
-  if (most > UINT32_MAX) return CopyU64AsF64(v);
-  // (an XRay log's millions of record sizes are each 8, 16 or 32: 1 byte a row, not 4)
+// An unsigned column as the narrowest exact typed array: a Uint8Array, Uint16Array or Uint32Array when
+// every value fits (the record offsets and sizes of any file under 4 GB; an XRay log's millions of record
+// sizes, each 8, 16 or 32, are 1 byte a row), else a Float64Array (exact to 2^53).
+template <typename T>
+val CopyNarrow(const std::vector<T>& v) {
+  T most = 0;
+  for (T x : v) most = std::max(most, x);
+  if constexpr (sizeof(T) > 4) {
+    if (most > UINT32_MAX) return ToF64(v, [](T x) { return static_cast<double>(x); });
+  }
   if (most <= UINT8_MAX) return Fill<uint8_t>("Uint8Array", v.size(), [&](size_t i) { return static_cast<uint8_t>(v[i]); });
   if (most <= UINT16_MAX) return Fill<uint16_t>("Uint16Array", v.size(), [&](size_t i) { return static_cast<uint16_t>(v[i]); });
+  if constexpr (sizeof(T) == 4) return Copy("Uint32Array", v);
   return Fill<uint32_t>("Uint32Array", v.size(), [&](size_t i) { return static_cast<uint32_t>(v[i]); });
-}
-
-// A u32 column as a Uint8Array, Uint16Array or Uint32Array, the narrowest that holds every value.
-val CopyU32Narrow(const std::vector<uint32_t>& v) {
-  uint32_t most = 0;
-  for (uint32_t x : v) most = std::max(most, x);
-  if (most <= UINT8_MAX) return Fill<uint8_t>("Uint8Array", v.size(), [&](size_t i) { return static_cast<uint8_t>(v[i]); });
-  if (most <= UINT16_MAX) return Fill<uint16_t>("Uint16Array", v.size(), [&](size_t i) { return static_cast<uint16_t>(v[i]); });
-  return Copy("Uint32Array", v);
 }
 
 // Greedy runs of a constant step over v (each run as long as its step holds; a run of one takes any step),
@@ -342,9 +337,9 @@ class JsSession {
 
   double recordCount() const { return static_cast<double>(rt().rows()); }
   double sampleCount() const { return static_cast<double>(p().samples.size()); }
-  val recordOffsets() const { return CopyU64Narrow(rt().offset); }
-  val recordSizes() const { return CopyU64Narrow(rt().size); }
-  val recordTypes() const { return CopyU32Narrow(rt().type); }
+  val recordOffsets() const { return CopyNarrow(rt().offset); }
+  val recordSizes() const { return CopyNarrow(rt().size); }
+  val recordTypes() const { return CopyNarrow(rt().type); }
   val recordKinds() const { return Copy("Uint8Array", rt().kind); }
   val recordParents() const { return Copy("Int32Array", rt().parent); }
   // The parents as runs of a constant step ({length, starts, firsts, steps}: web/src/lib/int-runs.js) when
@@ -411,9 +406,8 @@ class JsSession {
   // The first sample of record row `row`, -1 when it is no sample's.
   int recordSample(int row) const {
     const std::vector<int32_t>& rec = p().samples.record;
-    for (size_t i = 0; i < rec.size(); i++)
-      if (rec[i] == row) return static_cast<int>(i);
-    return -1;
+    const auto at = std::find(rec.begin(), rec.end(), row);
+    return at == rec.end() ? -1 : static_cast<int>(at - rec.begin());
   }
   // The samples by thread row (by_cpu: by CPU), each lane in time order, and their times in that order
   // (as sampleTimes gives them): {samples, start, times}, lane l = [start[l], start[l + 1]).

@@ -19,17 +19,15 @@
  */
 export function packInts(a, share = 1 / 12) {
   const n = a.length;
-  const runs = walkRuns(a, null);
-  if (n === 0 || runs > n * share) return a;
-  const out = { length: n, starts: new Int32Array(runs), firsts: new Int32Array(runs), steps: new Int32Array(runs) };
-  walkRuns(a, out);
-  return out;
+  const b = new RunBuilder();
+  for (let i = 0; i < n; i++) if (b.push(a[i]) && b.lens.length > n * share) return a;
+  return n ? joinRuns([b]) : a;
 }
 
 /**
- * Runs made value by value, with no array of the values (the worker builds the record index's columns so,
- * instead of arrays of millions of rows it would then pack and drop): each value extends the last run
- * when its step holds (a run of one takes any step), else starts one.
+ * Runs made value by value (greedy), with no array of the values needed (the worker builds the record
+ * index's columns so, instead of arrays of millions of rows it would then pack and drop): each value
+ * extends the last run when its step holds (a run of one takes any step that fits 32 bits), else starts one.
  */
 export class RunBuilder {
   constructor() {
@@ -87,37 +85,6 @@ export function joinRuns(builders) {
 }
 
 /**
- * Counts the runs of `a` (greedy: each run as long as its step holds), writing them into `out` if given.
- * @param {Int32Array} a
- * @param {IntRuns | null} out
- */
-function walkRuns(a, out) {
-  const n = a.length;
-  let runs = 0;
-  let i = 0;
-  while (i < n) {
-    let step = 0;
-    let j = i; // the run's last position
-    if (i + 1 < n) {
-      const d = a[i + 1] - a[i];
-      if (d === (d | 0)) {
-        step = d;
-        j = i + 1;
-        while (j + 1 < n && a[j + 1] - a[j] === step) j++;
-      }
-    }
-    if (out) {
-      out.starts[runs] = i;
-      out.firsts[runs] = a[i];
-      out.steps[runs] = step;
-    }
-    runs++;
-    i = j + 1;
-  }
-  return runs;
-}
-
-/**
  * Value `i` of the column (undefined outside it, as for an array). Sequential reads cost O(1): the
  * last run read is remembered on the column.
  * @param {IntColumn} col
@@ -153,9 +120,4 @@ export function intsOf(col, from = 0, to = col.length) {
   const out = [];
   for (let i = from; i < to; i++) out.push(intAt(col, i));
   return out;
-}
-
-/** Bytes the column holds. @param {IntColumn} col */
-export function intBytes(col) {
-  return ArrayBuffer.isView(col) ? col.byteLength : col.starts.byteLength * 3;
 }
