@@ -61,66 +61,50 @@ val CopyU64AsF64(const std::vector<uint64_t>& v) {
   return ToF64(v, [](uint64_t x) { return static_cast<double>(x); });
 }
 
-// An unsigned column as the narrowest exact typed array: a Uint8Array, Uint16Array or Uint32Array when
-// every value fits (the record offsets and sizes of any file under 4 GB; an XRay log's millions of record
-// sizes, each 8, 16 or 32, are 1 byte a row), else a Float64Array (exact to 2^53).
+// A typed array (`ctor`, of T) of a packed column's values, in one pass through a small buffer in the heap.
+template <typename T, typename C>
+val CopyPacked(const char* ctor, const profscope::PackedColumn<C>& col) {
+  constexpr size_t kChunk = size_t{1} << 16;
+  const size_t n = col.size();
+  val out = val::global(ctor).new_(static_cast<double>(n));
+  std::vector<T> buf(std::min(n, kChunk));
+  size_t at = 0, k = 0;
+  col.ForEach([&](C v) {
+    buf[k++] = static_cast<T>(v);
+    if (k == buf.size()) {
+      out.call<void>("set", emscripten::typed_memory_view(k, buf.data()), static_cast<double>(at));
+      at += k;
+      k = 0;
+    }
+  });
+  if (k) out.call<void>("set", emscripten::typed_memory_view(k, buf.data()), static_cast<double>(at));
+  return out;
+}
+
+// An unsigned packed column as the narrowest exact typed array: a Uint8Array, Uint16Array or Uint32Array
+// when every value fits (the record offsets and sizes of any file under 4 GB; an XRay log's millions of
+// record sizes, each 8, 16 or 32, are 1 byte a row), else a Float64Array (exact to 2^53).
 template <typename T>
-val CopyNarrow(const std::vector<T>& v) {
-  T most = 0;
-  for (T x : v) most = std::max(most, x);
-  if constexpr (sizeof(T) > 4) {
-    if (most > UINT32_MAX) return ToF64(v, [](T x) { return static_cast<double>(x); });
-  }
-  if (most <= UINT8_MAX) return Fill<uint8_t>("Uint8Array", v.size(), [&](size_t i) { return static_cast<uint8_t>(v[i]); });
-  if (most <= UINT16_MAX) return Fill<uint16_t>("Uint16Array", v.size(), [&](size_t i) { return static_cast<uint16_t>(v[i]); });
-  if constexpr (sizeof(T) == 4) return Copy("Uint32Array", v);
-  return Fill<uint32_t>("Uint32Array", v.size(), [&](size_t i) { return static_cast<uint32_t>(v[i]); });
+val CopyNarrow(const profscope::PackedColumn<T>& v) {
+  static_assert(std::is_unsigned_v<T>);
+  const T most = v.most();
+  if (most > UINT32_MAX) return CopyPacked<double>("Float64Array", v);
+  if (most > UINT16_MAX) return CopyPacked<uint32_t>("Uint32Array", v);
+  if (most > UINT8_MAX) return CopyPacked<uint16_t>("Uint16Array", v);
+  return CopyPacked<uint8_t>("Uint8Array", v);
 }
 
-// Greedy runs of a constant step over v (each run as long as its step holds; a run of one takes any step),
-// counted when `out` is null, else written to it.
-struct Runs {
-  std::vector<int32_t> starts, firsts, steps;
-};
-size_t WalkRuns(const std::vector<int32_t>& v, Runs* out) {
-  size_t runs = 0;
-  for (size_t i = 0; i < v.size();) {
-    int64_t step = 0;
-    size_t j = i;
-    if (i + 1 < v.size()) {
-      const int64_t d = int64_t{v[i + 1]} - v[i];
-      if (d >= INT32_MIN && d <= INT32_MAX) {
-        step = d;
-        j = i + 1;
-        while (j + 1 < v.size() && int64_t{v[j + 1]} - v[j] == step) ++j;
-      }
-    }
-    if (out) {
-      out->starts.push_back(static_cast<int32_t>(i));
-      out->firsts.push_back(v[i]);
-      out->steps.push_back(static_cast<int32_t>(step));
-    }
-    ++runs;
-    i = j + 1;
-  }
-  return runs;
-}
-
-// An int column as runs ({length, starts, firsts, steps}) when at most `share` runs a value, else an
-// Int32Array copy (web/src/lib/int-runs.js reads either).
-val IntRuns(const std::vector<int32_t>& v, double share) {
-  const size_t runs = WalkRuns(v, nullptr);
-  if (v.empty() || static_cast<double>(runs) > static_cast<double>(v.size()) * share) return Copy("Int32Array", v);
-  Runs r;
-  r.starts.reserve(runs);
-  r.firsts.reserve(runs);
-  r.steps.reserve(runs);
-  WalkRuns(v, &r);
+// An int column as its runs ({length, starts, firsts, steps}) when it is held as runs, at most `share` a
+// value, else an Int32Array (web/src/lib/int-runs.js reads either). The column's runs follow the same greedy
+// rule as int-runs.js (core/model/packed_column.h).
+val IntRuns(const profscope::PackedColumn<int32_t>& v, double share) {
+  if (v.empty() || !v.is_runs() || static_cast<double>(v.run_count()) > static_cast<double>(v.size()) * share)
+    return CopyPacked<int32_t>("Int32Array", v);
   val out = val::object();
   out.set("length", static_cast<double>(v.size()));
-  out.set("starts", Copy("Int32Array", r.starts));
-  out.set("firsts", Copy("Int32Array", r.firsts));
-  out.set("steps", Copy("Int32Array", r.steps));
+  out.set("starts", Copy("Int32Array", v.starts()));
+  out.set("firsts", Copy("Int32Array", v.firsts()));
+  out.set("steps", Copy("Int32Array", v.steps()));
   return out;
 }
 
@@ -340,13 +324,13 @@ class JsSession {
   val recordOffsets() const { return CopyNarrow(rt().offset); }
   val recordSizes() const { return CopyNarrow(rt().size); }
   val recordTypes() const { return CopyNarrow(rt().type); }
-  val recordKinds() const { return Copy("Uint8Array", rt().kind); }
-  val recordParents() const { return Copy("Int32Array", rt().parent); }
+  val recordKinds() const { return CopyPacked<uint8_t>("Uint8Array", rt().kind); }
+  val recordParents() const { return CopyPacked<int32_t>("Int32Array", rt().parent); }
   // The parents as runs of a constant step ({length, starts, firsts, steps}: web/src/lib/int-runs.js) when
   // there are at most `share` runs a row (a data section's millions of records share one parent), else as
   // recordParents gives them: the worker never holds a column of every row's parent only to pack it.
   val recordParentRuns(double share) const { return IntRuns(rt().parent, share); }
-  val recordFiles() const { return Copy("Uint8Array", rt().file); }
+  val recordFiles() const { return CopyPacked<uint8_t>("Uint8Array", rt().file); }
   std::string recordLabel(int row) const { return session_.RecordLabel(row); }
   std::string recordTypeName(int row) const { return session_.RecordTypeName(row); }
   std::string recordFieldsJson(int row) { return session_.RecordFieldsJson(row); }
@@ -377,12 +361,13 @@ class JsSession {
   }
   val sampleThreads() const { return Copy("Int32Array", p().samples.thread); }
   val sampleCpus() const { return Copy("Int32Array", p().samples.cpu); }
-  val sampleEvents() const { return Copy("Int32Array", p().samples.event); }
+  val sampleEvents() const { return CopyPacked<int32_t>("Int32Array", p().samples.event); }
   val sampleWeights() const { return Copy("Float64Array", p().samples.weight); }
   val sampleStacks() const { return Copy("Int32Array", p().samples.stack); }
-  val sampleRecords() const { return Copy("Int32Array", p().samples.record); }
+  val sampleRecords() const { return CopyPacked<int32_t>("Int32Array", p().samples.record); }
   val sampleCounts() const { return Copy("Uint32Array", p().samples.count); }
-  static int At(const std::vector<int32_t>& v, int i) { return i >= 0 && static_cast<size_t>(i) < v.size() ? v[static_cast<size_t>(i)] : -1; }
+  template <typename C>
+  static int At(const C& v, int i) { return i >= 0 && static_cast<size_t>(i) < v.size() ? v[static_cast<size_t>(i)] : -1; }
   // One sample's stack and record row (-1 for a sample that is not there): the worker asks for the ones it
   // shows instead of keeping whole columns.
   int sampleStack(int i) const { return At(p().samples.stack, i); }
@@ -405,9 +390,10 @@ class JsSession {
   }
   // The first sample of record row `row`, -1 when it is no sample's.
   int recordSample(int row) const {
-    const std::vector<int32_t>& rec = p().samples.record;
-    const auto at = std::find(rec.begin(), rec.end(), row);
-    return at == rec.end() ? -1 : static_cast<int>(at - rec.begin());
+    const auto& rec = p().samples.record;
+    for (size_t i = 0; i < rec.size(); ++i)
+      if (rec[i] == row) return static_cast<int>(i);
+    return -1;
   }
   // The samples by thread row (by_cpu: by CPU), each lane in time order, and their times in that order
   // (as sampleTimes gives them): {samples, start, times}, lane l = [start[l], start[l + 1]).

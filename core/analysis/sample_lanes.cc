@@ -155,7 +155,7 @@ SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const s
 
 std::vector<double> EventTotals(const SampleTable& samples, size_t n_named) {
   int32_t used = -1;
-  for (int32_t e : samples.event) used = std::max(used, e);
+  samples.event.ForEach([&](int32_t e) { used = std::max(used, e); });
   std::vector<double> totals(std::max(n_named, static_cast<size_t>(used + 1)), 0.0);
   for (size_t i = 0; i < samples.event.size(); ++i) {
     const int32_t e = samples.event[i];

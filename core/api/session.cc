@@ -196,6 +196,10 @@ Session::DecodeState Session::DecodeStart(const ProgressFn& progress, PauseFn pa
   progress_ = progress;
   decode_ok_ = true;
   data_read_ = false;
+  try {
+    spare_.reset(new char[kSpareBytes]);
+  } catch (const std::bad_alloc&) {
+  }
   if (!BeginDecode(std::move(pause), pause_every)) {
     decode_ok_ = false;
     Conclude();
@@ -256,6 +260,7 @@ void Session::UseSideFiles() {
 }
 
 void Session::NoteOutOfMemory() {
+  spare_.reset();
   // Where it stopped: the last record read, or the file record holding it
   // (a nested record's offset is within a decompressed stream).
   const RecordTable& rt = res_.records;
@@ -277,6 +282,7 @@ void Session::Conclude() {
       res_.diags.Error(DiagCode::kOutOfMemory, 0, 0, "out of memory while finishing the decode; some names or stacks may be missing");
     }
   }
+  spare_.reset();
   decode_ok_ = decode_ok_ && !res_.diags.has_fatal();
   analyzer_.reset();  // the tables are new
   uint64_t zero = UINT64_MAX;

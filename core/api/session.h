@@ -176,6 +176,10 @@ class Session {
   bool data_read_ = false;  // ReadDataFiles has begun
   void Conclude();
   void NoteOutOfMemory();
+  // Room set aside while a decode runs, given back when an allocation fails: what was decoded can then still
+  // be finished (names, stacks) in a heap the decode filled (a WASM heap cannot grow past its maximum).
+  static constexpr size_t kSpareBytes = size_t{8} << 20;
+  std::unique_ptr<char[]> spare_;
   ProgressFn progress_;
   bool decode_ok_ = false;
   void FindDebugFiles();

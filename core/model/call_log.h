@@ -2,11 +2,12 @@
 // order: what `profscope events` lists and the `llvm-xray account`
 // statistics (core/analysis/xray_account.h) are computed from.
 //
-// Columns, not an object per record: 17 bytes a record (TSC, function id,
-// record-table row, action). The thread, process and FDR buffer block are
-// kept per run of consecutive records that share them (a buffer holds one
-// thread's records), call arguments in a side list: a 200 MB log of
-// 26 M function records keeps ~440 MB here and in no other per-record form.
+// Columns, not an object per record: 13 bytes a record (TSC, function id,
+// action), and the record-table rows as packed runs that count up. The
+// thread, process and FDR buffer block are kept per run of consecutive
+// records that share them (a buffer holds one thread's records), call
+// arguments in a side list: a 200 MB log of
+// 26 M function records keeps ~340 MB here and in no other per-record form.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/model/packed_column.h"
 #include "core/model/profile.h"
 
 namespace profscope {
@@ -36,7 +38,7 @@ struct CallLog {
   // One entry per function record, file order.
   std::vector<uint64_t> tsc;         // the tracer's clock (XRay: TSC ticks)
   std::vector<int32_t> func;         // function id
-  std::vector<int32_t> row;          // record-table row of the function record
+  PackedColumn<int32_t> row;         // record-table row of the function record (runs: the rows count up)
   std::vector<CallAction> action;
   std::vector<Run> runs;             // by `first`, ascending; runs[0].first == 0
   std::vector<std::pair<uint32_t, uint64_t>> args;  // (record, argument), records ascending

@@ -17,7 +17,9 @@ bool MemoryBudget::Reached(uint64_t used, uint64_t offset, Diagnostics& diags) {
 }
 
 // Bytes per row: the sum of the table's column widths, plus 12 for an interning index.
-uint64_t MemoryBudget::Bytes(const RecordTable& t) { return 27ull * t.rows(); }
+// The record table's packed columns: what their values take (a few bytes a row at most; an XRay log's
+// function records, runs of offsets, sizes and parents, 1 byte).
+uint64_t MemoryBudget::Bytes(const RecordTable& t) { return t.packed_bytes(); }
 
 uint64_t MemoryBudget::Bytes(const Profile& p) {
   return 48ull * p.strings.size() + 20ull * p.funcs.name.size() + 28ull * p.frames.address.size() +
@@ -26,9 +28,10 @@ uint64_t MemoryBudget::Bytes(const Profile& p) {
          32ull * p.intervals.start.size() + 8ull * p.frame_sources.frame.size() + 28ull * p.markers.time.size();
 }
 
-// A call log: 17 bytes a record (its columns), 16 a run or argument, 4 a loader-order entry.
+// A call log: 13 bytes a record (its columns; the record rows are packed runs), 16 a run or argument, 4 a
+// loader-order entry.
 uint64_t MemoryBudget::Bytes(const CallLog& c) {
-  return 17ull * c.size() + 16ull * (c.runs.size() + c.args.size()) + 4ull * c.loader_runs.size();
+  return 13ull * c.size() + c.row.packed_bytes() + 16ull * (c.runs.size() + c.args.size()) + 4ull * c.loader_runs.size();
 }
 
 }  // namespace profscope

@@ -1,6 +1,6 @@
 // One memory budget per decode. What a decode keeps (the record table, the
-// profile's tables, a tracer's call log) is counted with fixed bytes per row,
-// the same natively and in WASM, so both stop at the same record and print
+// profile's tables, a tracer's call log) is counted with fixed bytes per row
+// (packed columns: the bytes their values take), the same natively and in WASM, so both stop at the same record and print
 // the same output. Reaching the budget stops the decode with one error
 // diagnostic naming the byte offset and the budget; what was decoded stays.
 #pragma once
@@ -32,7 +32,7 @@ class MemoryBudget {
   bool Reached(uint64_t used, uint64_t offset, Diagnostics& diags);
   bool reached() const { return reached_; }
 
-  // Bytes the tables hold, counted per row.
+  // Bytes the tables hold, counted per row (packed columns: PackedColumn::packed_bytes).
   static uint64_t Bytes(const RecordTable& t);
   static uint64_t Bytes(const Profile& p);
   static uint64_t Bytes(const CallLog& c);

@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/model/packed_column.h"
+
 namespace profscope {
 
 inline constexpr int32_t kNone = -1;
@@ -148,10 +150,10 @@ struct SampleTable {
   std::vector<uint64_t> time;    // ns in the file's clock; 0 when absent
   std::vector<int32_t> thread;   // thread row
   std::vector<int32_t> cpu;      // kNone when absent
-  std::vector<int32_t> event;    // event row
+  PackedColumn<int32_t> event;   // event row (runs: most files have one event)
   std::vector<double> weight;    // period when recorded, else 1
   std::vector<int32_t> stack;    // stack row or kNone
-  std::vector<int32_t> record;   // record-table row
+  PackedColumn<int32_t> record;  // record-table row (perf: runs that count up)
   // How many samples each row stands for (gperftools records carry a count); empty = 1 each.
   std::vector<uint32_t> count;
   size_t size() const { return time.size(); }

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/model/packed_column.h"
+
 namespace profscope {
 
 enum class RecordKind : uint8_t {
@@ -38,24 +40,20 @@ enum class RecordCategory : uint8_t {
 // "metadata", "sample", "task/mmap", "kernel event", "user/synthesized", "payload", "unparsed".
 const char* RecordCategoryName(RecordCategory c);
 
-// The capacity a column full at n rows grows to: doubling up to a million rows, then a quarter more. A
-// WASM heap never gives memory back, so a doubling near the end of a large decode would keep room for twice
-// the table (an XRay log's record table at the budget: 320 MB more).
-inline size_t GrownCapacity(size_t n) { return n < (size_t{1} << 20) ? (n < 32 ? 64 : 2 * n) : n + n / 4; }
-
+// Its columns are packed (core/model/packed_column.h): most are a few runs in any file (kinds, categories,
+// parents, files; an XRay log's offsets and sizes too), and the rest are as narrow as their values.
 struct RecordTable {
-  std::vector<uint64_t> offset;  // absolute (kNested: within the container's decompressed bytes)
-  std::vector<uint64_t> size;
-  std::vector<uint32_t> type;    // per format: perf record type / feature id / attr index; XRay, gperftools and
-                                 // jitdump their own numbering (see each decoder)
-  std::vector<uint8_t> kind;     // RecordKind
-  std::vector<uint8_t> category; // RecordCategory
-  std::vector<int32_t> parent;   // row of the container, -1 at top level
-  std::vector<uint8_t> file;     // which input file (0 = the main one; perf --threads data.N files follow)
+  PackedColumn<uint64_t> offset;  // absolute (kNested: within the container's decompressed bytes)
+  PackedColumn<uint64_t> size;
+  PackedColumn<uint32_t> type;    // per format: perf record type / feature id / attr index; XRay, gperftools and
+                                  // jitdump their own numbering (see each decoder)
+  PackedColumn<uint8_t> kind;     // RecordKind
+  PackedColumn<uint8_t> category; // RecordCategory
+  PackedColumn<int32_t> parent;   // row of the container, -1 at top level
+  PackedColumn<uint8_t> file;     // which input file (0 = the main one; perf --threads data.N files follow)
   uint8_t current_file = 0;      // file index given to rows added now
 
   int32_t Add(uint64_t off, uint64_t sz, uint32_t ty, RecordKind k, int32_t par, RecordCategory cat) {
-    if (offset.size() == offset.capacity()) Reserve(GrownCapacity(offset.size()));
     offset.push_back(off);
     size.push_back(sz);
     type.push_back(ty);
@@ -67,6 +65,15 @@ struct RecordTable {
   }
   size_t rows() const { return offset.size(); }
   size_t capacity() const { return offset.capacity(); }
+  // The bytes the columns' values take (PackedColumn::packed_bytes).
+  size_t packed_bytes() const {
+    return offset.packed_bytes() + size.packed_bytes() + type.packed_bytes() + kind.packed_bytes() + category.packed_bytes() +
+           parent.packed_bytes() + file.packed_bytes();
+  }
+  // The memory the columns hold.
+  size_t bytes() const {
+    return offset.bytes() + size.bytes() + type.bytes() + kind.bytes() + category.bytes() + parent.bytes() + file.bytes();
+  }
   // Room for n rows in every column; may throw std::bad_alloc.
   void Reserve(size_t n) {
     offset.reserve(n);

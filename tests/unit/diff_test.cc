@@ -216,7 +216,9 @@ TEST(Diff, EventFilterAndStacklessSamples) {
   // a second event and a sample without a stack
   a.events.name.push_back(a.strings.Intern("instructions"));
   a.events.samples.push_back(0);
-  a.samples.event[1] = 1;
+  PackedColumn<int32_t> events;  // sample 1 is of the second event
+  for (size_t i = 0; i < a.samples.size(); ++i) events.push_back(i == 1 ? 1 : a.samples.event[i]);
+  a.samples.event = events;
   a.samples.time.push_back(9);
   a.samples.thread.push_back(0);
   a.samples.cpu.push_back(kNone);

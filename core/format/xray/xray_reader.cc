@@ -465,7 +465,7 @@ bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out, PauseCheck* pause) 
   // Room for every record the bytes can hold (FDR: 8-byte function records; basic: 32-byte records), at
   // most what the budget lets the decode keep, so the columns do not double (and copy) as they grow.
   uint64_t fit = (n - kFileHeaderSize) / (log->type == kFdrLog ? kFunctionRecordSize : kBasicRecordSize);
-  size_t rows = static_cast<size_t>(std::min<uint64_t>(fit, out.budget.limit() / (27 + 17 + kCallBytesPerRecord)) + 1);
+  size_t rows = static_cast<size_t>(std::min<uint64_t>(fit, out.budget.limit() / (1 + 13 + kCallBytesPerRecord)) + 1);
   // Room the heap cannot give (a lifted budget in a 4 GB WASM heap) is not needed: the columns then grow as
   // they fill, up to what fits.
   try {

@@ -1,0 +1,234 @@
+// A column of integers read by row and appended to at its end, held compactly.
+//
+// While its values form few runs of a constant step, it holds the runs (first row, first value, step): a
+// data section's millions of records share one parent, an XRay log's 8-byte function records follow each
+// other 8 bytes apart, a perf file's records are nearly all SAMPLEs. Once the runs would take more memory
+// than the values, it holds the values, each in the narrowest width every value so far fits (a perf
+// record's size fits 16 bits, an offset into a file under 4 GB 32 bits; signed columns keep their width).
+//
+// The runs are greedy, as web/src/lib/int-runs.js makes them: a run takes the step from its first value to
+// its second and lasts while the step holds; for columns of 32 bits or less a step must fit the column's
+// signed type, so int32 runs read the same in JavaScript (wasm/bindings.cc hands them over as they are).
+// A value is read by a binary search over the runs, or in one pass with ForEach.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+namespace profscope {
+
+// The capacity a column full at n rows grows to: doubling up to a million rows, then a quarter more. A
+// WASM heap never gives memory back, so a doubling near the end of a large decode would keep room for twice
+// the table (an XRay log's record table at the budget: 320 MB more).
+inline size_t GrownCapacity(size_t n) { return n < (size_t{1} << 20) ? (n < 32 ? 64 : 2 * n) : n + n / 4; }
+
+template <typename T>
+class PackedColumn {
+  static_assert(std::is_integral_v<T>, "PackedColumn holds integers");
+  using U = std::make_unsigned_t<T>;
+  using S = std::make_signed_t<T>;
+
+ public:
+  using value_type = T;
+
+  PackedColumn() = default;
+  PackedColumn(std::initializer_list<T> values) {
+    for (T v : values) push_back(v);
+  }
+
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  bool is_runs() const { return width_ == 0; }
+  size_t run_count() const { return starts_.size(); }
+  // The largest value so far, as unsigned (0 when empty).
+  U most() const { return most_; }
+
+  void push_back(T v) {
+    const U u = static_cast<U>(v);
+    if (u > most_) most_ = u;
+    if (width_ == 0) {
+      if (going_ && u == next_) {  // the run goes on (the common case)
+        next_ = static_cast<U>(u + static_cast<U>(steps_.back()));
+        ++n_;
+      } else {
+        PushRun(v);
+      }
+      if ((n_ & kCheckEvery) == 0 && RunBytes() > PlainBytes(n_)) ToPlain();
+    } else {
+      PushPlain(u);
+    }
+  }
+
+  T operator[](size_t i) const {
+    if (width_ == 0) {
+      const size_t r = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), static_cast<uint32_t>(i)) - starts_.begin()) - 1;
+      return RunValue(r, i);
+    }
+    return Plain(i);
+  }
+  T back() const { return (*this)[n_ - 1]; }
+
+  // f(value) for every row in order, without a search per row.
+  template <typename F>
+  void ForEach(F f) const {
+    if (width_ != 0) {
+      for (size_t i = 0; i < n_; ++i) f(Plain(i));
+      return;
+    }
+    for (size_t r = 0; r < starts_.size(); ++r) {
+      const size_t end = r + 1 < starts_.size() ? starts_[r + 1] : n_;
+      U x = static_cast<U>(firsts_[r]);
+      const U step = static_cast<U>(steps_[r]);
+      for (size_t i = starts_[r]; i < end; ++i, x = static_cast<U>(x + step)) f(static_cast<T>(x));
+    }
+  }
+
+  // The runs (when is_runs()): run r starts at row starts()[r] with firsts()[r] and adds steps()[r] a row.
+  const std::vector<uint32_t>& starts() const { return starts_; }
+  const std::vector<T>& firsts() const { return firsts_; }
+  const std::vector<T>& steps() const { return steps_; }
+
+  // Room for n values: plain columns reserve at their width; runs take no room per row.
+  void reserve(size_t n) {
+    reserved_ = std::max(reserved_, n);
+    if (width_ != 0) Reserve(n);
+  }
+  size_t capacity() const { return width_ != 0 ? Capacity() : std::max(n_, reserved_); }
+  // The bytes its values take, spare capacity aside: the same on every platform (the memory budget counts
+  // it, so native and WASM decodes stop at the same record).
+  size_t packed_bytes() const { return width_ != 0 ? n_ * width_ : RunBytes(); }
+  // The memory the column holds.
+  size_t bytes() const {
+    return d8_.capacity() + 2 * d16_.capacity() + 4 * d32_.capacity() + 8 * d64_.capacity() + starts_.capacity() * sizeof(uint32_t) + (firsts_.capacity() + steps_.capacity()) * sizeof(T);
+  }
+
+ private:
+  static constexpr size_t kCheckEvery = 4095;  // runs are weighed against plain values every 4096 rows
+
+  void PushRun(T v) {
+    const size_t len = starts_.empty() ? 0 : n_ - starts_.back();
+    if (len == 1) {
+      bool fits = true;
+      if constexpr (sizeof(T) <= 4) {
+        const int64_t d = static_cast<int64_t>(v) - static_cast<int64_t>(firsts_.back());
+        fits = d >= static_cast<int64_t>(std::numeric_limits<S>::min()) && d <= static_cast<int64_t>(std::numeric_limits<S>::max());
+      }
+      if (fits) {
+        const U step = static_cast<U>(static_cast<U>(v) - static_cast<U>(firsts_.back()));
+        steps_.back() = static_cast<T>(step);
+        next_ = static_cast<U>(static_cast<U>(v) + step);
+        going_ = true;
+        ++n_;
+        return;
+      }
+    }
+    starts_.push_back(static_cast<uint32_t>(n_));
+    firsts_.push_back(v);
+    steps_.push_back(0);
+    going_ = false;
+    ++n_;
+  }
+
+  T RunValue(size_t r, size_t i) const {
+    return static_cast<T>(static_cast<U>(static_cast<U>(firsts_[r]) + static_cast<U>(steps_[r]) * static_cast<U>(i - starts_[r])));
+  }
+
+  static int WidthOf(U most) {
+    if constexpr (std::is_signed_v<T>) return sizeof(T);
+    if (most <= 0xFF) return 1;
+    if (sizeof(T) >= 2 && most <= 0xFFFF) return 2;
+    if (sizeof(T) >= 4 && most <= 0xFFFFFFFFu) return 4;
+    return sizeof(T);
+  }
+  size_t RunBytes() const { return starts_.size() * (sizeof(uint32_t) + 2 * sizeof(T)); }
+  size_t PlainBytes(size_t n) const { return n * static_cast<size_t>(WidthOf(most_)); }
+
+  void ToPlain() {
+    const size_t n = n_;
+    width_ = WidthOf(most_);
+    Reserve(std::max(reserved_, GrownCapacity(n)));
+    n_ = 0;
+    for (size_t r = 0; r < starts_.size(); ++r) {
+      const size_t end = r + 1 < starts_.size() ? starts_[r + 1] : n;
+      U x = static_cast<U>(firsts_[r]);
+      const U step = static_cast<U>(steps_[r]);
+      for (size_t i = starts_[r]; i < end; ++i, x = static_cast<U>(x + step)) Store(x);
+    }
+    std::vector<uint32_t>().swap(starts_);
+    std::vector<T>().swap(firsts_);
+    std::vector<T>().swap(steps_);
+  }
+
+  void PushPlain(U u) {
+    if (WidthOf(u) > width_) Widen(WidthOf(u));
+    if (n_ == Capacity()) Reserve(GrownCapacity(n_));
+    Store(u);
+  }
+  // Re-stores every value at width w (a larger one came).
+  void Widen(int w) {
+    const size_t n = n_, room = std::max(Capacity(), n + 1);
+    PackedColumn<T> wider;
+    wider.width_ = w;
+    wider.Reserve(room);
+    for (size_t i = 0; i < n; ++i) wider.Store(static_cast<U>(Plain(i)));
+    d8_.swap(wider.d8_);
+    d16_.swap(wider.d16_);
+    d32_.swap(wider.d32_);
+    d64_.swap(wider.d64_);
+    width_ = w;
+  }
+  size_t Capacity() const {
+    switch (width_) {
+      case 1: return d8_.capacity();
+      case 2: return d16_.capacity();
+      case 4: return d32_.capacity();
+      default: return d64_.capacity();
+    }
+  }
+  void Reserve(size_t n) {
+    switch (width_) {
+      case 1: d8_.reserve(n); break;
+      case 2: d16_.reserve(n); break;
+      case 4: d32_.reserve(n); break;
+      default: d64_.reserve(n); break;
+    }
+  }
+  void Store(U u) {
+    switch (width_) {
+      case 1: d8_.push_back(static_cast<uint8_t>(u)); break;
+      case 2: d16_.push_back(static_cast<uint16_t>(u)); break;
+      case 4: d32_.push_back(static_cast<uint32_t>(u)); break;
+      default: d64_.push_back(static_cast<uint64_t>(u)); break;
+    }
+    ++n_;
+  }
+  T Plain(size_t i) const {
+    switch (width_) {
+      case 1: return static_cast<T>(d8_[i]);
+      case 2: return static_cast<T>(d16_[i]);
+      case 4: return static_cast<T>(d32_[i]);
+      default: return static_cast<T>(d64_[i]);
+    }
+  }
+
+  size_t n_ = 0;
+  U most_ = 0;             // the largest value so far, unsigned (a signed column keeps its width anyway)
+  size_t reserved_ = 0;
+  int width_ = 0;          // 0: runs; else bytes a plain value
+  bool going_ = false;     // runs: the last run has two values or more (its step is set)
+  U next_ = 0;             // then: the value that would continue it
+  std::vector<uint32_t> starts_;
+  std::vector<T> firsts_, steps_;
+  std::vector<uint8_t> d8_;  // plain values: the one of these of width_ bytes
+  std::vector<uint16_t> d16_;
+  std::vector<uint32_t> d32_;
+  std::vector<uint64_t> d64_;
+};
+
+}  // namespace profscope

@@ -1,0 +1,151 @@
+// core/model/packed_column.h: every value reads back as pushed, whether the column holds runs or plain
+// values, and the column takes the memory its values need.
+#include "core/model/packed_column.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace profscope {
+namespace {
+
+template <typename T>
+void ExpectSame(const PackedColumn<T>& c, const std::vector<T>& want) {
+  ASSERT_EQ(c.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(c[i], want[i]) << "row " << i;
+  std::vector<T> seen;
+  c.ForEach([&](T v) { seen.push_back(v); });
+  EXPECT_EQ(seen, want);
+  if (!want.empty()) EXPECT_EQ(c.back(), want.back());
+}
+
+template <typename T>
+PackedColumn<T> Pack(const std::vector<T>& v) {
+  PackedColumn<T> c;
+  for (T x : v) c.push_back(x);
+  return c;
+}
+
+TEST(PackedColumn, EmptyAndOne) {
+  PackedColumn<int32_t> c;
+  EXPECT_TRUE(c.empty());
+  EXPECT_EQ(c.packed_bytes(), 0u);
+  c.push_back(-1);
+  ExpectSame(c, {-1});
+}
+
+TEST(PackedColumn, ParentsOfADataSectionAreAFewRuns) {
+  // A header, its attrs, a data section of a million records, then features: perf's parents.
+  std::vector<int32_t> v = {-1, 0, 0, 0, -1};
+  for (int i = 0; i < 1000000; ++i) v.push_back(4);
+  for (int i = 0; i < 20; ++i) v.push_back(-1);
+  PackedColumn<int32_t> c = Pack(v);
+  ExpectSame(c, v);
+  EXPECT_TRUE(c.is_runs());
+  EXPECT_LE(c.run_count(), 8u);
+  EXPECT_LT(c.packed_bytes(), 200u);
+  EXPECT_LT(c.bytes(), 1000u);
+}
+
+TEST(PackedColumn, OffsetsOfFixedSizeRecordsAreRunsWithAStep) {
+  // XRay FDR: 8-byte function records, a 16-byte metadata record now and then.
+  std::vector<uint64_t> off;
+  uint64_t at = 32;
+  for (int i = 0; i < 300000; ++i) {
+    off.push_back(at);
+    at += (i % 5000 == 4999) ? 16 : 8;
+  }
+  PackedColumn<uint64_t> c = Pack(off);
+  ExpectSame(c, off);
+  EXPECT_TRUE(c.is_runs());
+  EXPECT_LE(c.run_count(), 200u);
+}
+
+TEST(PackedColumn, VaryingValuesArePlainAndAsNarrowAsTheyFit) {
+  std::mt19937 rng(7);
+  std::vector<uint64_t> sizes;
+  for (int i = 0; i < 100000; ++i) sizes.push_back(8 + rng() % 2000);  // perf SAMPLE sizes: 16 bits
+  PackedColumn<uint64_t> c = Pack(sizes);
+  ExpectSame(c, sizes);
+  EXPECT_FALSE(c.is_runs());
+  EXPECT_EQ(c.packed_bytes(), 2u * sizes.size());
+  EXPECT_LE(c.bytes(), 3u * sizes.size());
+}
+
+TEST(PackedColumn, PlainValuesWidenWhenALargerOneComes) {
+  std::mt19937 rng(11);
+  std::vector<uint64_t> v;
+  for (int i = 0; i < 50000; ++i) v.push_back(rng() % 200);
+  for (int i = 0; i < 50000; ++i) v.push_back(rng() % 60000);
+  v.push_back(uint64_t{1} << 40);  // a data section past 4 GB
+  for (int i = 0; i < 1000; ++i) v.push_back(rng());
+  PackedColumn<uint64_t> c;
+  for (size_t i = 0; i < v.size(); ++i) {
+    c.push_back(v[i]);
+    if (i == 49999) EXPECT_EQ(c.packed_bytes(), 50000u);
+    if (i == 99999) EXPECT_EQ(c.packed_bytes(), 200000u);
+  }
+  ExpectSame(c, v);
+  EXPECT_EQ(c.packed_bytes(), 8u * v.size());
+  EXPECT_EQ(c.most(), uint64_t{1} << 40);
+}
+
+TEST(PackedColumn, RunsTurnPlainOnlyWhenThatIsSmaller) {
+  // Runs first (a file's metadata), then values with no runs (types alternating two ways: XRay's enter/exit).
+  std::vector<uint32_t> v;
+  for (int i = 0; i < 10000; ++i) v.push_back(5);
+  for (int i = 0; i < 100000; ++i) v.push_back(i % 3 == 0 ? 101 : 100);
+  PackedColumn<uint32_t> c = Pack(v);
+  ExpectSame(c, v);
+  EXPECT_FALSE(c.is_runs());
+  EXPECT_EQ(c.packed_bytes(), v.size());  // 1 byte a value
+}
+
+TEST(PackedColumn, SignedStepsThatDoNotFitStartANewRun) {
+  // int32 steps must fit int32, as int-runs.js reads them: -2^31 .. 2^31-1 is not a run of step 2^32-1.
+  std::vector<int32_t> v = {INT32_MIN, INT32_MAX, INT32_MIN, INT32_MAX, 0, 1, 2, 3};
+  PackedColumn<int32_t> c = Pack(v);
+  ExpectSame(c, v);
+  for (size_t r = 0; r < c.run_count(); ++r) {
+    const size_t end = r + 1 < c.run_count() ? c.starts()[r + 1] : c.size();
+    for (size_t i = c.starts()[r]; i < end; ++i)
+      EXPECT_EQ(int64_t{c.firsts()[r]} + int64_t{c.steps()[r]} * int64_t(i - c.starts()[r]), int64_t{v[i]});
+  }
+}
+
+TEST(PackedColumn, UnsignedRunsWrapAsTheValuesDo) {
+  std::vector<uint8_t> v;
+  for (int i = 0; i < 600; ++i) v.push_back(static_cast<uint8_t>(250 - i));  // counts down through 0
+  ExpectSame(Pack(v), v);
+  std::vector<uint64_t> w = {UINT64_MAX, 0, 1, 2, UINT64_MAX - 5, UINT64_MAX};
+  ExpectSame(Pack(w), w);
+}
+
+TEST(PackedColumn, RandomColumnsOfEveryShape) {
+  std::mt19937 rng(3);
+  for (int round = 0; round < 60; ++round) {
+    std::vector<int32_t> v;
+    const int n = static_cast<int>(rng() % 20000);
+    int32_t x = static_cast<int32_t>(rng());
+    int32_t step = static_cast<int32_t>(rng() % 5) - 2;
+    for (int i = 0; i < n; ++i) {
+      if (rng() % (round % 4 == 0 ? 3 : 500) == 0) {  // some columns break their runs often, some seldom
+        x = static_cast<int32_t>(rng() % 1000) - 500;
+        step = static_cast<int32_t>(rng() % 5) - 2;
+      }
+      v.push_back(x);
+      x += step;
+    }
+    PackedColumn<int32_t> c;
+    c.reserve(static_cast<size_t>(n));
+    for (int32_t y : v) c.push_back(y);
+    ExpectSame(c, v);
+    if (!c.is_runs()) EXPECT_EQ(c.packed_bytes(), 4u * v.size());
+    EXPECT_LE(c.packed_bytes(), 4u * v.size() + 12u * 4096u);
+  }
+}
+
+}  // namespace
+}  // namespace profscope
