@@ -360,7 +360,7 @@ class JsSession {
     return i >= 0 && static_cast<size_t>(i) < t.size() ? session_.RelativeTime(t[static_cast<size_t>(i)]) : 0.0;
   }
   val sampleThreads() const { return Copy("Int32Array", p().samples.thread); }
-  val sampleCpus() const { return Copy("Int32Array", p().samples.cpu); }
+  val sampleCpus() const { return CopyPacked<int32_t>("Int32Array", p().samples.cpu); }
   val sampleEvents() const { return CopyPacked<int32_t>("Int32Array", p().samples.event); }
   val sampleWeights() const { return Copy("Float64Array", p().samples.weight); }
   val sampleStacks() const { return Copy("Int32Array", p().samples.stack); }

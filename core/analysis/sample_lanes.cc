@@ -137,7 +137,9 @@ IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin) {
   return out;
 }
 
-SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
+namespace {
+template <typename Key>
+SampleLanes LanesBy(const Key& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
   SampleLanes out;
   const size_t n = key.size();
   const size_t lanes = static_cast<size_t>(std::max(n_lanes, 0));
@@ -152,6 +154,14 @@ SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const s
   SortRuns(out.samples, out.start, time_of, scratch, counts);
   return out;
 }
+}  // namespace
+
+SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
+  return LanesBy(key, n_lanes, time, origin);
+}
+SampleLanes OrderLanes(const PackedColumn<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
+  return LanesBy(key, n_lanes, time, origin);
+}
 
 std::vector<double> EventTotals(const SampleTable& samples, size_t n_named) {
   int32_t used = -1;
@@ -164,19 +174,19 @@ std::vector<double> EventTotals(const SampleTable& samples, size_t n_named) {
   return totals;
 }
 
-std::vector<std::pair<int32_t, uint32_t>> CpuRows(const std::vector<int32_t>& cpu) {
+std::vector<std::pair<int32_t, uint32_t>> CpuRows(const PackedColumn<int32_t>& cpu) {
   // CPUs are few and small: a dense count up to the largest below 2^16, a sorted list past it
   std::vector<uint32_t> dense;
   std::vector<int32_t> large;
-  for (int32_t c : cpu) {
-    if (c < 0) continue;
+  cpu.ForEach([&](int32_t c) {
+    if (c < 0) return;
     if (c < 65536) {
       if (static_cast<size_t>(c) >= dense.size()) dense.resize(static_cast<size_t>(c) + 1, 0);
       ++dense[static_cast<size_t>(c)];
     } else {
       large.push_back(c);
     }
-  }
+  });
   std::vector<std::pair<int32_t, uint32_t>> out;
   for (size_t c = 0; c < dense.size(); ++c)
     if (dense[c]) out.emplace_back(static_cast<int32_t>(c), dense[c]);

@@ -24,6 +24,7 @@ struct SampleLanes {
 // `origin`, 0 staying 0: the order of Session::RelativeTime), stably. key and time have one entry per
 // sample; n_lanes >= 0. May throw std::bad_alloc.
 SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin);
+SampleLanes OrderLanes(const PackedColumn<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin);
 
 // The exact calls (XRay enter/exit pairs: IntervalView) as the flame chart's rows: order[k] is a call; row r
 // is the calls order[first[r], first[r + 1]) of thread[r] at depth[r] (a negative depth counts as 0), in
@@ -43,6 +44,6 @@ IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin);
 std::vector<double> EventTotals(const SampleTable& samples, size_t n_named);
 
 // (cpu, rows) for every CPU that samples name (cpu >= 0), by CPU.
-std::vector<std::pair<int32_t, uint32_t>> CpuRows(const std::vector<int32_t>& cpu);
+std::vector<std::pair<int32_t, uint32_t>> CpuRows(const PackedColumn<int32_t>& cpu);
 
 }  // namespace profscope

@@ -334,7 +334,7 @@ SampleLanes Session::Lanes(bool by_cpu) const {
   const SampleTable& t = res_.profile.samples;
   if (!by_cpu) return OrderLanes(t.thread, static_cast<int32_t>(res_.profile.threads.size()), t.time, time_origin_);
   int32_t most = -1;
-  for (int32_t c : t.cpu) most = std::max(most, c);
+  t.cpu.ForEach([&](int32_t c) { most = std::max(most, c); });
   if (most < 0 || most >= 65536) return {};
   return OrderLanes(t.cpu, most + 1, t.time, time_origin_);
 }

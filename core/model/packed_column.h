@@ -89,6 +89,14 @@ class PackedColumn {
     }
   }
 
+  // Every value, as a vector (tests; small columns).
+  std::vector<T> ToVector() const {
+    std::vector<T> out;
+    out.reserve(n_);
+    ForEach([&](T v) { out.push_back(v); });
+    return out;
+  }
+
   // The runs (when is_runs()): run r starts at row starts()[r] with firsts()[r] and adds steps()[r] a row.
   const std::vector<uint32_t>& starts() const { return starts_; }
   const std::vector<T>& firsts() const { return firsts_; }
@@ -152,6 +160,7 @@ class PackedColumn {
   void ToPlain() {
     const size_t n = n_;
     width_ = WidthOf(most_);
+    fits_ = Fits(width_);
     Reserve(std::max(reserved_, GrownCapacity(n)));
     n_ = 0;
     for (size_t r = 0; r < starts_.size(); ++r) {
@@ -166,8 +175,10 @@ class PackedColumn {
   }
 
   void PushPlain(U u) {
-    if (WidthOf(u) > width_) Widen(WidthOf(u));
-    if (n_ == Capacity()) Reserve(GrownCapacity(n_));
+    if (u > fits_ || n_ == Capacity()) {
+      if (WidthOf(u) > width_) Widen(WidthOf(u));
+      if (n_ == Capacity()) Reserve(GrownCapacity(n_));
+    }
     Store(u);
   }
   // Re-stores every value at width w (a larger one came).
@@ -182,7 +193,9 @@ class PackedColumn {
     d32_.swap(wider.d32_);
     d64_.swap(wider.d64_);
     width_ = w;
+    fits_ = Fits(w);
   }
+  static U Fits(int w) { return w >= static_cast<int>(sizeof(U)) ? std::numeric_limits<U>::max() : static_cast<U>((uint64_t{1} << (8 * w)) - 1); }
   size_t Capacity() const {
     switch (width_) {
       case 1: return d8_.capacity();
@@ -221,6 +234,7 @@ class PackedColumn {
   U most_ = 0;             // the largest value so far, unsigned (a signed column keeps its width anyway)
   size_t reserved_ = 0;
   int width_ = 0;          // 0: runs; else bytes a plain value
+  U fits_ = 0;             // plain: the largest value width_ bytes hold
   bool going_ = false;     // runs: the last run has two values or more (its step is set)
   U next_ = 0;             // then: the value that would continue it
   std::vector<uint32_t> starts_;

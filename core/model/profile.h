@@ -149,7 +149,7 @@ inline uint64_t WeightToU64(double w) {
 struct SampleTable {
   std::vector<uint64_t> time;    // ns in the file's clock; 0 when absent
   std::vector<int32_t> thread;   // thread row
-  std::vector<int32_t> cpu;      // kNone when absent
+  PackedColumn<int32_t> cpu;     // kNone when absent (runs: XRay and gperftools have none)
   PackedColumn<int32_t> event;   // event row (runs: most files have one event)
   std::vector<double> weight;    // period when recorded, else 1
   std::vector<int32_t> stack;    // stack row or kNone

@@ -53,10 +53,10 @@ TEST(SampleLanes, GroupsByKeyThenTimeWithTheKeylessLast) {
 }
 
 TEST(SampleLanes, NoSamplesAndNoLanes) {
-  const SampleLanes none = OrderLanes({}, 3, {}, 0);
+  const SampleLanes none = OrderLanes(std::vector<int32_t>{}, 3, {}, 0);
   EXPECT_EQ(none.start, (std::vector<int32_t>{0, 0, 0, 0, 0}));
   EXPECT_TRUE(none.samples.empty());
-  const SampleLanes keyless = OrderLanes({0, 1}, 0, {2, 1}, 0);
+  const SampleLanes keyless = OrderLanes(std::vector<int32_t>{0, 1}, 0, {2, 1}, 0);
   EXPECT_EQ(keyless.start, (std::vector<int32_t>{0, 2}));
   EXPECT_EQ(keyless.samples, (std::vector<int32_t>{1, 0}));
 }
@@ -65,7 +65,7 @@ TEST(SampleLanes, TimesRelativeToTheOriginWithZeroStayingZero) {
   // an XRay-like origin: one below the smallest non-zero time; 0 (no time) sorts first
   const uint64_t origin = (uint64_t{1} << 60) - 1;
   const std::vector<uint64_t> time = {origin + 5, 0, origin + 1, origin + 5, 0};
-  const SampleLanes l = OrderLanes({0, 0, 0, 0, 0}, 1, time, origin);
+  const SampleLanes l = OrderLanes(std::vector<int32_t>{0, 0, 0, 0, 0}, 1, time, origin);
   EXPECT_EQ(l.samples, (std::vector<int32_t>{1, 4, 2, 0, 3}));
 }
 
@@ -105,7 +105,7 @@ TEST(SampleLanes, EventTotalsCountRowsByTheirCounts) {
 }
 
 TEST(SampleLanes, CpuRowsByCpuIncludingLargeNumbers) {
-  const std::vector<int32_t> cpu = {3, 1, 3, -1, 70000, 70000, 65535, 0};
+  const PackedColumn<int32_t> cpu = {3, 1, 3, -1, 70000, 70000, 65535, 0};
   const auto rows = CpuRows(cpu);
   const std::vector<std::pair<int32_t, uint32_t>> want = {{0, 1}, {1, 1}, {3, 2}, {65535, 1}, {70000, 2}};
   EXPECT_EQ(rows, want);
