@@ -94,18 +94,47 @@ val CopyNarrow(const profscope::PackedColumn<T>& v) {
   return CopyPacked<uint8_t>("Uint8Array", v);
 }
 
-// An int column as its runs ({length, starts, firsts, steps}) when it is held as runs, at most `share` a
-// value, else an Int32Array (web/src/lib/int-runs.js reads either). The column's runs follow the same greedy
-// rule as int-runs.js (core/model/packed_column.h).
-val IntRuns(const profscope::PackedColumn<int32_t>& v, double share) {
-  if (v.empty() || !v.is_runs() || static_cast<double>(v.run_count()) > static_cast<double>(v.size()) * share)
-    return CopyPacked<int32_t>("Int32Array", v);
+// A packed column as its runs ({length, starts, firsts, steps}: web/src/lib/int-runs.js reads them) when it
+// is held as runs that take at most a third of the bytes of `plain`, the column as a typed array (which
+// int-runs.js reads too); the runs follow the same greedy rule as int-runs.js (core/model/packed_column.h).
+// Steps must fit an Int32Array, firsts a Float64Array past 32 bits.
+template <typename T, typename Plain>
+val Runs(const profscope::PackedColumn<T>& v, Plain plain, size_t plain_bytes) {
+  using S = std::make_signed_t<T>;
+  bool fit = v.is_runs() && !v.empty();
+  const size_t runs = v.run_count();
+  const bool wide = sizeof(T) > 4 && v.most() > UINT32_MAX;
+  fit = fit && runs * (8 + (wide ? 8 : 4)) * 3 <= plain_bytes;
+  for (size_t r = 0; fit && r < runs; ++r) {
+    const int64_t step = static_cast<S>(v.steps()[r]);
+    fit = step >= INT32_MIN && step <= INT32_MAX;
+  }
+  if (!fit) return plain();
   val out = val::object();
   out.set("length", static_cast<double>(v.size()));
   out.set("starts", Copy("Int32Array", v.starts()));
-  out.set("firsts", Copy("Int32Array", v.firsts()));
-  out.set("steps", Copy("Int32Array", v.steps()));
+  if (wide) {
+    out.set("firsts", Fill<double>("Float64Array", runs, [&](size_t r) { return static_cast<double>(v.firsts()[r]); }));
+  } else {
+    out.set("firsts", Fill<int32_t>("Int32Array", runs, [&](size_t r) { return static_cast<int32_t>(v.firsts()[r]); }));
+  }
+  out.set("steps", Fill<int32_t>("Int32Array", runs, [&](size_t r) { return static_cast<int32_t>(static_cast<S>(v.steps()[r])); }));
   return out;
+}
+
+// An unsigned column as its runs, or else as the narrowest typed array (CopyNarrow).
+template <typename T>
+val NarrowRuns(const profscope::PackedColumn<T>& v) {
+  const T most = v.most();
+  const size_t width = most > UINT32_MAX ? 8 : most > UINT16_MAX ? 4 : most > UINT8_MAX ? 2 : 1;
+  return Runs(v, [&] { return CopyNarrow(v); }, v.size() * width);
+}
+
+// An int column as its runs, at most `share` a value, else an Int32Array.
+val IntRuns(const profscope::PackedColumn<int32_t>& v, double share) {
+  if (v.empty() || !v.is_runs() || static_cast<double>(v.run_count()) > static_cast<double>(v.size()) * share)
+    return CopyPacked<int32_t>("Int32Array", v);
+  return Runs(v, [&] { return CopyPacked<int32_t>("Int32Array", v); }, SIZE_MAX / 4);
 }
 
 // Exact u64 values (addresses): the bytes are copied once into a fresh buffer
@@ -331,6 +360,13 @@ class JsSession {
   // recordParents gives them: the worker never holds a column of every row's parent only to pack it.
   val recordParentRuns(double share) const { return IntRuns(rt().parent, share); }
   val recordFiles() const { return CopyPacked<uint8_t>("Uint8Array", rt().file); }
+  // The record table's columns as runs where that is much smaller (an XRay log's fixed-size records, a perf
+  // file's kinds and files), else as recordOffsets ... recordFiles give them.
+  val recordOffsetRuns() const { return NarrowRuns(rt().offset); }
+  val recordSizeRuns() const { return NarrowRuns(rt().size); }
+  val recordTypeRuns() const { return NarrowRuns(rt().type); }
+  val recordKindRuns() const { return NarrowRuns(rt().kind); }
+  val recordFileRuns() const { return NarrowRuns(rt().file); }
   std::string recordLabel(int row) const { return session_.RecordLabel(row); }
   std::string recordTypeName(int row) const { return session_.RecordTypeName(row); }
   std::string recordFieldsJson(int row) { return session_.RecordFieldsJson(row); }
@@ -552,6 +588,11 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("recordParents", &JsSession::recordParents)
       .function("recordParentRuns", &JsSession::recordParentRuns)
       .function("recordFiles", &JsSession::recordFiles)
+      .function("recordOffsetRuns", &JsSession::recordOffsetRuns)
+      .function("recordSizeRuns", &JsSession::recordSizeRuns)
+      .function("recordTypeRuns", &JsSession::recordTypeRuns)
+      .function("recordKindRuns", &JsSession::recordKindRuns)
+      .function("recordFileRuns", &JsSession::recordFileRuns)
       .function("recordLabel", &JsSession::recordLabel)
       .function("recordFieldsJson", &JsSession::recordFieldsJson)
       .function("funcNames", &JsSession::funcNames)

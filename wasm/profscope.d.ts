@@ -150,7 +150,7 @@ export type ProgressFn = (done: number, total: number, samples: number, records:
 export interface IntRuns {
   length: number;
   starts: Int32Array;
-  firsts: Int32Array;
+  firsts: Int32Array | Float64Array;
   steps: Int32Array;
 }
 
@@ -249,6 +249,13 @@ export interface Session {
    * k the last run starting at or before i) when at most `share` runs a row, else as recordParents() */
   recordParentRuns(share: number): Int32Array | IntRuns;
   recordFiles(): Uint8Array;       // 0 = the main file; i = the i-th added data file (offsets are within that file)
+  /** The same columns as runs (as recordParentRuns; firsts a Float64Array past 32 bits) where that takes at
+   * most a third of the bytes (an XRay log's fixed-size records, a perf file's kinds and files), else as above. */
+  recordOffsetRuns(): Float64Array | Uint32Array | Uint16Array | Uint8Array | IntRuns;
+  recordSizeRuns(): Float64Array | Uint32Array | Uint16Array | Uint8Array | IntRuns;
+  recordTypeRuns(): Uint32Array | Uint16Array | Uint8Array | IntRuns;
+  recordKindRuns(): Uint8Array | IntRuns;
+  recordFileRuns(): Uint8Array | IntRuns;
   /** Human label: "SAMPLE", "MMAP2", "feature HOSTNAME", "attr 0 (cpu-clock)", "header". */
   recordLabel(row: number): string;
   /** The name of a row's type, from its decoder (Session::RecordTypeName): "SAMPLE", "feature CACHE", "function enter"; "" for no row. */

@@ -63,6 +63,39 @@ describe.each(CASES)('%s', (_name, file) => {
     for (let r = 0; r < parents.length; r++) expect(intAt(runs, r)).toBe(parents[r]);
     expect(Array.from(s.recordParentRuns(0))).toEqual(Array.from(parents)); // never runs: the column
   });
+
+  it('gives the record columns as runs where that is much smaller, read as the whole columns', async () => {
+    const o = await openSession(file);
+    opened.push(o);
+    const s = o.session;
+    for (const [runsOf, whole] of [
+      ['recordOffsetRuns', 'recordOffsets'],
+      ['recordSizeRuns', 'recordSizes'],
+      ['recordTypeRuns', 'recordTypes'],
+      ['recordKindRuns', 'recordKinds'],
+      ['recordFileRuns', 'recordFiles'],
+    ]) {
+      const col = s[whole]();
+      const runs = s[runsOf]();
+      expect(runs.length, runsOf).toBe(col.length);
+      if (ArrayBuffer.isView(runs)) expect(runs.constructor, runsOf).toBe(col.constructor);
+      else expect(runs.starts.length * 12 * 3, runsOf).toBeLessThanOrEqual(col.byteLength);
+      for (let r = 0; r < col.length; r++) if (intAt(runs, r) !== col[r]) expect(intAt(runs, r), `${runsOf} row ${r}`).toBe(col[r]);
+    }
+    // one main file: one run in every file of a few rows or more
+    if (s.recordCount() > 200) expect(s.recordFileRuns().starts?.length).toBe(1);
+  });
+});
+
+it("an XRay log's record offsets and sizes are a few runs (fixed-size records one after the other)", async () => {
+  const o = await openSession(D('xray', 'fdr_calltree', 'xray.log'));
+  opened.push(o);
+  const s = o.session;
+  const n = s.recordCount();
+  for (const runs of [s.recordOffsetRuns(), s.recordSizeRuns()]) {
+    expect(ArrayBuffer.isView(runs)).toBe(false);
+    expect(runs.starts.length).toBeLessThan(n / 10);
+  }
 });
 
 it('record offsets and sizes come in the narrowest array that holds them (an XRay log\'s sizes: bytes)', async () => {

@@ -129,7 +129,7 @@ describe('tables in steps', () => {
     const { s, lanesOf } = await open(D('perf', 'pipe_mode', 'pipe.data'));
     const broken = new Proxy(s, {
       get(target, prop) {
-        if (prop === 'recordOffsets') return () => { throw new Error('record columns failed'); };
+        if (prop === 'recordOffsetRuns') return () => { throw new Error('record columns failed'); };
         const v = Reflect.get(target, prop);
         return typeof v === 'function' ? v.bind(target) : v;
       },

@@ -5,6 +5,7 @@
 import { fileRow, rowLabel } from '../lib/records.js';
 import { RecordKind } from '../lib/record-kind.js';
 import { fieldAtPath } from '../views/record-tree/tree-model.js';
+import { intAt } from '../lib/int-runs.js';
 
 /**
  * @typedef {{start: number, end: number, label: string, note?: string,
@@ -24,9 +25,9 @@ export function selectionRange(doc, sel) {
   const { offsets, sizes, kinds, files } = doc.records;
   const labelOf = (/** @type {number} */ row) => rowLabel(doc, row);
   const label = sel.type === 'record' ? labelOf(sel.row) + (sel.inField ? ` · in field ${sel.inField}` : '') : `${labelOf(sel.row)} · ${sel.name}`;
-  if (files[sel.row] !== 0) {
-    const where = doc.dataFileNames?.[files[sel.row] - 1] ?? `data file ${files[sel.row]}`;
-    const off = sel.type === 'field' ? Number(sel.offset) : offsets[sel.row];
+  if (intAt(files, sel.row) !== 0) {
+    const where = doc.dataFileNames?.[intAt(files, sel.row) - 1] ?? `data file ${intAt(files, sel.row)}`;
+    const off = sel.type === 'field' ? Number(sel.offset) : intAt(offsets, sel.row);
     return { start: -1, end: -1, label, note: `bytes at 0x${off.toString(16)} of ${where}, not of the file shown here` };
   }
   if (sel.type === 'record') {
@@ -34,22 +35,22 @@ export function selectionRange(doc, sel) {
     if (r < 0) return null;
     const nested = r !== sel.row;
     return {
-      start: offsets[r],
-      end: offsets[r] + sizes[r],
+      start: intAt(offsets, r),
+      end: intAt(offsets, r) + intAt(sizes, r),
       label,
-      note: nested ? `a record at z+0x${offsets[sel.row].toString(16)} of the decompressed stream of its ${labelOf(r)} container` : '',
-      ...(nested ? { stream: { container: r, start: offsets[sel.row], end: offsets[sel.row] + sizes[sel.row] } } : {}),
+      note: nested ? `a record at z+0x${intAt(offsets, sel.row).toString(16)} of the decompressed stream of its ${labelOf(r)} container` : '',
+      ...(nested ? { stream: { container: r, start: intAt(offsets, sel.row), end: intAt(offsets, sel.row) + intAt(sizes, sel.row) } } : {}),
     };
   }
-  if (kinds[sel.row] === RecordKind.Nested) {
+  if (intAt(kinds, sel.row) === RecordKind.Nested) {
     const r = fileRow(doc, sel.row);
     if (r < 0) return null;
     const f = fieldAtPath(doc.fieldsCache.get(sel.row)?.fields || [], sel.path);
     const fo = Number(f?.offset ?? sel.offset);
     const fs = Math.max(1, Number(f?.size ?? sel.size) || 1);
     return {
-      start: offsets[r],
-      end: offsets[r] + sizes[r],
+      start: intAt(offsets, r),
+      end: intAt(offsets, r) + intAt(sizes, r),
       label: `${labelOf(sel.row)}.${sel.name}`,
       note: `field at z+0x${fo.toString(16)} of the decompressed stream of its ${labelOf(r)} container`,
       stream: { container: r, start: fo, end: fo + fs },

@@ -8,6 +8,7 @@ import { RecordKind } from '../lib/record-kind.js';
 import { fieldAtPath } from '../views/record-tree/tree-model.js';
 import { useOwnedState } from './owned-state.js';
 import { selectionRange } from './selection-range.js';
+import { intAt } from '../lib/int-runs.js';
 
 /**
  * @typedef {{type: 'record', row: number, inField?: string} | {type: 'field', row: number, path: string, name: string, offset: number, size: number}
@@ -50,7 +51,7 @@ export function useSelection(doc, client) {
         return;
       }
       select({ type: 'record', row }, { reveal: true });
-      if (doc.records.kinds[row] === RecordKind.Nested) return;
+      if (intAt(doc.records.kinds, row) === RecordKind.Nested) return;
       const named = (/** @type {any[]} */ fields) => {
         const name = fieldNameAt(fields, off);
         if (name) setSelection((cur) => (cur && cur.type === 'record' && cur.row === row ? { ...cur, inField: name } : cur));
@@ -101,7 +102,7 @@ export function useSelection(doc, client) {
         return;
       }
       const row = Number(el.getAttribute('data-row'));
-      if (!doc.records || doc.records.kinds[row] === RecordKind.Nested || doc.records.files[row] !== 0) return;
+      if (!doc.records || intAt(doc.records.kinds, row) === RecordKind.Nested || intAt(doc.records.files, row) !== 0) return;
       const f = fieldAtPath(doc.fieldsCache.get(row)?.fields || [], el.getAttribute('data-path'));
       if (!f) return;
       const start = Number(f.offset);

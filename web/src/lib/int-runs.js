@@ -7,8 +7,9 @@
 // crosses postMessage as it is. Columns with many short runs stay plain Int32Arrays.
 
 /**
- * @typedef {{length: number, starts: Int32Array, firsts: Int32Array, steps: Int32Array, k?: number}} IntRuns
+ * @typedef {{length: number, starts: Int32Array, firsts: Int32Array | Float64Array, steps: Int32Array, k?: number}} IntRuns
  * @typedef {Int32Array | IntRuns} IntColumn
+ * @typedef {IntColumn | Uint8Array | Uint16Array | Uint32Array | Float64Array} NumColumn (any column intAt reads)
  */
 
 /**
@@ -87,7 +88,7 @@ export function joinRuns(builders) {
 /**
  * Value `i` of the column (undefined outside it, as for an array). Sequential reads cost O(1): the
  * last run read is remembered on the column.
- * @param {IntColumn} col
+ * @param {NumColumn} col
  * @param {number} i
  * @returns {number}
  */
@@ -112,7 +113,7 @@ export function intAt(col, i) {
 
 /**
  * Values [from, to) of the column as an array (tests, short ranges).
- * @param {IntColumn} col
+ * @param {NumColumn} col
  * @param {number} [from]
  * @param {number} [to]
  */

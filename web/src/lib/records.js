@@ -50,7 +50,7 @@ export function leafAt(doc, j) {
  */
 export function rowLabel(doc, row) {
   const { kinds, types } = doc.records;
-  return doc.labels.get(row) ?? doc.typeNames.get(kinds[row] * 4294967296 + types[row]) ?? '';
+  return doc.labels.get(row) ?? doc.typeNames.get(intAt(kinds, row) * 4294967296 + intAt(types, row)) ?? '';
 }
 
 /**
@@ -84,7 +84,7 @@ export function leafEndMax(doc, j) {
   const m = doc.index.leafMaxEnd;
   if (m) return m[j];
   const r = leafAt(doc, j);
-  return doc.records.offsets[r] + doc.records.sizes[r];
+  return intAt(doc.records.offsets, r) + intAt(doc.records.sizes, r);
 }
 
 /**
@@ -120,7 +120,7 @@ export function findRowAt(doc, off) {
   const better = (r) => {
     if (best < 0) return true;
     const d = rowDepth(doc, r);
-    return d > bestDepth || (d === bestDepth && sizes[r] < sizes[best]);
+    return d > bestDepth || (d === bestDepth && intAt(sizes, r) < intAt(sizes, best));
   };
   const take = (r) => {
     best = r;
@@ -132,19 +132,19 @@ export function findRowAt(doc, off) {
   let i = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (offsets[leafAt(doc, mid)] <= off) {
+    if (intAt(offsets, leafAt(doc, mid)) <= off) {
       i = mid;
       lo = mid + 1;
     } else hi = mid - 1;
   }
   for (let j = i, steps = 0; j >= 0 && leafEndMax(doc, j) > off && steps < 4096; j--, steps++) {
     const r = leafAt(doc, j);
-    if (offsets[r] <= off && off < offsets[r] + sizes[r] && sizes[r] > 0 && better(r)) take(r);
+    if (intAt(offsets, r) <= off && off < intAt(offsets, r) + intAt(sizes, r) && intAt(sizes, r) > 0 && better(r)) take(r);
   }
   if (best >= 0) return best;
   for (let k = 0; k < containers.length; k++) {
     const r = containers[k];
-    if (offsets[r] <= off && off < offsets[r] + sizes[r] && better(r)) take(r);
+    if (intAt(offsets, r) <= off && off < intAt(offsets, r) + intAt(sizes, r) && better(r)) take(r);
   }
   return best;
 }
@@ -162,13 +162,13 @@ export function leavesInRange(doc, a, b) {
   let hi = leafOrder.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (offsets[leafAt(doc, mid)] < b) lo = mid + 1;
+    if (intAt(offsets, leafAt(doc, mid)) < b) lo = mid + 1;
     else hi = mid;
   }
   const out = [];
   for (let j = lo - 1, steps = 0; j >= 0 && leafEndMax(doc, j) > a && steps < 8192; j--, steps++) {
     const r = leafAt(doc, j);
-    if (offsets[r] + sizes[r] > a && sizes[r] > 0) out.push(r);
+    if (intAt(offsets, r) + intAt(sizes, r) > a && intAt(sizes, r) > 0) out.push(r);
   }
   out.reverse();
   return out;
@@ -179,7 +179,7 @@ export function fileRow(doc, row) {
   const { kinds } = doc.records;
   let r = row;
   let guard = 0;
-  while (r >= 0 && kinds[r] === RecordKind.Nested && guard++ < 256) r = parentOf(doc, r);
+  while (r >= 0 && intAt(kinds, r) === RecordKind.Nested && guard++ < 256) r = parentOf(doc, r);
   return r;
 }
 
@@ -209,7 +209,7 @@ export function childCount(doc, row) {
  */
 export function offsetText(doc, row, off) {
   const rec = doc.records; // (null until the 'tables' message, or when making it failed)
-  const o = off ?? rec?.offsets[row];
+  const o = off ?? (rec ? intAt(rec.offsets, row) : undefined);
   if (o == null) return '?';
-  return `${rec?.kinds[row] === RecordKind.Nested ? 'z+' : ''}0x${Math.floor(Number(o)).toString(16)}`;
+  return `${rec && intAt(rec.kinds, row) === RecordKind.Nested ? 'z+' : ''}0x${Math.floor(Number(o)).toString(16)}`;
 }

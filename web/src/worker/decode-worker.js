@@ -35,6 +35,7 @@
 import createProfscope from '@profscope-wasm/profscope_wasm.mjs';
 import wasmUrl from '@profscope-wasm/profscope_wasm.wasm?url';
 import { decodeStrings } from '../lib/strings.js';
+import { intAt } from '../lib/int-runs.js';
 import { parseJson, readKept, readMarkers } from './session-columns.js';
 import { makeTables, nextTask } from './tables.js';
 import { isModuleFault, moduleFaultMessage } from './module-fault.js';
@@ -431,10 +432,10 @@ function searchRecords(s, query) {
     test = (label) => label.toLowerCase().includes(q);
   }
   const off = /^0x[0-9a-f]+$/i.test(query) ? Number(query) : -1;
-  const offsets = off >= 0 ? s.recordOffsets() : null;
+  const offsets = off >= 0 ? s.recordOffsetRuns() : null;
   const hit = Uint8Array.from(names, (label) => (test(label) ? 1 : 0));
   const out = [];
-  for (let r = 0; r < ids.length; r++) if (hit[ids[r]] || (offsets && offsets[r] === off)) out.push(r);
+  for (let r = 0; r < ids.length; r++) if (hit[ids[r]] || (offsets && intAt(offsets, r) === off)) out.push(r);
   return Int32Array.from(out);
 }
 
@@ -458,11 +459,11 @@ function recordLabels(s, format) {
     return id;
   };
   if (format === 'xray') {
-    const kinds = s.recordKinds(), types = s.recordTypes();
+    const kinds = s.recordKindRuns(), types = s.recordTypeRuns();
     /** @type {Map<number, number>} */
     const byType = new Map();
     for (let r = 0; r < n; r++) {
-      const key = kinds[r] * 4294967296 + types[r];
+      const key = intAt(kinds, r) * 4294967296 + intAt(types, r);
       let id = byType.get(key);
       if (id === undefined) byType.set(key, (id = idOf(String(s.recordLabel(r)))));
       ids[r] = id;

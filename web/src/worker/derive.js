@@ -77,7 +77,7 @@ export function recordTypeNames(records, nameOf) {
   const names = new Map();
   let last = -1; // rows come in runs of one type (a perf.data's SAMPLEs): one lookup per run
   for (let r = 0; r < kinds.length; r++) {
-    const key = typeKey(kinds[r], types[r]);
+    const key = typeKey(intAt(kinds, r), intAt(types, r));
     if (key === last) continue;
     last = key;
     if (!names.has(key)) names.set(key, nameOf(r));
@@ -107,23 +107,23 @@ export function recordComposition(records, typeNames) {
   let g;
   let last = -1; // the group of the row before (rows come in runs of one type)
   for (let r = 0; r < kinds.length; r++) {
-    const k = kinds[r];
+    const k = intAt(kinds, r);
     if (k === RecordKind.DataSection || k === RecordKind.FeatureTable) continue;
     if (k === RecordKind.Record) {
       const p = intAt(parents, r);
-      if (p >= 0 && kinds[p] === RecordKind.Record) continue;
+      if (p >= 0 && intAt(kinds, p) === RecordKind.Record) continue;
     }
-    const key = typeKey(k, types[r]);
+    const key = typeKey(k, intAt(types, r));
     if (key !== last) {
       last = key;
       g = groups.get(key);
     }
     if (!g) {
-      g = { label: typeNames.get(key) ?? '', kind: k, type: types[r], count: 0, bytes: 0, nested: k === RecordKind.Nested, first: r };
+      g = { label: typeNames.get(key) ?? '', kind: k, type: intAt(types, r), count: 0, bytes: 0, nested: k === RecordKind.Nested, first: r };
       groups.set(key, g);
     }
     g.count++;
-    g.bytes += sizes[r];
+    g.bytes += intAt(sizes, r);
   }
   return [...groups.values()].sort((a, b) => b.bytes - a.bytes || b.count - a.count);
 }

@@ -26,7 +26,7 @@ import { RecordKind } from '../lib/record-kind.js';
 import { RunBuilder, intAt, intsOf, joinRuns, packInts } from '../lib/int-runs.js';
 
 /**
- * @typedef {{offsets: import('./session-columns.js').RecordColumns['offsets'], sizes: import('./session-columns.js').RecordColumns['sizes'], kinds: Uint8Array, parents: import('../lib/int-runs.js').IntColumn, files: Uint8Array}} IndexedColumns
+ * @typedef {{offsets: import('./session-columns.js').RecordColumns['offsets'], sizes: import('./session-columns.js').RecordColumns['sizes'], kinds: import('./session-columns.js').RecordColumns['kinds'], parents: import('../lib/int-runs.js').IntColumn, files: import('./session-columns.js').RecordColumns['files']}} IndexedColumns
  * @typedef {import('../lib/int-runs.js').IntColumn} IntColumn
  */
 
@@ -55,13 +55,13 @@ export function buildRecordIndex(rec, share = 1 / 12) {
   let maxEnd = -Infinity;
   for (let i = 0; i < leafCount; i++) {
     const r = intAt(leafOrder, i);
-    const end = offsets[r] + sizes[r];
+    const end = intAt(offsets, r) + intAt(sizes, r);
     if (end >= maxEnd) maxEnd = end;
     else if (!leafMaxEnd) {
       leafMaxEnd = new Float64Array(leafCount);
       for (let j = 0; j < i; j++) {
         const q = intAt(leafOrder, j);
-        leafMaxEnd[j] = offsets[q] + sizes[q];
+        leafMaxEnd[j] = intAt(offsets, q) + intAt(sizes, q);
       }
     }
     if (leafMaxEnd) leafMaxEnd[i] = maxEnd;
@@ -71,7 +71,7 @@ export function buildRecordIndex(rec, share = 1 / 12) {
 
 /** @param {IndexedColumns} rec @param {number} r */
 function inMainFile(rec, r) {
-  return rec.kinds[r] !== RecordKind.Nested && rec.files[r] === 0;
+  return intAt(rec.kinds, r) !== RecordKind.Nested && intAt(rec.files, r) === 0;
 }
 
 /**
@@ -160,7 +160,7 @@ function leavesAsRuns(rec, fileKids, maxRuns) {
       containers.push(r);
       continue;
     }
-    const o = offsets[r];
+    const o = intAt(offsets, r);
     if (o < prev) return null;
     prev = o;
     if (leaves.push(r) && leaves.lens.length > maxRuns) return null;
@@ -200,14 +200,14 @@ function leavesAsArray(rec, fileKids) {
       containers[ci++] = r;
     } else {
       leafOrder[li++] = r;
-      const o = offsets[r];
+      const o = intAt(offsets, r);
       if (o < prev) sorted = false;
       prev = o;
     }
   }
   if (!sorted) {
     const arr = Array.from(leafOrder);
-    arr.sort((a, b) => offsets[a] - offsets[b] || sizes[b] - sizes[a] || a - b);
+    arr.sort((a, b) => intAt(offsets, a) - intAt(offsets, b) || intAt(sizes, b) - intAt(sizes, a) || a - b);
     leafOrder = Int32Array.from(arr);
   }
   return { leafOrder: packInts(leafOrder), containers };

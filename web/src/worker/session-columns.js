@@ -63,10 +63,10 @@ export function readProfile(s) {
 }
 
 /**
- * (offsets, sizes and types are the narrowest array that holds them: a Float64Array past 4 GB;
- * parents are runs where that is much smaller: read them with lib/int-runs.js intAt)
- * @typedef {{offsets: Float64Array | Uint32Array | Uint16Array | Uint8Array, sizes: Float64Array | Uint32Array | Uint16Array | Uint8Array, types: Uint32Array | Uint16Array | Uint8Array,
- *   kinds: Uint8Array, parents: import('../lib/int-runs.js').IntColumn, files: Uint8Array}} RecordColumns
+ * (each column is runs where that is much smaller, else the narrowest array that holds it: a Float64Array
+ * past 4 GB; read them with lib/int-runs.js intAt, and their row count as .length)
+ * @typedef {import('../lib/int-runs.js').NumColumn} NumColumn
+ * @typedef {{offsets: NumColumn, sizes: NumColumn, types: NumColumn, kinds: NumColumn, parents: import('../lib/int-runs.js').IntColumn, files: NumColumn}} RecordColumns
  */
 
 /** Runs a row at most for a column held as runs (12 bytes a run, 4 a row). */
@@ -79,12 +79,12 @@ export const RUNS_SHARE = 1 / 12;
  */
 export function readRecords(s) {
   return {
-    offsets: s.recordOffsets(),
-    sizes: s.recordSizes(),
-    types: s.recordTypes(),
-    kinds: s.recordKinds(),
+    offsets: s.recordOffsetRuns(),
+    sizes: s.recordSizeRuns(),
+    types: s.recordTypeRuns(),
+    kinds: s.recordKindRuns(),
     parents: s.recordParentRuns(RUNS_SHARE),
-    files: s.recordFiles(),
+    files: s.recordFileRuns(),
   };
 }
 

@@ -8,6 +8,7 @@ import { RecordKind } from '../lib/record-kind.js';
 import { buildRecordIndex } from './record-index.js';
 import { parseJson, readIntervals, readRecords } from './session-columns.js';
 import { lanesFrom, recordComposition, recordTypeNames } from './derive.js';
+import { intAt } from '../lib/int-runs.js';
 
 /** @typedef {import('../../../wasm/profscope').Session} Session */
 
@@ -40,7 +41,7 @@ export async function makeTables(s, lanesOf, { between, current, lap = (_w, v) =
     const lanes = await step('lanes', () => lanesFrom(s.sampleLanes(false), scale, lanesOf.counts));
     const intervals = await step('intervals', () => readIntervals(s, lanesOf.canon, scale));
     const records = await step('record columns', () => readRecords(s));
-    const typeNames = await step('type names', () => recordTypeNames(records, (r) => typeName(s, records.kinds[r], r)));
+    const typeNames = await step('type names', () => recordTypeNames(records, (r) => typeName(s, intAt(records.kinds, r), r)));
     const index = await step('record index', () => buildRecordIndex(records));
     const composition = await step('composition', () => recordComposition(records, typeNames));
     return {

@@ -8,6 +8,7 @@ import { byteAscii, byteHex, formatInt, hex, hexPad, offsetWidth } from '../../l
 import { category, leavesInRange, rowDepth } from '../../lib/records.js';
 import { GotoOffset } from './goto-offset.jsx';
 import './hex-view.css';
+import { intAt } from '../../lib/int-runs.js';
 
 const ROW_H = 20;
 const PER_ROW = 16;
@@ -52,8 +53,8 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, 
     if (!doc || !records || b <= a) return out;
     const { offsets, sizes } = doc.records;
     const paint = (r) => {
-      const s = Math.max(a, offsets[r]);
-      const e = Math.min(b, offsets[r] + sizes[r]);
+      const s = Math.max(a, intAt(offsets, r));
+      const e = Math.min(b, intAt(offsets, r) + intAt(sizes, r));
       for (let p = s; p < e; p++) if (out[p - a] < 0) out[p - a] = r;
     };
     for (const r of leavesInRange(doc, a, b)) paint(r);
@@ -62,7 +63,7 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, 
     const over = [];
     for (let k = 0; k < containers.length && k < 100000; k++) {
       const r = containers[k];
-      if (offsets[r] < b && offsets[r] + sizes[r] > a) over.push([rowDepth(doc, r), r]);
+      if (intAt(offsets, r) < b && intAt(offsets, r) + intAt(sizes, r) > a) over.push([rowDepth(doc, r), r]);
     }
     over.sort((x, y) => y[0] - x[0]);
     for (const [, r] of over) paint(r);
@@ -88,8 +89,8 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, 
       let cls = '';
       if (rec >= 0) {
         const { kinds, types, offsets } = doc.records;
-        cls += ` k${category(kinds[rec], types[rec])} p${rec & 1}`;
-        if (offsets[rec] === off) cls += ' rs';
+        cls += ` k${category(intAt(kinds, rec), intAt(types, rec))} p${rec & 1}`;
+        if (intAt(offsets, rec) === off) cls += ' rs';
       }
       if (off >= selStart && off < selEnd) {
         cls += ' sel';

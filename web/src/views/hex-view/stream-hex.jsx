@@ -9,6 +9,7 @@ import { formatBytes, hex } from '../../lib/format.js';
 import { RecordKind } from '../../lib/record-kind.js';
 import { kidAt, kidsBegin, rowLabel } from '../../lib/records.js';
 import { HexView } from './hex-view.jsx';
+import { intAt } from '../../lib/int-runs.js';
 
 /**
  * The container's decompressed bytes as a ByteSource, kept per document (doc.streamCache).
@@ -55,7 +56,7 @@ export function StreamHex({ doc, client, range, scrollNonce, onSelect }) {
   const { container, start, end } = range.stream;
   const { source, error } = useStreamSource(doc, client, container);
   const [cursor, setCursor] = useState(-1);
-  const containerName = `${rowLabel(doc, container)} at ${hex(doc.records.offsets[container])}`;
+  const containerName = `${rowLabel(doc, container)} at ${hex(intAt(doc.records.offsets, container))}`;
   const toContainer = (
     <button type="button" class="stream-container" onClick={() => onSelect({ type: 'record', row: container }, { reveal: true })}>
       Compressed bytes of the container
@@ -80,8 +81,8 @@ export function StreamHex({ doc, client, range, scrollNonce, onSelect }) {
     const { offsets, sizes, kinds } = doc.records;
     for (let k = kidsBegin(doc, container), end = kidsBegin(doc, container + 1); k < end; k++) {
       const r = kidAt(doc, k);
-      if (kinds[r] !== RecordKind.Nested) continue;
-      if (offsets[r] <= off && off < offsets[r] + sizes[r]) {
+      if (intAt(kinds, r) !== RecordKind.Nested) continue;
+      if (intAt(offsets, r) <= off && off < intAt(offsets, r) + intAt(sizes, r)) {
         onSelect({ type: 'record', row: r }, { reveal: true });
         return;
       }

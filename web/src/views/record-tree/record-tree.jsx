@@ -9,6 +9,7 @@ import { RecordKind } from '../../lib/record-kind.js';
 import { RecordsPending } from '../../lib/tables-pending.jsx';
 import { buildFlat, itemAt, indexOfRow, indexOfField, fieldKey } from './tree-model.js';
 import './record-tree.css';
+import { intAt } from '../../lib/int-runs.js';
 
 const ROW_H = 22;
 
@@ -60,7 +61,7 @@ function RecordTreeOf({ doc, client, selection, revealNonce, onSelect }) {
     let rows = found ? found.rows : null;
     if (group !== 'all') {
       const [k, ty] = group.split(':').map(Number);
-      const keep = (r) => kinds[r] === k && types[r] === ty;
+      const keep = (r) => intAt(kinds, r) === k && intAt(types, r) === ty;
       if (rows) rows = rows.filter(keep);
       else {
         let c = 0;
@@ -406,8 +407,8 @@ function TreeRow({ i, it, doc, selected, expandable, expanded, onClick, onToggle
           <span class="rt-fname">{String(f.name ?? '')}</span>
           {f.value != null && f.value !== '' ? <span class="rt-fvalue">{String(f.value)}</span> : null}
         </span>
-        <span class="rt-off" title={doc.records.kinds[it.row] === RecordKind.Nested ? 'offset in the decompressed stream' : 'file offset'}>
-          {doc.records.kinds[it.row] === RecordKind.Nested ? 'z+' : ''}
+        <span class="rt-off" title={intAt(doc.records.kinds, it.row) === RecordKind.Nested ? 'offset in the decompressed stream' : 'file offset'}>
+          {intAt(doc.records.kinds, it.row) === RecordKind.Nested ? 'z+' : ''}
           {hex(f.offset)}
         </span>
         <span class="rt-size">{formatInt(f.size)}</span>
@@ -416,7 +417,7 @@ function TreeRow({ i, it, doc, selected, expandable, expanded, onClick, onToggle
   }
   const { offsets, sizes, kinds, types } = doc.records;
   const row = it.row;
-  const kind = kinds[row];
+  const kind = intAt(kinds, row);
   const label = rowLabel(doc, row);
   const nested = kind === RecordKind.Nested;
   return (
@@ -433,15 +434,15 @@ function TreeRow({ i, it, doc, selected, expandable, expanded, onClick, onToggle
       onDblClick={expandable ? onToggle : undefined}
     >
       {twisty}
-      <span class={`rt-chip cat${category(kind, types[row])}`} aria-hidden="true" />
+      <span class={`rt-chip cat${category(kind, intAt(types, row))}`} aria-hidden="true" />
       <span class="rt-label" title={label}>
         {label}
       </span>
       <span class="rt-off" title={nested ? 'offset in the decompressed stream' : 'file offset'}>
         {nested ? 'z+' : ''}
-        {hex(offsets[row])}
+        {hex(intAt(offsets, row))}
       </span>
-      <span class="rt-size">{formatInt(sizes[row])}</span>
+      <span class="rt-size">{formatInt(intAt(sizes, row))}</span>
     </div>
   );
 }
@@ -466,7 +467,7 @@ function defaultExpanded(doc) {
   const out = [];
   for (let k = kidsBegin(doc, n), end = kidsBegin(doc, n + 1); k < end; k++) {
     const r = kidAt(doc, k);
-    if (kinds[r] === RecordKind.DataSection || kinds[r] === RecordKind.FeatureTable) {
+    if (intAt(kinds, r) === RecordKind.DataSection || intAt(kinds, r) === RecordKind.FeatureTable) {
       // containers are opened without asking for their fields first
       out.push(r);
     }
