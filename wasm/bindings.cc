@@ -103,7 +103,8 @@ val Runs(const profscope::PackedColumn<T>& v, Plain plain, size_t plain_bytes) {
   using S = std::make_signed_t<T>;
   bool fit = v.is_runs() && !v.empty();
   const size_t runs = v.run_count();
-  const bool wide = sizeof(T) > 4 && v.most() > UINT32_MAX;
+  // (firsts past int32: a Float64Array, exact to 2^53)
+  const bool wide = std::is_unsigned_v<T> && static_cast<uint64_t>(v.most()) > static_cast<uint64_t>(INT32_MAX);
   fit = fit && runs * (8 + (wide ? 8 : 4)) * 3 <= plain_bytes;
   for (size_t r = 0; fit && r < runs; ++r) {
     const int64_t step = static_cast<S>(v.steps()[r]);
@@ -427,9 +428,8 @@ class JsSession {
   // The first sample of record row `row`, -1 when it is no sample's.
   int recordSample(int row) const {
     const auto& rec = p().samples.record;
-    for (size_t i = 0; i < rec.size(); ++i)
-      if (rec[i] == row) return static_cast<int>(i);
-    return -1;
+    const size_t at = rec.find(row);
+    return at < rec.size() ? static_cast<int>(at) : -1;
   }
   // The samples by thread row (by_cpu: by CPU), each lane in time order, and their times in that order
   // (as sampleTimes gives them): {samples, start, times}, lane l = [start[l], start[l + 1]).

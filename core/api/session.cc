@@ -261,6 +261,7 @@ void Session::UseSideFiles() {
 
 void Session::NoteOutOfMemory() {
   spare_.reset();
+  res_.profile.samples.TrimToShortest();  // (a sample whose columns were being added when it failed)
   // Where it stopped: the last record read, or the file record holding it
   // (a nested record's offset is within a decompressed stream).
   const RecordTable& rt = res_.records;

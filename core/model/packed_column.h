@@ -18,6 +18,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <limits>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -33,6 +34,8 @@ class PackedColumn {
   static_assert(std::is_integral_v<T>, "PackedColumn holds integers");
   using U = std::make_unsigned_t<T>;
   using S = std::make_signed_t<T>;
+  // A value or the next one of a run, exactly (a run never wraps around, as int-runs.js cannot read that).
+  using N = std::conditional_t<(sizeof(T) <= 4), int64_t, __int128>;
 
  public:
   using value_type = T;
@@ -49,20 +52,68 @@ class PackedColumn {
   // The largest value so far, as unsigned (0 when empty).
   U most() const { return most_; }
 
+  // Appends v. Throws std::bad_alloc with the column unchanged.
   void push_back(T v) {
     const U u = static_cast<U>(v);
-    if (u > most_) most_ = u;
     if (width_ == 0) {
-      if (going_ && u == next_) {  // the run goes on (the common case)
-        next_ = static_cast<U>(u + static_cast<U>(steps_.back()));
+      if (going_ && static_cast<N>(v) == next_) {  // the run goes on (the common case)
+        next_ += StepOf(steps_.size() - 1);
         ++n_;
       } else {
         PushRun(v);
       }
-      if ((n_ & kCheckEvery) == 0 && RunBytes() > PlainBytes(n_)) ToPlain();
+      if (u > most_) most_ = u;
+      if ((n_ & kCheckEvery) == 0 && RunBytes() > PlainBytes(n_)) {
+        try {
+          ToPlain();
+        } catch (const std::bad_alloc&) {  // (the runs stay: they hold every value)
+        }
+      }
     } else {
       PushPlain(u);
+      if (u > most_) most_ = u;
     }
+  }
+
+  // Drops the values from row n on (n <= size()): what a table does when a row was added to some of its
+  // columns only.
+  void truncate(size_t n) {
+    if (n >= n_) return;
+    if (width_ != 0) {
+      switch (width_) {
+        case 1: d8_.resize(n); break;
+        case 2: d16_.resize(n); break;
+        case 4: d32_.resize(n); break;
+        default: d64_.resize(n); break;
+      }
+      n_ = n;
+      return;
+    }
+    while (!starts_.empty() && starts_.back() >= n) {
+      starts_.pop_back();
+      firsts_.pop_back();
+      steps_.pop_back();
+    }
+    n_ = n;
+    going_ = !starts_.empty() && n_ - starts_.back() >= 2;
+    if (going_) next_ = static_cast<N>(RunValue(starts_.size() - 1, n_ - 1)) + StepOf(starts_.size() - 1);
+  }
+
+  // The first row holding v, or size() when none.
+  size_t find(T v) const {
+    if (width_ != 0) {
+      for (size_t i = 0; i < n_; ++i)
+        if (Plain(i) == v) return i;
+      return n_;
+    }
+    for (size_t r = 0; r < starts_.size(); ++r) {
+      const size_t end = r + 1 < starts_.size() ? starts_[r + 1] : n_;
+      const N d = static_cast<N>(v) - static_cast<N>(firsts_[r]), step = StepOf(r);
+      if (d == 0) return starts_[r];
+      if (step != 0 && d % step == 0 && d / step > 0 && d / step < static_cast<N>(end - starts_[r]))
+        return starts_[r] + static_cast<size_t>(d / step);
+    }
+    return n_;
   }
 
   T operator[](size_t i) const {
@@ -119,22 +170,27 @@ class PackedColumn {
  private:
   static constexpr size_t kCheckEvery = 4095;  // runs are weighed against plain values every 4096 rows
 
+  // A run's step, exactly.
+  N StepOf(size_t r) const { return static_cast<N>(static_cast<S>(steps_[r])); }
+
   void PushRun(T v) {
     const size_t len = starts_.empty() ? 0 : n_ - starts_.back();
     if (len == 1) {
-      bool fits = true;
-      if constexpr (sizeof(T) <= 4) {
-        const int64_t d = static_cast<int64_t>(v) - static_cast<int64_t>(firsts_.back());
-        fits = d >= static_cast<int64_t>(std::numeric_limits<S>::min()) && d <= static_cast<int64_t>(std::numeric_limits<S>::max());
-      }
-      if (fits) {
-        const U step = static_cast<U>(static_cast<U>(v) - static_cast<U>(firsts_.back()));
-        steps_.back() = static_cast<T>(step);
-        next_ = static_cast<U>(static_cast<U>(v) + step);
+      // a step must fit the column's signed type (int-runs.js reads int32 steps)
+      const N d = static_cast<N>(v) - static_cast<N>(firsts_.back());
+      if (d >= static_cast<N>(std::numeric_limits<S>::min()) && d <= static_cast<N>(std::numeric_limits<S>::max())) {
+        steps_.back() = static_cast<T>(static_cast<S>(d));
+        next_ = static_cast<N>(v) + d;
         going_ = true;
         ++n_;
         return;
       }
+    }
+    if (starts_.size() == starts_.capacity()) {  // room first: the three pushes below then cannot throw
+      const size_t room = GrownCapacity(starts_.size());
+      starts_.reserve(room);
+      firsts_.reserve(room);
+      steps_.reserve(room);
     }
     starts_.push_back(static_cast<uint32_t>(n_));
     firsts_.push_back(v);
@@ -144,7 +200,8 @@ class PackedColumn {
   }
 
   T RunValue(size_t r, size_t i) const {
-    return static_cast<T>(static_cast<U>(static_cast<U>(firsts_[r]) + static_cast<U>(steps_[r]) * static_cast<U>(i - starts_[r])));
+    const uint64_t first = static_cast<U>(firsts_[r]), step = static_cast<U>(steps_[r]);
+    return static_cast<T>(static_cast<U>(first + step * static_cast<uint64_t>(i - starts_[r])));
   }
 
   static int WidthOf(U most) {
@@ -157,18 +214,20 @@ class PackedColumn {
   size_t RunBytes() const { return starts_.size() * (sizeof(uint32_t) + 2 * sizeof(T)); }
   size_t PlainBytes(size_t n) const { return n * static_cast<size_t>(WidthOf(most_)); }
 
+  // Holds the values plain from now on; throws std::bad_alloc with the column unchanged.
   void ToPlain() {
-    const size_t n = n_;
-    width_ = WidthOf(most_);
-    fits_ = Fits(width_);
-    Reserve(std::max(reserved_, GrownCapacity(n)));
-    n_ = 0;
-    for (size_t r = 0; r < starts_.size(); ++r) {
-      const size_t end = r + 1 < starts_.size() ? starts_[r + 1] : n;
-      U x = static_cast<U>(firsts_[r]);
-      const U step = static_cast<U>(steps_[r]);
-      for (size_t i = starts_[r]; i < end; ++i, x = static_cast<U>(x + step)) Store(x);
-    }
+    PackedColumn<T> plain;
+    plain.width_ = WidthOf(most_);
+    plain.fits_ = Fits(plain.width_);
+    plain.Reserve(std::max(reserved_, GrownCapacity(n_)));
+    ForEach([&](T v) { plain.Store(static_cast<U>(v)); });
+    d8_.swap(plain.d8_);
+    d16_.swap(plain.d16_);
+    d32_.swap(plain.d32_);
+    d64_.swap(plain.d64_);
+    width_ = plain.width_;
+    fits_ = plain.fits_;
+    going_ = false;
     std::vector<uint32_t>().swap(starts_);
     std::vector<T>().swap(firsts_);
     std::vector<T>().swap(steps_);
@@ -236,7 +295,7 @@ class PackedColumn {
   int width_ = 0;          // 0: runs; else bytes a plain value
   U fits_ = 0;             // plain: the largest value width_ bytes hold
   bool going_ = false;     // runs: the last run has two values or more (its step is set)
-  U next_ = 0;             // then: the value that would continue it
+  N next_ = 0;             // then: the value that would continue it
   std::vector<uint32_t> starts_;
   std::vector<T> firsts_, steps_;
   std::vector<uint8_t> d8_;  // plain values: the one of these of width_ bytes

@@ -3,6 +3,7 @@
 // an index into its table; kNone (-1) means "none".
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -168,6 +169,19 @@ struct SampleTable {
     record.reserve(n);
   }
   uint64_t Count(size_t i) const { return count.empty() ? 1 : count[i]; }
+  // Drops the rows some column lacks (an allocation failed while a row was added column by column).
+  void TrimToShortest() {
+    size_t n = std::min({time.size(), thread.size(), cpu.size(), event.size(), weight.size(), stack.size(), record.size()});
+    if (!count.empty()) n = std::min(n, count.size());
+    time.resize(n);
+    thread.resize(n);
+    cpu.truncate(n);
+    event.truncate(n);
+    weight.resize(n);
+    stack.resize(n);
+    record.truncate(n);
+    if (!count.empty()) count.resize(n);
+  }
   uint64_t Total() const {
     if (count.empty()) return size();
     uint64_t n = 0;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 #include "core/model/packed_column.h"
@@ -53,15 +54,32 @@ struct RecordTable {
   PackedColumn<uint8_t> file;     // which input file (0 = the main one; perf --threads data.N files follow)
   uint8_t current_file = 0;      // file index given to rows added now
 
+  // Adds a row; throws std::bad_alloc with the table unchanged.
   int32_t Add(uint64_t off, uint64_t sz, uint32_t ty, RecordKind k, int32_t par, RecordCategory cat) {
-    offset.push_back(off);
-    size.push_back(sz);
-    type.push_back(ty);
-    kind.push_back(static_cast<uint8_t>(k));
-    category.push_back(static_cast<uint8_t>(cat));
-    parent.push_back(par);
-    file.push_back(current_file);
-    return static_cast<int32_t>(offset.size() - 1);
+    const size_t n = offset.size();
+    try {
+      offset.push_back(off);
+      size.push_back(sz);
+      type.push_back(ty);
+      kind.push_back(static_cast<uint8_t>(k));
+      category.push_back(static_cast<uint8_t>(cat));
+      parent.push_back(par);
+      file.push_back(current_file);
+    } catch (const std::bad_alloc&) {
+      Truncate(n);
+      throw;
+    }
+    return static_cast<int32_t>(n);
+  }
+  // Drops the rows from n on.
+  void Truncate(size_t n) {
+    offset.truncate(n);
+    size.truncate(n);
+    type.truncate(n);
+    kind.truncate(n);
+    category.truncate(n);
+    parent.truncate(n);
+    file.truncate(n);
   }
   size_t rows() const { return offset.size(); }
   size_t capacity() const { return offset.capacity(); }

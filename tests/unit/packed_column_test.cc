@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -115,12 +116,77 @@ TEST(PackedColumn, SignedStepsThatDoNotFitStartANewRun) {
   }
 }
 
-TEST(PackedColumn, UnsignedRunsWrapAsTheValuesDo) {
+// Every run, read as int-runs.js reads it (first + step * k, no wrap-around), gives the column's values.
+template <typename T>
+void ExpectRunsReadExactly(const PackedColumn<T>& c, const std::vector<T>& v) {
+  using S = std::make_signed_t<T>;
+  ASSERT_TRUE(c.is_runs());
+  for (size_t r = 0; r < c.run_count(); ++r) {
+    const size_t end = r + 1 < c.run_count() ? c.starts()[r + 1] : c.size();
+    for (size_t i = c.starts()[r]; i < end; ++i) {
+      const long double exact = static_cast<long double>(c.firsts()[r]) +
+                                static_cast<long double>(static_cast<S>(c.steps()[r])) * static_cast<long double>(i - c.starts()[r]);
+      ASSERT_EQ(exact, static_cast<long double>(v[i])) << "row " << i;
+    }
+  }
+}
+
+TEST(PackedColumn, RunsNeverWrapAroundTheirType) {
   std::vector<uint8_t> v;
   for (int i = 0; i < 600; ++i) v.push_back(static_cast<uint8_t>(250 - i));  // counts down through 0
-  ExpectSame(Pack(v), v);
-  std::vector<uint64_t> w = {UINT64_MAX, 0, 1, 2, UINT64_MAX - 5, UINT64_MAX};
-  ExpectSame(Pack(w), w);
+  PackedColumn<uint8_t> c = Pack(v);
+  ExpectSame(c, v);
+  ExpectRunsReadExactly(c, v);
+  EXPECT_GE(c.run_count(), 3u);  // 250 .. 0, then 255 .. 0, then 255 ..
+  const std::vector<uint8_t> up = {250, 253, 0, 3};  // +3 would wrap to 0: a new run
+  ExpectSame(Pack(up), up);
+  ExpectRunsReadExactly(Pack(up), up);
+  const std::vector<uint32_t> types = {0xFFFFFFFEu, 0xFFFFFFFFu, 0, 1};
+  ExpectSame(Pack(types), types);
+  ExpectRunsReadExactly(Pack(types), types);
+  std::vector<uint64_t> w = {UINT64_MAX - 2, UINT64_MAX - 1, UINT64_MAX, 0, 1, 2, UINT64_MAX - 5, UINT64_MAX};
+  PackedColumn<uint64_t> cw = Pack(w);
+  ExpectSame(cw, w);
+  ExpectRunsReadExactly(cw, w);
+}
+
+TEST(PackedColumn, TruncateDropsTheLastRowsAndTheColumnGoesOn) {
+  std::vector<int32_t> v;
+  for (int i = 0; i < 10000; ++i) v.push_back(i / 100);  // runs of 100 equal values
+  for (size_t cut : {size_t{9999}, size_t{5050}, size_t{5001}, size_t{5000}, size_t{1}, size_t{0}}) {
+    PackedColumn<int32_t> c = Pack(v);
+    c.truncate(cut);
+    std::vector<int32_t> want(v.begin(), v.begin() + static_cast<long>(cut));
+    ExpectSame(c, want);
+    for (int i = 0; i < 300; ++i) {  // and takes values after it as if it had never had more
+      c.push_back(-i);
+      want.push_back(-i);
+    }
+    ExpectSame(c, want);
+  }
+  std::mt19937 rng(5);
+  std::vector<uint32_t> plain;
+  for (int i = 0; i < 9000; ++i) plain.push_back(rng() % 70000);
+  PackedColumn<uint32_t> p = Pack(plain);
+  ASSERT_FALSE(p.is_runs());
+  p.truncate(4000);
+  plain.resize(4000);
+  ExpectSame(p, plain);
+}
+
+TEST(PackedColumn, FindGivesTheFirstRowOfAValue) {
+  std::vector<int32_t> v = {-1, 0, 0, 0, 5, 6, 7, 8, 8, 8, 3, 1, -1};
+  for (int i = 0; i < 5000; ++i) v.push_back(100 + 2 * i);
+  PackedColumn<int32_t> c = Pack(v);
+  for (int32_t x : {-1, 0, 5, 8, 3, 1, 100, 102, 101, 10098, 10100, 20000, -7}) {
+    const auto at = std::find(v.begin(), v.end(), x);
+    EXPECT_EQ(c.find(x), static_cast<size_t>(at - v.begin())) << x;
+  }
+  std::mt19937 rng(9);
+  std::vector<int32_t> r;
+  for (int i = 0; i < 9000; ++i) r.push_back(static_cast<int32_t>(rng() % 5000));
+  PackedColumn<int32_t> pr = Pack(r);
+  for (int32_t x : {r[0], r[4321], r[8999], 5001}) EXPECT_EQ(pr.find(x), static_cast<size_t>(std::find(r.begin(), r.end(), x) - r.begin()));
 }
 
 TEST(PackedColumn, RandomColumnsOfEveryShape) {

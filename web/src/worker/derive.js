@@ -106,12 +106,18 @@ export function recordComposition(records, typeNames) {
   /** @type {CompositionGroup | undefined} */
   let g;
   let last = -1; // the group of the row before (rows come in runs of one type)
+  let lastParent = -1; // and the kind of the last parent looked at (most rows share theirs)
+  let parentKind = -1;
   for (let r = 0; r < kinds.length; r++) {
     const k = intAt(kinds, r);
     if (k === RecordKind.DataSection || k === RecordKind.FeatureTable) continue;
     if (k === RecordKind.Record) {
       const p = intAt(parents, r);
-      if (p >= 0 && intAt(kinds, p) === RecordKind.Record) continue;
+      if (p !== lastParent) {
+        lastParent = p;
+        parentKind = p >= 0 ? intAt(kinds, p) : -1;
+      }
+      if (parentKind === RecordKind.Record) continue;
     }
     const key = typeKey(k, intAt(types, r));
     if (key !== last) {
