@@ -103,6 +103,13 @@ TextHazard LibraryHazard(std::string_view text) {
         if (ch == '\\' && last == '\\') last = 0;
         if (ch == c && last != '\\') break;
       }
+    } else if (!counted && c == '[') {
+      // A field's array bracket: the library reads tokens until its "]" and, at the end of the text
+      // without one, compares a null token (a crash natively). Real formats close it on its line.
+      const size_t end = std::min(text.find('\n', i), text.size());
+      const size_t close = text.find(']', i);
+      if (close >= end || text.substr(i, close - i).find_first_of("\"'") != std::string_view::npos)
+        return {at, "an array bracket that does not close on its line"};
     } else if (counted && (c == '(' || c == '[' || c == '{')) {
       if (++depth > kMaxNesting) return {at, "brackets nested deeper than 32"};
     } else if (counted && (c == ')' || c == ']' || c == '}')) {

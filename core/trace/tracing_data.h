@@ -51,6 +51,9 @@ struct TracingData {
 //  - a quoted string that never closes: its tokenizer reads on past the text's
 //    end forever, growing the token (outside a string every ' or " opens one;
 //    a quote after a backslash does not close it, as the tokenizer reads);
+//  - before the print fmt, a field's array "[" whose "]" is not on its line
+//    (outside strings): its field loop reads tokens until the "]" and compares
+//    a null token at the text's end (a crash natively);
 //  - in the print fmt, brackets nested deeper than kMaxNesting, or more than
 //    kMaxOperators operator characters: its parser, and its printer, recurse once per
 //    bracket and per operator of a chain ("1+1+1..."), and overflow the stack

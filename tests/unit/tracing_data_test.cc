@@ -39,6 +39,24 @@ TEST(LibraryHazard, OpeningOffsetOfTheStringThatNeverCloses) {
   EXPECT_EQ(At(std::string("\"a\0b", 4)), 0u);
 }
 
+TEST(LibraryHazard, AFieldsArrayBracketMustCloseOnItsLine) {
+  // libtraceevent reads tokens until the "]" and compares a null token at the text's end (found by
+  // perf_fuzz: a segfault natively, fuzz/regressions/perf_fuzz/ubsan-traceevent-array-bracket-never-closes).
+  const std::string real = "name: sched_switch\nID: 1\nformat:\n\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
+                           "\tfield:__data_loc char[] name;\toffset:24;\tsize:4;\tsigned:1;\n"
+                           "\tfield:u8 saddr[sizeof(struct sockaddr_in6)];\toffset:28;\tsize:28;\tsigned:0;\n\n"
+                           "print fmt: \"%s\", REC->prev_comm[0]\n";
+  EXPECT_EQ(At(real), kNone);
+  const std::string open = "name: main\nID: 1329\nformat:\n\tfield:unsigned shor[\n1\n";
+  EXPECT_EQ(At(open), open.find('['));
+  EXPECT_STREQ(LibraryHazard(open).what, "an array bracket that does not close on its line");
+  // closed only on a later line, or only inside a string: the same
+  EXPECT_EQ(At("format:\n\tfield:int a[\n4];\n"), 20u);
+  EXPECT_EQ(At("format:\n\tfield:int a[\"]\"];\n"), 20u);
+  // (in the print fmt the bracket is an operator of an expression: counted, as before)
+  EXPECT_EQ(At("print fmt: \"%d\", REC->a[\n0]"), kNone);
+}
+
 TEST(LibraryHazard, DeepBracketsAndLongOperatorChainsInThePrintFmt) {
   const std::string head = "name: x\nID: 1\nformat:\n\tfield:int a[4];\toffset:8;\tsize:16;\tsigned:1;\n\nprint fmt: \"%d\", ";
   std::string ok = head + std::string(kMaxNesting, '(') + "REC->a" + std::string(kMaxNesting, ')');
