@@ -20,7 +20,7 @@ std::vector<AccountRow> XRayAccount(const CallLog& log) {
     auto& s = stacks[log.runs[run].tid];
     for (size_t i = log.runs[run].first, end = log.RunEnd(run); i < end; ++i) {
       const uint64_t tsc = log.tsc[i];
-      const int32_t func = log.func[i];
+      const int32_t func = log.Func(i);
       if (!have_first) { first = tsc; have_first = true; }
       if (tsc < first) continue;
       if (IsEntry(log.action[i])) {

@@ -28,7 +28,7 @@ size_t CallLog::Add(uint32_t tid, uint32_t pid, int32_t block, CallAction a, int
     action.reserve(n);
   }
   tsc.push_back(t);
-  func.push_back(fn);
+  func.push_back(static_cast<uint32_t>(fn));
   row.push_back(record_row);
   action.push_back(a);
   return i;

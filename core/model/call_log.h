@@ -2,12 +2,13 @@
 // order: what `profscope events` lists and the `llvm-xray account`
 // statistics (core/analysis/xray_account.h) are computed from.
 //
-// Columns, not an object per record: 13 bytes a record (TSC, function id,
-// action), and the record-table rows as packed runs that count up. The
+// Columns, not an object per record: 9 bytes a record (TSC, action), the
+// function ids packed (1 or 2 bytes a record for most programs' ids), and the
+// record-table rows as packed runs that count up. The
 // thread, process and FDR buffer block are kept per run of consecutive
 // records that share them (a buffer holds one thread's records), call
 // arguments in a side list: a 200 MB log of
-// 26 M function records keeps ~340 MB here and in no other per-record form.
+// 26 M function records keeps ~280 MB here and in no other per-record form.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +38,7 @@ struct CallLog {
 
   // One entry per function record, file order.
   std::vector<uint64_t> tsc;         // the tracer's clock (XRay: TSC ticks)
-  std::vector<int32_t> func;         // function id
+  PackedColumn<uint32_t> func;       // function id's bits, packed (read them with Func)
   PackedColumn<int32_t> row;         // record-table row of the function record (runs: the rows count up)
   std::vector<CallAction> action;
   std::vector<Run> runs;             // by `first`, ascending; runs[0].first == 0
@@ -49,6 +50,7 @@ struct CallLog {
   std::unordered_map<int32_t, std::string> names;  // every function id of the records -> its name
 
   size_t size() const { return tsc.size(); }
+  int32_t Func(size_t i) const { return static_cast<int32_t>(func[i]); }
   // Appends a record; returns its index.
   size_t Add(uint32_t tid, uint32_t pid, int32_t block, CallAction a, int32_t fn, uint64_t t, int32_t record_row);
   // The run holding record i (binary search).

@@ -637,5 +637,33 @@ TEST(XRayTimeOrder, IsAStableSortByTime) {
     for (size_t i = 0; i < n; ++i) want[i] = static_cast<uint32_t>(i);
     std::stable_sort(want.begin(), want.end(), [&](uint32_t a, uint32_t b) { return t[a] < t[b]; });
     ASSERT_EQ(profscope::xray::TimeOrder(t), want) << "round " << round;
+    // TimeMerge yields the same order (merging few runs, or falling back to TimeOrder for many)
+    std::vector<uint32_t> merged;
+    profscope::xray::TimeMerge m(t);
+    for (uint32_t i; m.Next(&i);) merged.push_back(i);
+    ASSERT_EQ(merged, want) << "round " << round;
   }
+}
+
+// TimeMerge over a log's shape: a few long runs (buffers) that overlap in time, with ties across runs.
+TEST(XRayTimeOrder, MergesFewLongRunsInPlace) {
+  std::mt19937_64 rng(11);
+  for (size_t runs : {1u, 2u, 3u, 7u, 64u, 200u}) {
+    std::vector<uint64_t> t;
+    for (size_t r = 0; r < runs; ++r) {
+      uint64_t at = rng() % 50;
+      for (size_t k = 0, len = 1 + rng() % 5000; k < len; ++k) t.push_back(at += rng() % 4);
+    }
+    std::vector<uint32_t> want(t.size());
+    for (size_t i = 0; i < t.size(); ++i) want[i] = static_cast<uint32_t>(i);
+    std::stable_sort(want.begin(), want.end(), [&](uint32_t a, uint32_t b) { return t[a] < t[b]; });
+    std::vector<uint32_t> merged;
+    profscope::xray::TimeMerge m(t);
+    for (uint32_t i; m.Next(&i);) merged.push_back(i);
+    ASSERT_EQ(merged, want) << runs << " runs";
+  }
+  const std::vector<uint64_t> empty;
+  profscope::xray::TimeMerge none(empty);
+  uint32_t i;
+  EXPECT_FALSE(none.Next(&i));
 }

@@ -37,6 +37,69 @@ std::vector<uint32_t> TimeOrder(const std::vector<uint64_t>& t) {
   return order;
 }
 
+TimeMerge::TimeMerge(const std::vector<uint64_t>& t) : t_(t) {
+  const size_t n = t.size();
+  size_t runs = n ? 1 : 0;
+  for (size_t i = 1; i < n; ++i) runs += t[i] < t[i - 1] ? 1 : 0;
+  if (runs > 64 + n / 32) {  // a cursor takes 8 bytes, an index 4: the whole order is then about as small
+    order_ = TimeOrder(t);
+    return;
+  }
+  merged_ = true;
+  heap_.reserve(runs);
+  size_t start = 0;
+  for (size_t i = 1; i <= n; ++i)
+    if (i == n || t[i] < t[i - 1]) {
+      heap_.push_back(Cursor{static_cast<uint32_t>(start), static_cast<uint32_t>(i)});
+      start = i;
+    }
+  // (the runs' cursors in index order; a heap once sifted)
+  for (size_t k = heap_.size() / 2; k-- > 0;) {
+    size_t at = k;
+    for (;;) {
+      size_t c = 2 * at + 1;
+      if (c >= heap_.size()) break;
+      if (c + 1 < heap_.size() && Before(heap_[c + 1], heap_[c])) ++c;
+      if (!Before(heap_[c], heap_[at])) break;
+      std::swap(heap_[c], heap_[at]);
+      at = c;
+    }
+  }
+}
+
+void TimeMerge::SiftDown() {
+  const size_t size = heap_.size();
+  const Cursor moving = heap_[0];
+  size_t at = 0;
+  for (;;) {
+    size_t c = 2 * at + 1;
+    if (c >= size) break;
+    if (c + 1 < size && Before(heap_[c + 1], heap_[c])) ++c;
+    if (!Before(heap_[c], moving)) break;
+    heap_[at] = heap_[c];
+    at = c;
+  }
+  heap_[at] = moving;
+}
+
+bool TimeMerge::Next(uint32_t* i) {
+  if (!merged_) {
+    if (next_ >= order_.size()) return false;
+    *i = order_[next_++];
+    return true;
+  }
+  if (heap_.empty()) return false;
+  Cursor& top = heap_[0];
+  *i = top.at++;
+  if (top.at == top.end) {  // this run is done
+    top = heap_.back();
+    heap_.pop_back();
+    if (heap_.empty()) return true;
+  }
+  SiftDown();
+  return true;
+}
+
 void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& out) {
   Profile& p = out.profile;
   StackBuilder sb(p);
@@ -61,10 +124,10 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
     func_frame[id] = fr;
     return fr;
   };
-  // llvm-xray stack processes the records sorted by TSC (stable): 4 bytes a record while the calls are built.
+  // llvm-xray stack processes the records sorted by TSC (stable): merged from the runs already in order.
   const CallLog& calls = log.calls;
   const std::vector<uint64_t>& tscs = calls.tsc;
-  const std::vector<uint32_t> order = TimeOrder(tscs);
+  TimeMerge order(tscs);
   // A sample per entry that exits: room for them at once.
   size_t entries = 0;
   for (CallAction a : calls.action) entries += IsEntry(a) ? 1 : 0;
@@ -106,9 +169,13 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   struct Event { uint32_t tid; uint32_t pid; int32_t func; uint64_t tsc; int32_t row; };
   uint32_t last_tid = 0;
   ThreadState* last_state = nullptr;
-  for (uint32_t idx : order) {
+  size_t events = 0;
+  uint64_t lo = 0, hi = 0;  // the first and last time
+  for (uint32_t idx; order.Next(&idx);) {
     const CallLog::Run& r = run_of(idx);
-    const Event e{r.tid, r.pid, calls.func[idx], tscs[idx], calls.row[idx]};
+    const Event e{r.tid, r.pid, calls.Func(idx), tscs[idx], calls.row[idx]};
+    if (events++ == 0) lo = e.tsc;
+    hi = e.tsc;
     int32_t th = threads.Row(static_cast<int32_t>(e.tid), static_cast<int32_t>(e.pid), e.tsc);
     if (!last_state || last_tid != e.tid) {
       last_state = &states[e.tid];  // unordered_map: references stay valid
@@ -121,7 +188,7 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
     }
     threads.Cover(th, e.tsc);
     st.last_tsc = std::max(st.last_tsc, e.tsc);
-    uint64_t at = e.row >= 0 ? out.records.offset[static_cast<size_t>(e.row)] : 0;
+    const auto at = [&]() -> uint64_t { return e.row >= 0 ? out.records.offset[static_cast<size_t>(e.row)] : 0; };  // (for a warning)
     if (IsEntry(calls.action[idx])) {
       st.last_exit = false;
       int32_t prefix = st.stack.empty() ? st.root : st.stack.back().stack;
@@ -132,7 +199,7 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
     st.last_exit = true;
     if (st.stack.empty()) {
       ++repaired;
-      out.diags.Warning(DiagCode::kStackRepaired, at, kFunctionRecordSize,
+      out.diags.Warning(DiagCode::kStackRepaired, at(), kFunctionRecordSize,
                         "exit of " + names.Name(e.func) + " on thread " + Dec(e.tid) +
                             " with no function on the stack: ignored (llvm-xray stack: entry not found)");
       continue;
@@ -144,12 +211,12 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
     if (match == st.stack.size()) {
       from = 0;
       ++repaired;
-      out.diags.Warning(DiagCode::kStackRepaired, at, kFunctionRecordSize,
+      out.diags.Warning(DiagCode::kStackRepaired, at(), kFunctionRecordSize,
                         "exit of " + names.Name(e.func) + " on thread " + Dec(e.tid) + " matches no open call: the whole stack of " +
                             Dec(st.stack.size()) + " calls was closed here, as llvm-xray stack does");
     } else if (match + 1 != st.stack.size()) {
       ++repaired;
-      out.diags.Warning(DiagCode::kStackRepaired, at, kFunctionRecordSize,
+      out.diags.Warning(DiagCode::kStackRepaired, at(), kFunctionRecordSize,
                         "exit of " + names.Name(e.func) + " on thread " + Dec(e.tid) + " closes " +
                             Dec(st.stack.size() - match - 1) + " inner call(s) that never exited (a tail call or a lost exit)");
     }
@@ -186,8 +253,7 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
                                                      : "cpu";
     p.markers.Add(m.tsc, p.strings.Intern(kind), thread_of_tid(m.tid, m.pid, m.tsc), m.cpu, p.strings.Intern(m.label), m.row);
   }
-  if (!order.empty()) {
-    uint64_t lo = tscs[order.front()], hi = tscs[order.back()];
+  if (events) {
     out.time_start = lo;
     out.time_end = hi;
   }

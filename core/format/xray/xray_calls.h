@@ -18,6 +18,26 @@ namespace profscope::xray {
 // buffers are), so it costs log2(runs) passes, not a sort's.
 std::vector<uint32_t> TimeOrder(const std::vector<uint64_t>& times);
 
+// The same order, yielded one index at a time by merging the runs already in time order as it goes: a heap
+// of one cursor a run (a log's buffers: a few hundred), not 4 bytes a record. Many runs (an unordered log)
+// fall back to TimeOrder, so neither memory nor time exceeds its.
+class TimeMerge {
+ public:
+  explicit TimeMerge(const std::vector<uint64_t>& times);  // may throw std::bad_alloc
+  // The next index in time order; false once every index was yielded.
+  bool Next(uint32_t* i);
+
+ private:
+  struct Cursor { uint32_t at, end; };
+  bool Before(const Cursor& a, const Cursor& b) const { return t_[a.at] < t_[b.at] || (t_[a.at] == t_[b.at] && a.at < b.at); }
+  void SiftDown();
+  const std::vector<uint64_t>& t_;
+  std::vector<Cursor> heap_;     // few runs: a min-heap of run cursors
+  std::vector<uint32_t> order_;  // many runs: the whole order
+  size_t next_ = 0;
+  bool merged_ = false;
+};
+
 // Fills threads, funcs/frames/stacks, samples, intervals, the "calls" event and markers.
 void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& out);
 

@@ -31,7 +31,7 @@ void XRayDecoder::Stop(Window& w, DecodeResult& out) {
 
 void XRayDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) {
   int32_t max_id = 0;
-  for (int32_t f : log_.calls.func) max_id = std::max(max_id, f);
+  log_.calls.func.ForEach([&](uint32_t f) { max_id = std::max(max_id, static_cast<int32_t>(f)); });
   names_.UseSideFiles(files, max_id, out);
 }
 
@@ -43,8 +43,10 @@ void XRayDecoder::Finish(DecodeResult& out) {
   calls_.ticks_per_second = log_.freq;
   calls_.names.clear();
   int32_t last = kNone;
-  for (int32_t f : calls_.func)
+  calls_.func.ForEach([&](uint32_t bits) {
+    const auto f = static_cast<int32_t>(bits);
     if (f != last && !calls_.names.count(f)) calls_.names.emplace(last = f, names_.Name(f));
+  });
 }
 
 bool XRayDecoder::IsListedRecord(const DecodeResult& res, int32_t row) const {

@@ -71,9 +71,9 @@ RecordCategory MetadataCategory(uint8_t kind) {
 // What the log keeps besides the tables, per row as the budget counts
 // (core/model/memory_budget.h), and what Finish will build from each function
 // record (BuildCalls): half a call's sample row (36 bytes; its interval is read
-// from the sample) and 6 bytes of time order while it sorts, so a decode
-// stopped by the budget stays under it once its calls are built.
-constexpr uint64_t kCallBytesPerRecord = 24;
+// from the sample; the time order is merged from the log's runs as it goes),
+// so a decode stopped by the budget stays under it once its calls are built.
+constexpr uint64_t kCallBytesPerRecord = 18;
 uint64_t KeptBytes(const XRayLog& log) {
   return MemoryBudget::Bytes(log.calls) + kCallBytesPerRecord * log.calls.size() + 64ull * log.markers.size() +
          24ull * log.blocks.size();
@@ -124,7 +124,7 @@ void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck*
       uint64_t arg = r.U64();
       out.records.Add(off, kBasicRecordSize, kTypeBasicArg, RecordKind::kRecord, -1, RecordCategory::kMetadata);
       const CallLog& c = log->calls;
-      if (c.size() == 0 || c.func.back() != func || c.runs.back().tid != tid ||
+      if (c.size() == 0 || static_cast<int32_t>(c.func.back()) != func || c.runs.back().tid != tid ||
           (log->version >= 3 && c.runs.back().pid != pid)) {
         out.diags.Error(DiagCode::kRecordFieldOverrun, off, kBasicRecordSize,
                         "argument payload for function " + std::to_string(func) + " thread " + Dec(tid) +
@@ -465,7 +465,7 @@ bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out, PauseCheck* pause) 
   // Room for every record the bytes can hold (FDR: 8-byte function records; basic: 32-byte records), at
   // most what the budget lets the decode keep, so the columns do not double (and copy) as they grow.
   uint64_t fit = (n - kFileHeaderSize) / (log->type == kFdrLog ? kFunctionRecordSize : kBasicRecordSize);
-  size_t rows = static_cast<size_t>(std::min<uint64_t>(fit, out.budget.limit() / (1 + 13 + kCallBytesPerRecord)) + 1);
+  size_t rows = static_cast<size_t>(std::min<uint64_t>(fit, out.budget.limit() / (1 + 10 + kCallBytesPerRecord)) + 1);
   // Room the heap cannot give (a lifted budget in a 4 GB WASM heap) is not needed: the columns then grow as
   // they fill, up to what fits.
   try {
