@@ -112,6 +112,46 @@ export function intAt(col, i) {
 }
 
 /**
+ * A reader of the column's values by position, for a loop over many rows: intAt's values, made for the
+ * column's own shape (one kind of array per reader, so the reads stay monomorphic; runs remember the run
+ * read last in the reader, and go to the next one without a search when reads count up).
+ * @param {NumColumn} col
+ * @returns {(i: number) => number}
+ */
+export function readerOf(col) {
+  if (col instanceof Int32Array) return (i) => col[i];
+  if (col instanceof Uint8Array) return (i) => col[i];
+  if (col instanceof Uint16Array) return (i) => col[i];
+  if (col instanceof Uint32Array) return (i) => col[i];
+  if (col instanceof Float64Array) return (i) => col[i];
+  if (ArrayBuffer.isView(col)) return (i) => /** @type {any} */ (col)[i];
+  const { starts, firsts, steps, length } = col;
+  const last = starts.length - 1;
+  let k = 0;
+  let lo = last >= 0 ? starts[0] : 0; // run k's rows: [lo, hi)
+  let hi = last >= 1 ? starts[1] : last === 0 ? length : 0;
+  return (i) => {
+    if (!(i >= lo && i < hi)) {
+      if (!(i >= 0 && i < length)) return /** @type {any} */ (undefined);
+      if (i === hi && k < last) k++;
+      else {
+        let a = 0;
+        let b = last;
+        while (a < b) {
+          const mid = (a + b + 1) >> 1;
+          if (starts[mid] <= i) a = mid;
+          else b = mid - 1;
+        }
+        k = a;
+      }
+      lo = starts[k];
+      hi = k < last ? starts[k + 1] : length;
+    }
+    return firsts[k] + steps[k] * (i - lo);
+  };
+}
+
+/**
  * Values [from, to) of the column as an array (tests, short ranges).
  * @param {NumColumn} col
  * @param {number} [from]

@@ -1,6 +1,6 @@
 // Unit tests of integer columns held as runs (lib/int-runs.js).
 import { describe, expect, it } from 'vitest';
-import { intAt, intsOf, packInts } from './int-runs.js';
+import { intAt, intsOf, packInts, readerOf } from './int-runs.js';
 
 describe('int runs', () => {
   it('packs rows counting up, flat stretches and jumps into a few runs', () => {
@@ -29,6 +29,25 @@ describe('int runs', () => {
     for (let i = a.length - 1; i >= 0; i--) expect(intAt(p, i)).toBe(a[i]);
     expect(intAt(p, -1)).toBeUndefined();
     expect(intAt(p, a.length)).toBeUndefined();
+  });
+  it('reads as intAt with a reader made for the column: counting up, down, at random, and outside it', () => {
+    const a = new Int32Array(5000);
+    let v = 0;
+    for (let i = 0; i < a.length; i++) a[i] = i % 400 === 0 ? (v += 1000) : i % 900 < 450 ? ++v : v;
+    const cols = [packInts(a, 1), a, Uint8Array.from(a, (x) => x & 255), Uint16Array.from(a), Uint32Array.from(a), Float64Array.from(a)];
+    const empty = { length: 0, starts: new Int32Array(0), firsts: new Int32Array(0), steps: new Int32Array(0) };
+    for (const col of [...cols, empty, new Int32Array(0)]) {
+      const at = readerOf(col);
+      const n = col.length;
+      for (let i = 0; i < n; i++) expect(at(i)).toBe(intAt(col, i));
+      for (let i = n - 1; i >= 0; i--) expect(at(i)).toBe(intAt(col, i));
+      for (let k = 0; k < 3000 && n; k++) {
+        const i = (k * 2654435761) % n;
+        expect(at(i)).toBe(intAt(col, i));
+      }
+      expect(at(-1)).toBeUndefined();
+      expect(at(n)).toBeUndefined();
+    }
   });
   it('never makes a step that does not fit 32 bits', () => {
     const a = Int32Array.from([-2147483648, 2147483647, -2147483648, 2147483647, 0, 0, 0, 0]);

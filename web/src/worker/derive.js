@@ -2,7 +2,7 @@
 // Data the views need that the worker derives once per opened file from the session's columns
 // (pure functions, unit-tested): flame chart lanes (from the session's order), the heaviest event, the
 // record composition and source positions per function.
-import { intAt } from '../lib/int-runs.js';
+import { intAt, readerOf } from '../lib/int-runs.js';
 import { RecordKind } from '../lib/record-kind.js';
 
 /**
@@ -73,11 +73,13 @@ export function typeKey(kind, type) {
  */
 export function recordTypeNames(records, nameOf) {
   const { kinds, types } = records;
+  const kindAt = readerOf(kinds);
+  const typeAt = readerOf(types);
   /** @type {Map<number, string>} */
   const names = new Map();
   let last = -1; // rows come in runs of one type (a perf.data's SAMPLEs): one lookup per run
   for (let r = 0; r < kinds.length; r++) {
-    const key = typeKey(intAt(kinds, r), intAt(types, r));
+    const key = typeKey(kindAt(r), typeAt(r));
     if (key === last) continue;
     last = key;
     if (!names.has(key)) names.set(key, nameOf(r));
@@ -101,6 +103,10 @@ export function recordTypeNames(records, nameOf) {
  */
 export function recordComposition(records, typeNames) {
   const { kinds, types, sizes, parents } = records;
+  const kindAt = readerOf(kinds);
+  const typeAt = readerOf(types);
+  const sizeAt = readerOf(sizes);
+  const parentAt = readerOf(parents);
   /** @type {Map<number, CompositionGroup>} */
   const groups = new Map();
   /** @type {CompositionGroup | undefined} */
@@ -109,27 +115,27 @@ export function recordComposition(records, typeNames) {
   let lastParent = -1; // and the kind of the last parent looked at (most rows share theirs)
   let parentKind = -1;
   for (let r = 0; r < kinds.length; r++) {
-    const k = intAt(kinds, r);
+    const k = kindAt(r);
     if (k === RecordKind.DataSection || k === RecordKind.FeatureTable) continue;
     if (k === RecordKind.Record) {
-      const p = intAt(parents, r);
+      const p = parentAt(r);
       if (p !== lastParent) {
         lastParent = p;
         parentKind = p >= 0 ? intAt(kinds, p) : -1;
       }
       if (parentKind === RecordKind.Record) continue;
     }
-    const key = typeKey(k, intAt(types, r));
+    const key = typeKey(k, typeAt(r));
     if (key !== last) {
       last = key;
       g = groups.get(key);
     }
     if (!g) {
-      g = { label: typeNames.get(key) ?? '', kind: k, type: intAt(types, r), count: 0, bytes: 0, nested: k === RecordKind.Nested, first: r };
+      g = { label: typeNames.get(key) ?? '', kind: k, type: typeAt(r), count: 0, bytes: 0, nested: k === RecordKind.Nested, first: r };
       groups.set(key, g);
     }
     g.count++;
-    g.bytes += intAt(sizes, r);
+    g.bytes += sizeAt(r);
   }
   return [...groups.values()].sort((a, b) => b.bytes - a.bytes || b.count - a.count);
 }

@@ -23,11 +23,13 @@
 // parents counted (lib/records.js rowDepth).
 
 import { RecordKind } from '../lib/record-kind.js';
-import { RunBuilder, intAt, intsOf, joinRuns, packInts } from '../lib/int-runs.js';
+import { RunBuilder, intAt, intsOf, joinRuns, packInts, readerOf } from '../lib/int-runs.js';
 
 /**
  * @typedef {{offsets: import('./session-columns.js').RecordColumns['offsets'], sizes: import('./session-columns.js').RecordColumns['sizes'], kinds: import('./session-columns.js').RecordColumns['kinds'], parents: import('../lib/int-runs.js').IntColumn, files: import('./session-columns.js').RecordColumns['files']}} IndexedColumns
  * @typedef {import('../lib/int-runs.js').IntColumn} IntColumn
+ * @typedef {{parent: (r: number) => number, offset: (r: number) => number, size: (r: number) => number, inMainFile: (r: number) => boolean}} Readers
+ *   the columns' readers (lib/int-runs.js readerOf) the loops over every row use
  */
 
 /**
@@ -35,33 +37,44 @@ import { RunBuilder, intAt, intsOf, joinRuns, packInts } from '../lib/int-runs.j
  * @param {number} [share] runs per row at most for a column held as runs (each run is 12 bytes, a row 4)
  */
 export function buildRecordIndex(rec, share = 1 / 12) {
-  const { offsets, sizes, parents } = rec;
+  const { parents } = rec;
   const n = parents.length;
   const maxRuns = share > 0 ? Math.max(16, Math.floor(n * share)) : 0; // (0: arrays, as tests compare)
+  const kindAt = readerOf(rec.kinds);
+  const fileAt = readerOf(rec.files);
+  /** @type {Readers} */
+  const at = {
+    parent: readerOf(parents),
+    offset: readerOf(rec.offsets),
+    size: readerOf(rec.sizes),
+    // a row is in the main file's space when it is not nested and belongs to file 0
+    inMainFile: (r) => kindAt(r) !== RecordKind.Nested && fileAt(r) === 0,
+  };
 
-  // rows with a child in the main file's space (a row is in it when it is not nested and belongs to file 0)
+  // rows with a child in the main file's space
   const fileKids = new Uint8Array(n);
   for (let r = 0; r < n; r++) {
-    const p = intAt(parents, r);
-    if (p >= 0 && p < n && inMainFile(rec, r)) fileKids[p] = 1;
+    const p = at.parent(r);
+    if (p >= 0 && p < n && !fileKids[p] && at.inMainFile(r)) fileKids[p] = 1; // (most rows share a parent flagged already)
   }
 
-  const { kidsStart, kids } = kidsAsRuns(parents, maxRuns) ?? kidsAsArrays(parents);
-  const { leafOrder, containers } = leavesAsRuns(rec, fileKids, maxRuns) ?? leavesAsArray(rec, fileKids);
+  const { kidsStart, kids } = kidsAsRuns(n, at, maxRuns) ?? kidsAsArrays(n, at);
+  const { leafOrder, containers } = leavesAsRuns(n, at, fileKids, maxRuns) ?? leavesAsArray(n, at, fileKids);
 
   // the running max of the leaves' ends, kept only when an end is below one before it
   const leafCount = leafOrder.length;
   let leafMaxEnd = null;
   let maxEnd = -Infinity;
+  const leafAt = readerOf(leafOrder);
   for (let i = 0; i < leafCount; i++) {
-    const r = intAt(leafOrder, i);
-    const end = intAt(offsets, r) + intAt(sizes, r);
+    const r = leafAt(i);
+    const end = at.offset(r) + at.size(r);
     if (end >= maxEnd) maxEnd = end;
     else if (!leafMaxEnd) {
       leafMaxEnd = new Float64Array(leafCount);
       for (let j = 0; j < i; j++) {
         const q = intAt(leafOrder, j);
-        leafMaxEnd[j] = intAt(offsets, q) + intAt(sizes, q);
+        leafMaxEnd[j] = intAt(rec.offsets, q) + intAt(rec.sizes, q);
       }
     }
     if (leafMaxEnd) leafMaxEnd[i] = maxEnd;
@@ -69,20 +82,15 @@ export function buildRecordIndex(rec, share = 1 / 12) {
   return { kidsStart, kids, leafOrder, leafMaxEnd, containers };
 }
 
-/** @param {IndexedColumns} rec @param {number} r */
-function inMainFile(rec, r) {
-  return intAt(rec.kinds, r) !== RecordKind.Nested && intAt(rec.files, r) === 0;
-}
-
 /**
  * The children lists as runs, made row by row (each parent's children are one run or a few), or null
  * when they would take more than `maxRuns` runs.
- * @param {IntColumn} parents
+ * @param {number} n rows
+ * @param {Readers} at
  * @param {number} maxRuns
  * @returns {{kidsStart: IntColumn, kids: IntColumn} | null}
  */
-function kidsAsRuns(parents, maxRuns) {
-  const n = parents.length;
+function kidsAsRuns(n, at, maxRuns) {
   /** @type {Map<number, RunBuilder>} */
   const bySlot = new Map();
   let runs = 0;
@@ -90,7 +98,7 @@ function kidsAsRuns(parents, maxRuns) {
   /** @type {RunBuilder | undefined} */
   let last;
   for (let r = 0; r < n; r++) {
-    const p = intAt(parents, r);
+    const p = at.parent(r);
     const slot = p >= 0 && p < n ? p : n;
     let b = slot === lastSlot ? last : bySlot.get(slot);
     if (!b) bySlot.set(slot, (b = new RunBuilder()));
@@ -115,13 +123,13 @@ function kidsAsRuns(parents, maxRuns) {
 
 /**
  * The children lists as arrays (CSR: a counting sort of the rows by parent), packed where runs are smaller.
- * @param {IntColumn} parents
+ * @param {number} n rows
+ * @param {Readers} at
  * @returns {{kidsStart: IntColumn, kids: IntColumn}}
  */
-function kidsAsArrays(parents) {
-  const n = parents.length;
+function kidsAsArrays(n, at) {
   const slotOf = (/** @type {number} */ r) => {
-    const p = intAt(parents, r);
+    const p = at.parent(r);
     return p >= 0 && p < n ? p : n;
   };
   // each slot's end, then filled back to front: each ends at its start
@@ -142,25 +150,24 @@ function kidsAsArrays(parents) {
 /**
  * The main file's leaves as runs when they come in offset order in the table (nearly every file), and its
  * containers; null when the leaves are out of order or would take more than `maxRuns` runs.
- * @param {IndexedColumns} rec
+ * @param {number} n rows
+ * @param {Readers} at
  * @param {Uint8Array} fileKids
  * @param {number} maxRuns
  * @returns {{leafOrder: IntColumn, containers: Int32Array} | null}
  */
-function leavesAsRuns(rec, fileKids, maxRuns) {
-  const { offsets } = rec;
-  const n = rec.parents.length;
+function leavesAsRuns(n, at, fileKids, maxRuns) {
   const leaves = new RunBuilder();
   /** @type {number[]} */
   const containers = [];
   let prev = -Infinity;
   for (let r = 0; r < n; r++) {
-    if (!inMainFile(rec, r)) continue;
+    if (!at.inMainFile(r)) continue;
     if (fileKids[r]) {
       containers.push(r);
       continue;
     }
-    const o = intAt(offsets, r);
+    const o = at.offset(r);
     if (o < prev) return null;
     prev = o;
     if (leaves.push(r) && leaves.lens.length > maxRuns) return null;
@@ -174,17 +181,16 @@ function leavesAsRuns(rec, fileKids, maxRuns) {
 /**
  * The main file's leaves sorted by offset (then longest first, then row), packed where runs are smaller,
  * and its containers.
- * @param {IndexedColumns} rec
+ * @param {number} n rows
+ * @param {Readers} at
  * @param {Uint8Array} fileKids
  * @returns {{leafOrder: IntColumn, containers: Int32Array}}
  */
-function leavesAsArray(rec, fileKids) {
-  const { offsets, sizes } = rec;
-  const n = rec.parents.length;
+function leavesAsArray(n, at, fileKids) {
   let leafCount = 0;
   let containerCount = 0;
   for (let r = 0; r < n; r++) {
-    if (!inMainFile(rec, r)) continue;
+    if (!at.inMainFile(r)) continue;
     if (fileKids[r]) containerCount++;
     else leafCount++;
   }
@@ -195,19 +201,19 @@ function leavesAsArray(rec, fileKids) {
   let sorted = true;
   let prev = -Infinity;
   for (let r = 0; r < n; r++) {
-    if (!inMainFile(rec, r)) continue;
+    if (!at.inMainFile(r)) continue;
     if (fileKids[r]) {
       containers[ci++] = r;
     } else {
       leafOrder[li++] = r;
-      const o = intAt(offsets, r);
+      const o = at.offset(r);
       if (o < prev) sorted = false;
       prev = o;
     }
   }
   if (!sorted) {
     const arr = Array.from(leafOrder);
-    arr.sort((a, b) => intAt(offsets, a) - intAt(offsets, b) || intAt(sizes, b) - intAt(sizes, a) || a - b);
+    arr.sort((a, b) => at.offset(a) - at.offset(b) || at.size(b) - at.size(a) || a - b);
     leafOrder = Int32Array.from(arr);
   }
   return { leafOrder: packInts(leafOrder), containers };
