@@ -18,12 +18,14 @@ std::vector<AccountRow> XRayAccount(const CallLog& log) {
   bool have_first = false;
   for (uint32_t run : log.loader_runs) {
     auto& s = stacks[log.runs[run].tid];
+    CallLog::Reader rd(log, run);
     for (size_t i = log.runs[run].first, end = log.RunEnd(run); i < end; ++i) {
-      const uint64_t tsc = log.tsc[i];
+      const CallLog::Call c = rd.Next();
+      const uint64_t tsc = c.tsc;
       const int32_t func = log.Func(i);
       if (!have_first) { first = tsc; have_first = true; }
       if (tsc < first) continue;
-      if (IsEntry(log.action[i])) {
+      if (IsEntry(c.action)) {
         s.emplace_back(func, tsc);
         continue;
       }

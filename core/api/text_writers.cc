@@ -35,10 +35,12 @@ void WriteRecordsText(const DecodeResult& res, const Decoder& decoder, OutputSin
 void WriteEventsText(const CallLog& calls, OutputSink& out) {
   std::string line;
   size_t arg = 0;
+  CallLog::Reader rd(calls);  // (the runs one after another: every record in file order)
   for (size_t r = 0; r < calls.runs.size(); ++r) {
     const std::string tid = Dec(calls.runs[r].tid) + "\t";
     for (size_t i = calls.runs[r].first, end = calls.RunEnd(r); i < end; ++i) {
-      line = tid + Dec(calls.tsc[i]) + "\t" + CallActionName(calls.action[i]) + "\t" + std::to_string(calls.Func(i));
+      const CallLog::Call c = rd.Next();
+      line = tid + Dec(c.tsc) + "\t" + CallActionName(c.action) + "\t" + std::to_string(calls.Func(i));
       while (arg < calls.args.size() && calls.args[arg].first < i) ++arg;
       for (size_t a = arg; a < calls.args.size() && calls.args[a].first == i; ++a) {
         line += a == arg ? '\t' : ',';

@@ -17,21 +17,56 @@ const char* CallActionName(CallAction a) {
 }
 
 size_t CallLog::Add(uint32_t tid, uint32_t pid, int32_t block, CallAction a, int32_t fn, uint64_t t, int32_t record_row) {
-  const size_t i = tsc.size();
-  if (runs.empty() || runs.back().tid != tid || runs.back().pid != pid || runs.back().block != block)
-    runs.push_back(Run{static_cast<uint32_t>(i), tid, pid, block});
-  if (tsc.size() == tsc.capacity()) {  // (a quarter more past a million records, not twice: record_table.h)
-    const size_t n = GrownCapacity(tsc.size());
-    tsc.reserve(n);
-    func.reserve(n);
-    row.reserve(n);
-    action.reserve(n);
+  const size_t i = n_;
+  // Room first, then the pushes that can throw undone if one does: the log stays as it was.
+  if (bytes_.capacity() - bytes_.size() < 10) bytes_.reserve(GrownCapacity(bytes_.size() + 10));
+  const size_t runs_before = runs.size();
+  try {
+    if (runs.empty() || runs.back().tid != tid || runs.back().pid != pid || runs.back().block != block)
+      runs.push_back(Run{static_cast<uint32_t>(i), tid, pid, block, bytes_.size(), last_tsc_});
+    func.push_back(static_cast<uint32_t>(fn));
+    row.push_back(record_row);
+  } catch (...) {
+    runs.resize(runs_before);
+    func.truncate(i);
+    row.truncate(i);
+    throw;
   }
-  tsc.push_back(t);
-  func.push_back(static_cast<uint32_t>(fn));
-  row.push_back(record_row);
-  action.push_back(a);
+  const uint64_t d = t - last_tsc_;  // (wraps: a time before the last one is a large difference)
+  uint64_t zz = (d << 1) ^ (0 - (d >> 63));
+  uint8_t b = static_cast<uint8_t>(static_cast<uint8_t>(a) & 3) | static_cast<uint8_t>((zz & 31) << 2);
+  zz >>= 5;
+  last_at_ = bytes_.size();
+  bytes_.push_back(zz ? static_cast<uint8_t>(b | 0x80) : b);
+  while (zz) {
+    const uint8_t c = zz & 0x7f;
+    zz >>= 7;
+    bytes_.push_back(zz ? static_cast<uint8_t>(c | 0x80) : c);
+  }
+  last_tsc_ = t;
+  entries_ += IsEntry(a) ? 1 : 0;
+  ++n_;
   return i;
+}
+
+void CallLog::SetLastAction(CallAction a) {
+  if (!n_) return;
+  const auto was = static_cast<CallAction>(bytes_[last_at_] & 3);
+  entries_ = entries_ - (IsEntry(was) ? 1 : 0) + (IsEntry(a) ? 1 : 0);
+  bytes_[last_at_] = static_cast<uint8_t>((bytes_[last_at_] & ~3) | (static_cast<uint8_t>(a) & 3));
+}
+
+void CallLog::Reserve(size_t n) {
+  bytes_.reserve(2 * n);
+  func.reserve(n);
+  row.reserve(n);
+}
+
+CallLog::Reader::Reader(const CallLog& log, size_t run) : data_(log.bytes_.data()), pos_(log.bytes_.size()), tsc_(log.last_tsc_), i_(log.n_) {
+  if (run >= log.runs.size()) return;
+  pos_ = static_cast<size_t>(log.runs[run].at);
+  tsc_ = log.runs[run].tsc_before;
+  i_ = log.runs[run].first;
 }
 
 size_t CallLog::RunOf(size_t i) const {

@@ -28,10 +28,10 @@ uint64_t MemoryBudget::Bytes(const Profile& p) {
          32ull * p.intervals.start.size() + 8ull * p.frame_sources.frame.size() + 28ull * p.markers.time.size();
 }
 
-// A call log: 9 bytes a record (TSC, action) and its packed columns (function ids, record rows), 16 a run or argument, 4 a
-// loader-order entry.
+// A call log: what its packed times and actions and its packed columns (function ids, record rows) take, 16 a
+// run or argument, 4 a loader-order entry.
 uint64_t MemoryBudget::Bytes(const CallLog& c) {
-  return 9ull * c.size() + c.func.packed_bytes() + c.row.packed_bytes() + 16ull * (c.runs.size() + c.args.size()) + 4ull * c.loader_runs.size();
+  return c.packed_bytes() + c.func.packed_bytes() + c.row.packed_bytes() + 32ull * c.runs.size() + 16ull * c.args.size() + 4ull * c.loader_runs.size();
 }
 
 }  // namespace profscope

@@ -619,6 +619,22 @@ TEST(XRay, MemoryBudgetStopsTheDecodeAndKeepsWhatWasDecoded) {
   EXPECT_EQ(all->s->DiagnosticsJson(), "[]");
 }
 
+// The order TimeMerge yields a call log of these times in (thread 1's enters of function i), checking
+// that each record comes with its own time and action.
+std::vector<uint32_t> MergedOrder(const std::vector<uint64_t>& t) {
+  profscope::CallLog log;
+  for (size_t i = 0; i < t.size(); ++i)
+    log.Add(1, 2, profscope::kNone, i % 3 ? profscope::CallAction::kEnter : profscope::CallAction::kExit, static_cast<int32_t>(i), t[i], static_cast<int32_t>(i));
+  std::vector<uint32_t> merged;
+  profscope::xray::TimeMerge m(log);
+  for (profscope::xray::TimeMerge::Item it; m.Next(&it);) {
+    EXPECT_EQ(it.tsc, t[it.index]);
+    EXPECT_EQ(it.action, it.index % 3 ? profscope::CallAction::kEnter : profscope::CallAction::kExit);
+    merged.push_back(it.index);
+  }
+  return merged;
+}
+
 // TimeOrder is a stable sort by time: runs already in order (an FDR log's buffers), ties in file order, any
 // number of runs, against std::stable_sort.
 TEST(XRayTimeOrder, IsAStableSortByTime) {
@@ -638,10 +654,7 @@ TEST(XRayTimeOrder, IsAStableSortByTime) {
     std::stable_sort(want.begin(), want.end(), [&](uint32_t a, uint32_t b) { return t[a] < t[b]; });
     ASSERT_EQ(profscope::xray::TimeOrder(t), want) << "round " << round;
     // TimeMerge yields the same order (merging few runs, or falling back to TimeOrder for many)
-    std::vector<uint32_t> merged;
-    profscope::xray::TimeMerge m(t);
-    for (uint32_t i; m.Next(&i);) merged.push_back(i);
-    ASSERT_EQ(merged, want) << "round " << round;
+    ASSERT_EQ(MergedOrder(t), want) << "round " << round;
   }
 }
 
@@ -657,13 +670,10 @@ TEST(XRayTimeOrder, MergesFewLongRunsInPlace) {
     std::vector<uint32_t> want(t.size());
     for (size_t i = 0; i < t.size(); ++i) want[i] = static_cast<uint32_t>(i);
     std::stable_sort(want.begin(), want.end(), [&](uint32_t a, uint32_t b) { return t[a] < t[b]; });
-    std::vector<uint32_t> merged;
-    profscope::xray::TimeMerge m(t);
-    for (uint32_t i; m.Next(&i);) merged.push_back(i);
-    ASSERT_EQ(merged, want) << runs << " runs";
+    ASSERT_EQ(MergedOrder(t), want) << runs << " runs";
   }
-  const std::vector<uint64_t> empty;
+  const profscope::CallLog empty;
   profscope::xray::TimeMerge none(empty);
-  uint32_t i;
-  EXPECT_FALSE(none.Next(&i));
+  profscope::xray::TimeMerge::Item item;
+  EXPECT_FALSE(none.Next(&item));
 }

@@ -37,30 +37,41 @@ std::vector<uint32_t> TimeOrder(const std::vector<uint64_t>& t) {
   return order;
 }
 
-TimeMerge::TimeMerge(const std::vector<uint64_t>& t) : t_(t) {
-  const size_t n = t.size();
-  size_t runs = n ? 1 : 0;
-  for (size_t i = 1; i < n; ++i) runs += t[i] < t[i - 1] ? 1 : 0;
-  if (runs > 64 + n / 32) {  // a cursor takes 8 bytes, an index 4: the whole order is then about as small
-    order_ = TimeOrder(t);
+TimeMerge::TimeMerge(const CallLog& log) {
+  const size_t n = log.size();
+  const size_t most = 64 + n / 32;  // cursors past this many: the whole order is then about as small
+  CallLog::Reader rd(log);
+  uint64_t prev = 0;
+  for (size_t i = 0; i < n && heap_.size() <= most; ++i) {
+    const CallLog::Call c = rd.Next();
+    if (i == 0 || c.tsc < prev) {
+      if (!heap_.empty()) heap_.back().end = static_cast<uint32_t>(i);
+      heap_.push_back(Cursor{rd, Item{static_cast<uint32_t>(i), c.tsc, c.action}, static_cast<uint32_t>(n)});
+    }
+    prev = c.tsc;
+  }
+  if (heap_.size() > most) {
+    std::vector<Cursor>().swap(heap_);
+    tsc_.reserve(n);
+    action_.reserve(n);
+    CallLog::Reader all(log);
+    for (size_t i = 0; i < n; ++i) {
+      const CallLog::Call c = all.Next();
+      tsc_.push_back(c.tsc);
+      action_.push_back(c.action);
+    }
+    order_ = TimeOrder(tsc_);
     return;
   }
   merged_ = true;
-  heap_.reserve(runs);
-  size_t start = 0;
-  for (size_t i = 1; i <= n; ++i)
-    if (i == n || t[i] < t[i - 1]) {
-      heap_.push_back(Cursor{static_cast<uint32_t>(start), static_cast<uint32_t>(i)});
-      start = i;
-    }
   // (the runs' cursors in index order; a heap once sifted)
   for (size_t k = heap_.size() / 2; k-- > 0;) {
     size_t at = k;
     for (;;) {
       size_t c = 2 * at + 1;
       if (c >= heap_.size()) break;
-      if (c + 1 < heap_.size() && Before(heap_[c + 1], heap_[c])) ++c;
-      if (!Before(heap_[c], heap_[at])) break;
+      if (c + 1 < heap_.size() && Before(heap_[c + 1].item, heap_[c].item)) ++c;
+      if (!Before(heap_[c].item, heap_[at].item)) break;
       std::swap(heap_[c], heap_[at]);
       at = c;
     }
@@ -74,24 +85,28 @@ void TimeMerge::SiftDown() {
   for (;;) {
     size_t c = 2 * at + 1;
     if (c >= size) break;
-    if (c + 1 < size && Before(heap_[c + 1], heap_[c])) ++c;
-    if (!Before(heap_[c], moving)) break;
+    if (c + 1 < size && Before(heap_[c + 1].item, heap_[c].item)) ++c;
+    if (!Before(heap_[c].item, moving.item)) break;
     heap_[at] = heap_[c];
     at = c;
   }
   heap_[at] = moving;
 }
 
-bool TimeMerge::Next(uint32_t* i) {
+bool TimeMerge::Next(Item* out) {
   if (!merged_) {
     if (next_ >= order_.size()) return false;
-    *i = order_[next_++];
+    const uint32_t i = order_[next_++];
+    *out = Item{i, tsc_[i], action_[i]};
     return true;
   }
   if (heap_.empty()) return false;
   Cursor& top = heap_[0];
-  *i = top.at++;
-  if (top.at == top.end) {  // this run is done
+  *out = top.item;
+  if (top.item.index + 1 < top.end) {
+    const CallLog::Call c = top.rd.Next();
+    top.item = Item{top.item.index + 1, c.tsc, c.action};
+  } else {  // this run is done
     top = heap_.back();
     heap_.pop_back();
     if (heap_.empty()) return true;
@@ -126,11 +141,9 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   };
   // llvm-xray stack processes the records sorted by TSC (stable): merged from the runs already in order.
   const CallLog& calls = log.calls;
-  const std::vector<uint64_t>& tscs = calls.tsc;
-  TimeMerge order(tscs);
+  TimeMerge order(calls);
   // A sample per entry that exits: room for them at once.
-  size_t entries = 0;
-  for (CallAction a : calls.action) entries += IsEntry(a) ? 1 : 0;
+  const size_t entries = calls.entries();
   try {  // (as in ReadXRayLog: without the room, the tables grow as they fill)
     p.samples.Reserve(p.samples.size() + entries);
   } catch (const std::bad_alloc&) {
@@ -171,9 +184,10 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   ThreadState* last_state = nullptr;
   size_t events = 0;
   uint64_t lo = 0, hi = 0;  // the first and last time
-  for (uint32_t idx; order.Next(&idx);) {
+  for (TimeMerge::Item item; order.Next(&item);) {
+    const uint32_t idx = item.index;
     const CallLog::Run& r = run_of(idx);
-    const Event e{r.tid, r.pid, calls.Func(idx), tscs[idx], calls.row[idx]};
+    const Event e{r.tid, r.pid, calls.Func(idx), item.tsc, calls.row[idx]};
     if (events++ == 0) lo = e.tsc;
     hi = e.tsc;
     int32_t th = threads.Row(static_cast<int32_t>(e.tid), static_cast<int32_t>(e.pid), e.tsc);
@@ -189,7 +203,7 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
     threads.Cover(th, e.tsc);
     st.last_tsc = std::max(st.last_tsc, e.tsc);
     const auto at = [&]() -> uint64_t { return e.row >= 0 ? out.records.offset[static_cast<size_t>(e.row)] : 0; };  // (for a warning)
-    if (IsEntry(calls.action[idx])) {
+    if (IsEntry(item.action)) {
       st.last_exit = false;
       int32_t prefix = st.stack.empty() ? st.root : st.stack.back().stack;
       st.stack.push_back(Open{sb.Stack(prefix, frame_of(e.func)), e.func, e.tsc, e.row});

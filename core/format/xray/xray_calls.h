@@ -18,22 +18,32 @@ namespace profscope::xray {
 // buffers are), so it costs log2(runs) passes, not a sort's.
 std::vector<uint32_t> TimeOrder(const std::vector<uint64_t>& times);
 
-// The same order, yielded one index at a time by merging the runs already in time order as it goes: a heap
-// of one cursor a run (a log's buffers: a few hundred), not 4 bytes a record. Many runs (an unordered log)
-// fall back to TimeOrder, so neither memory nor time exceeds its.
+// The call log's records in that order, yielded one at a time by merging the runs already in time order
+// as it goes: a heap of one reader a run (a log's buffers: a few hundred), not an order of every record.
+// Many runs (an unordered log) fall back to TimeOrder over the times read out.
 class TimeMerge {
  public:
-  explicit TimeMerge(const std::vector<uint64_t>& times);  // may throw std::bad_alloc
-  // The next index in time order; false once every index was yielded.
-  bool Next(uint32_t* i);
+  struct Item {
+    uint32_t index;  // the record
+    uint64_t tsc;
+    CallAction action;
+  };
+  explicit TimeMerge(const CallLog& log);  // may throw std::bad_alloc
+  // The next record in time order; false once every record was yielded.
+  bool Next(Item* out);
 
  private:
-  struct Cursor { uint32_t at, end; };
-  bool Before(const Cursor& a, const Cursor& b) const { return t_[a.at] < t_[b.at] || (t_[a.at] == t_[b.at] && a.at < b.at); }
+  struct Cursor {
+    CallLog::Reader rd;  // after the record below
+    Item item;           // its next record
+    uint32_t end;        // one past its run's last record
+  };
+  static bool Before(const Item& a, const Item& b) { return a.tsc < b.tsc || (a.tsc == b.tsc && a.index < b.index); }
   void SiftDown();
-  const std::vector<uint64_t>& t_;
-  std::vector<Cursor> heap_;     // few runs: a min-heap of run cursors
-  std::vector<uint32_t> order_;  // many runs: the whole order
+  std::vector<Cursor> heap_;       // few runs: a min-heap of run cursors
+  std::vector<uint64_t> tsc_;      // many runs: every record's time and action, and the whole order
+  std::vector<CallAction> action_;
+  std::vector<uint32_t> order_;
   size_t next_ = 0;
   bool merged_ = false;
 };

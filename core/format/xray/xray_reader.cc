@@ -279,7 +279,7 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck* p
           uint64_t arg = r.U64();
           if (fn_open && log->calls.size() != 0) {
             log->calls.args.emplace_back(static_cast<uint32_t>(log->calls.size() - 1), arg);
-            log->calls.action.back() = CallAction::kEnterArg;
+            log->calls.SetLastAction(CallAction::kEnterArg);
           } else {
             out.diags.Warning(DiagCode::kRecordFieldOverrun, off, kMetadataSize,
                               "CallArgument record with no function record before it in this buffer");
@@ -465,7 +465,7 @@ bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out, PauseCheck* pause) 
   // Room for every record the bytes can hold (FDR: 8-byte function records; basic: 32-byte records), at
   // most what the budget lets the decode keep, so the columns do not double (and copy) as they grow.
   uint64_t fit = (n - kFileHeaderSize) / (log->type == kFdrLog ? kFunctionRecordSize : kBasicRecordSize);
-  size_t rows = static_cast<size_t>(std::min<uint64_t>(fit, out.budget.limit() / (1 + 10 + kCallBytesPerRecord)) + 1);
+  size_t rows = static_cast<size_t>(std::min<uint64_t>(fit, out.budget.limit() / (1 + 4 + kCallBytesPerRecord)) + 1);
   // Room the heap cannot give (a lifted budget in a 4 GB WASM heap) is not needed: the columns then grow as
   // they fill, up to what fits.
   try {
@@ -474,7 +474,7 @@ bool ReadXRayLog(Window& w, XRayLog* log, DecodeResult& out, PauseCheck* pause) 
     out.records.Reserve(rows + rows / 32 + 4096);
     CallLog& c = log->calls;
     const size_t calls = rows + 4096;
-    c.tsc.reserve(calls); c.func.reserve(calls); c.row.reserve(calls); c.action.reserve(calls);
+    c.Reserve(calls);
   } catch (const std::bad_alloc&) {
   }
   if (log->type == kFdrLog) ReadFdr(w, n, log, out, pause);
