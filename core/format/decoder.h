@@ -123,6 +123,13 @@ struct DecodeResult {
   // call log) reach the budget: the decoder stops reading at `offset`
   // (reported once). Counts only every MemoryBudget::kCheckEvery calls.
   bool OverBudget(uint64_t offset, uint64_t extra = 0);
+  // The same, with what the decoder keeps besides the tables counted by `kept()` only when it is counted.
+  template <typename F>
+  bool OverBudgetKeeping(uint64_t offset, F kept) {
+    if (budget.reached()) return true;
+    if (!budget.Due()) return false;
+    return budget.Reached(MemoryBudget::Bytes(records) + MemoryBudget::Bytes(profile) + pending_bytes + kept(), offset, diags);
+  }
 };
 
 // A file dropped or named next to the profile that is not part of the

@@ -1,6 +1,7 @@
 #include "core/model/call_log.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/model/record_table.h"
 
@@ -19,11 +20,11 @@ const char* CallActionName(CallAction a) {
 size_t CallLog::Add(uint32_t tid, uint32_t pid, int32_t block, CallAction a, int32_t fn, uint64_t t, int32_t record_row) {
   const size_t i = n_;
   // Room first, then the pushes that can throw undone if one does: the log stays as it was.
-  if (bytes_.capacity() - bytes_.size() < 10) bytes_.reserve(GrownCapacity(bytes_.size() + 10));
+  if (room_ - used_ < 10) Grow(GrownCapacity(used_ + 10));
   const size_t runs_before = runs.size();
   try {
     if (runs.empty() || runs.back().tid != tid || runs.back().pid != pid || runs.back().block != block)
-      runs.push_back(Run{static_cast<uint32_t>(i), tid, pid, block, bytes_.size(), last_tsc_});
+      runs.push_back(Run{static_cast<uint32_t>(i), tid, pid, block, used_, last_tsc_});
     func.push_back(static_cast<uint32_t>(fn));
     row.push_back(record_row);
   } catch (...) {
@@ -36,13 +37,17 @@ size_t CallLog::Add(uint32_t tid, uint32_t pid, int32_t block, CallAction a, int
   uint64_t zz = (d << 1) ^ (0 - (d >> 63));
   uint8_t b = static_cast<uint8_t>(static_cast<uint8_t>(a) & 3) | static_cast<uint8_t>((zz & 31) << 2);
   zz >>= 5;
-  last_at_ = bytes_.size();
-  bytes_.push_back(zz ? static_cast<uint8_t>(b | 0x80) : b);
+  uint8_t enc[10];
+  size_t len = 0;
+  enc[len++] = zz ? static_cast<uint8_t>(b | 0x80) : b;
   while (zz) {
     const uint8_t c = zz & 0x7f;
     zz >>= 7;
-    bytes_.push_back(zz ? static_cast<uint8_t>(c | 0x80) : c);
+    enc[len++] = zz ? static_cast<uint8_t>(c | 0x80) : c;
   }
+  last_at_ = used_;
+  std::memcpy(bytes_.get() + used_, enc, len);  // (room was made above)
+  used_ += len;
   last_tsc_ = t;
   entries_ += IsEntry(a) ? 1 : 0;
   ++n_;
@@ -57,12 +62,19 @@ void CallLog::SetLastAction(CallAction a) {
 }
 
 void CallLog::Reserve(size_t n) {
-  bytes_.reserve(2 * n);
+  if (2 * n > room_) Grow(2 * n);
   func.reserve(n);
   row.reserve(n);
 }
 
-CallLog::Reader::Reader(const CallLog& log, size_t run) : data_(log.bytes_.data()), pos_(log.bytes_.size()), tsc_(log.last_tsc_), i_(log.n_) {
+void CallLog::Grow(size_t want) {
+  std::unique_ptr<uint8_t[]> more(new uint8_t[want]);
+  if (used_) std::memcpy(more.get(), bytes_.get(), used_);
+  bytes_.swap(more);
+  room_ = want;
+}
+
+CallLog::Reader::Reader(const CallLog& log, size_t run) : data_(log.bytes_.get()), pos_(log.used_), tsc_(log.last_tsc_), i_(log.n_) {
   if (run >= log.runs.size()) return;
   pos_ = static_cast<size_t>(log.runs[run].at);
   tsc_ = log.runs[run].tsc_before;

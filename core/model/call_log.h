@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -97,7 +98,7 @@ struct CallLog {
   // Room for n records (times and actions at about 2 bytes a record); may throw std::bad_alloc.
   void Reserve(size_t n);
   // The bytes the times and actions take (the memory budget counts them).
-  size_t packed_bytes() const { return bytes_.size(); }
+  size_t packed_bytes() const { return used_; }
   // The run holding record i (binary search).
   size_t RunOf(size_t i) const;
   // One past run r's last record.
@@ -106,7 +107,10 @@ struct CallLog {
   const std::string& Name(int32_t func) const;
 
  private:
-  std::vector<uint8_t> bytes_;  // per record: first byte = action | 5 bits of the zigzag difference << 2 | more << 7
+  // Makes room for `want` bytes of times; throws std::bad_alloc with the log unchanged.
+  void Grow(size_t want);
+  std::unique_ptr<uint8_t[]> bytes_;  // per record: first byte = action | 5 bits of the zigzag difference << 2 | more << 7
+  size_t used_ = 0, room_ = 0;        // bytes_ holds used_ bytes and has room for room_
   uint64_t last_tsc_ = 0;
   size_t last_at_ = 0;          // the last record's first byte
   size_t n_ = 0;

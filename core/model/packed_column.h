@@ -56,23 +56,18 @@ class PackedColumn {
   void push_back(T v) {
     const U u = static_cast<U>(v);
     if (width_ == 0) {
-      if (going_ && static_cast<N>(v) == next_) {  // the run goes on (the common case)
+      if (going_ && static_cast<N>(v) == next_ && ((n_ + 1) & kCheckEvery) != 0) {  // a run goes on: inline
         next_ += StepOf(steps_.size() - 1);
         ++n_;
-      } else {
-        PushRun(v);
+        if (u > most_) most_ = u;
+        return;
       }
+    } else if (u <= fits_ && n_ < Capacity()) {  // a plain value that fits where there is room: inline
+      Store(u);
       if (u > most_) most_ = u;
-      if ((n_ & kCheckEvery) == 0 && RunBytes() > PlainBytes(n_)) {
-        try {
-          ToPlain();
-        } catch (const std::bad_alloc&) {  // (the runs stay: they hold every value)
-        }
-      }
-    } else {
-      PushPlain(u);
-      if (u > most_) most_ = u;
+      return;
     }
+    PushSlow(v);
   }
 
   // Drops the values from row n on (n <= size()): what a table does when a row was added to some of its
@@ -169,6 +164,32 @@ class PackedColumn {
 
  private:
   static constexpr size_t kCheckEvery = 4095;  // runs are weighed against plain values every 4096 rows
+
+  // push_back's other cases: a run starts, runs are weighed against plain values, a column widens or grows.
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void PushSlow(T v) {
+    const U u = static_cast<U>(v);
+    if (width_ == 0) {
+      if (going_ && static_cast<N>(v) == next_) {  // the run goes on (to the row where runs are weighed)
+        next_ += StepOf(steps_.size() - 1);
+        ++n_;
+      } else {
+        PushRun(v);
+      }
+      if (u > most_) most_ = u;
+      if ((n_ & kCheckEvery) == 0 && RunBytes() > PlainBytes(n_)) {
+        try {
+          ToPlain();
+        } catch (const std::bad_alloc&) {  // (the runs stay: they hold every value)
+        }
+      }
+    } else {
+      PushPlain(u);
+      if (u > most_) most_ = u;
+    }
+  }
 
   // A run's step, exactly.
   N StepOf(size_t r) const { return static_cast<N>(static_cast<S>(steps_[r])); }

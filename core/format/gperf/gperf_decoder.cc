@@ -113,7 +113,7 @@ void GperfDecoder::ReadRecords(Window& w, DecodeResult& out) {
       paused_ = true;
       return;
     }
-    if (out.OverBudget(off_, KeptBytes())) {
+    if (out.OverBudgetKeeping(off_, [&] { return KeptBytes(); })) {
       budget = true;
       break;
     }

@@ -37,21 +37,25 @@ std::vector<uint32_t> TimeOrder(const std::vector<uint64_t>& t) {
   return order;
 }
 
-TimeMerge::TimeMerge(const CallLog& log) {
+TimeMerge::TimeMerge(const CallLog& log) : log_(log) {
   const size_t n = log.size();
   const size_t most = 64 + n / 32;  // cursors past this many: the whole order is then about as small
   CallLog::Reader rd(log);
   uint64_t prev = 0;
-  for (size_t i = 0; i < n && heap_.size() <= most; ++i) {
+  size_t run = 0;  // the call log's run of record i
+  for (size_t i = 0; i < n && cursors_.size() <= most; ++i) {
     const CallLog::Call c = rd.Next();
+    while (i >= log.RunEnd(run)) ++run;
     if (i == 0 || c.tsc < prev) {
-      if (!heap_.empty()) heap_.back().end = static_cast<uint32_t>(i);
-      heap_.push_back(Cursor{rd, Item{static_cast<uint32_t>(i), c.tsc, c.action}, static_cast<uint32_t>(n)});
+      if (!cursors_.empty()) cursors_.back().end = static_cast<uint32_t>(i);
+      heap_.push_back(Key{c.tsc, static_cast<uint32_t>(i), static_cast<uint32_t>(cursors_.size())});
+      cursors_.push_back(Cursor{rd, c.action, static_cast<uint32_t>(n), static_cast<uint32_t>(run), static_cast<uint32_t>(log.RunEnd(run))});
     }
     prev = c.tsc;
   }
-  if (heap_.size() > most) {
-    std::vector<Cursor>().swap(heap_);
+  if (cursors_.size() > most) {
+    std::vector<Cursor>().swap(cursors_);
+    std::vector<Key>().swap(heap_);
     tsc_.reserve(n);
     action_.reserve(n);
     CallLog::Reader all(log);
@@ -64,14 +68,14 @@ TimeMerge::TimeMerge(const CallLog& log) {
     return;
   }
   merged_ = true;
-  // (the runs' cursors in index order; a heap once sifted)
+  // (the runs' keys in index order: a heap once sifted)
   for (size_t k = heap_.size() / 2; k-- > 0;) {
     size_t at = k;
     for (;;) {
       size_t c = 2 * at + 1;
       if (c >= heap_.size()) break;
-      if (c + 1 < heap_.size() && Before(heap_[c + 1].item, heap_[c].item)) ++c;
-      if (!Before(heap_[c].item, heap_[at].item)) break;
+      if (c + 1 < heap_.size() && Before(heap_[c + 1], heap_[c])) ++c;
+      if (!Before(heap_[c], heap_[at])) break;
       std::swap(heap_[c], heap_[at]);
       at = c;
     }
@@ -80,13 +84,13 @@ TimeMerge::TimeMerge(const CallLog& log) {
 
 void TimeMerge::SiftDown() {
   const size_t size = heap_.size();
-  const Cursor moving = heap_[0];
+  const Key moving = heap_[0];
   size_t at = 0;
   for (;;) {
     size_t c = 2 * at + 1;
     if (c >= size) break;
-    if (c + 1 < size && Before(heap_[c + 1].item, heap_[c].item)) ++c;
-    if (!Before(heap_[c].item, moving.item)) break;
+    if (c + 1 < size && Before(heap_[c + 1], heap_[c])) ++c;
+    if (!Before(heap_[c], moving)) break;
     heap_[at] = heap_[c];
     at = c;
   }
@@ -97,15 +101,21 @@ bool TimeMerge::Next(Item* out) {
   if (!merged_) {
     if (next_ >= order_.size()) return false;
     const uint32_t i = order_[next_++];
-    *out = Item{i, tsc_[i], action_[i]};
+    *out = Item{i, tsc_[i], action_[i], static_cast<uint32_t>(log_.RunOf(i))};
     return true;
   }
   if (heap_.empty()) return false;
-  Cursor& top = heap_[0];
-  *out = top.item;
-  if (top.item.index + 1 < top.end) {
-    const CallLog::Call c = top.rd.Next();
-    top.item = Item{top.item.index + 1, c.tsc, c.action};
+  Key& top = heap_[0];
+  Cursor& cur = cursors_[top.cursor];
+  *out = Item{top.index, top.tsc, cur.action, cur.run};
+  if (top.index + 1 < cur.end) {
+    const CallLog::Call c = cur.rd.Next();
+    top.tsc = c.tsc;
+    if (++top.index == cur.run_end) {
+      ++cur.run;
+      cur.run_end = static_cast<uint32_t>(log_.RunEnd(cur.run));
+    }
+    cur.action = c.action;
   } else {  // this run is done
     top = heap_.back();
     heap_.pop_back();
@@ -129,18 +139,25 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   };
   p.events.name.push_back(p.strings.Intern("calls"));
   p.events.samples.push_back(0);
-  // Frames: one per thread root ("thread_TID") and one per function id.
-  std::unordered_map<int32_t, int32_t> func_frame;
-  auto frame_of = [&](int32_t id) {
-    auto it = func_frame.find(id);
-    if (it != func_frame.end()) return it->second;
-    int32_t fn = sb.Func(p.strings.Intern(names.Name(id)), kNone);
-    int32_t fr = sb.Frame(names.Address(id), fn, kNone);
-    func_frame[id] = fr;
-    return fr;
-  };
   // llvm-xray stack processes the records sorted by TSC (stable): merged from the runs already in order.
   const CallLog& calls = log.calls;
+  // Frames: one per thread root ("thread_TID") and one per function id (by id while the ids are few
+  // enough for an array, a program's are; else hashed).
+  std::vector<int32_t> frame_by_id(calls.func.most() < (1u << 20) ? calls.func.most() + 1 : 0, kNone);
+  std::unordered_map<int32_t, int32_t> func_frame;
+  auto frame_of = [&](int32_t id) {
+    const auto u = static_cast<uint32_t>(id);
+    if (u < frame_by_id.size() && frame_by_id[u] != kNone) return frame_by_id[u];
+    if (u >= frame_by_id.size()) {
+      auto it = func_frame.find(id);
+      if (it != func_frame.end()) return it->second;
+    }
+    int32_t fn = sb.Func(p.strings.Intern(names.Name(id)), kNone);
+    int32_t fr = sb.Frame(names.Address(id), fn, kNone);
+    if (u < frame_by_id.size()) frame_by_id[u] = fr;
+    else func_frame[id] = fr;
+    return fr;
+  };
   TimeMerge order(calls);
   // A sample per entry that exits: room for them at once.
   const size_t entries = calls.entries();
@@ -151,11 +168,6 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   // A call that exits is one sample and one interval: the interval is read from the sample
   // (IntervalView), not kept twice. Only the calls that never exit are kept as intervals.
   const bool from_samples = p.samples.size() == 0 && p.intervals.size() == 0;
-  size_t run = 0;  // the run of the last record looked at (records of a run mostly follow each other)
-  auto run_of = [&](size_t i) -> const CallLog::Run& {
-    if (i < calls.runs[run].first || i >= calls.RunEnd(run)) run = calls.RunOf(i);
-    return calls.runs[run];
-  };
   struct Open { int32_t stack; int32_t func; uint64_t tsc; int32_t row; };
   struct ThreadState { std::vector<Open> stack; bool last_exit = false; int32_t root = kNone; uint64_t last_tsc = 0; };
   std::unordered_map<uint32_t, ThreadState> states;
@@ -173,29 +185,31 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   };
   auto add_interval = [&](int32_t thread, const Open& o, uint64_t end, int32_t depth) {
     p.intervals.thread.push_back(thread);
-    p.intervals.func.push_back(p.frames.func[static_cast<size_t>(func_frame.find(o.func)->second)]);
+    p.intervals.func.push_back(p.frames.func[static_cast<size_t>(frame_of(o.func))]);
     p.intervals.start.push_back(o.tsc);
     p.intervals.end.push_back(end);
     p.intervals.depth.push_back(depth);
     p.intervals.record.push_back(o.row);
   };
   struct Event { uint32_t tid; uint32_t pid; int32_t func; uint64_t tsc; int32_t row; };
-  uint32_t last_tid = 0;
-  ThreadState* last_state = nullptr;
+  // Each run's thread row and state, looked up the first time the run shows (records of a few threads
+  // interleave in time).
+  std::vector<int32_t> run_thread(calls.runs.size(), kNone);
+  std::vector<ThreadState*> run_state(calls.runs.size(), nullptr);
   size_t events = 0;
   uint64_t lo = 0, hi = 0;  // the first and last time
   for (TimeMerge::Item item; order.Next(&item);) {
     const uint32_t idx = item.index;
-    const CallLog::Run& r = run_of(idx);
+    const CallLog::Run& r = calls.runs[item.run];
     const Event e{r.tid, r.pid, calls.Func(idx), item.tsc, calls.row[idx]};
     if (events++ == 0) lo = e.tsc;
     hi = e.tsc;
-    int32_t th = threads.Row(static_cast<int32_t>(e.tid), static_cast<int32_t>(e.pid), e.tsc);
-    if (!last_state || last_tid != e.tid) {
-      last_state = &states[e.tid];  // unordered_map: references stay valid
-      last_tid = e.tid;
+    if (!run_state[item.run]) {
+      run_thread[item.run] = threads.Row(static_cast<int32_t>(e.tid), static_cast<int32_t>(e.pid), e.tsc);
+      run_state[item.run] = &states[e.tid];  // unordered_map: references stay valid
     }
-    ThreadState& st = *last_state;
+    const int32_t th = run_thread[item.run];
+    ThreadState& st = *run_state[item.run];
     if (st.root == kNone) {
       int32_t fn = sb.Func(p.strings.Intern("thread_" + Dec(e.tid)), kNone);
       st.root = sb.Stack(kNone, sb.Frame(0, fn, kNone));

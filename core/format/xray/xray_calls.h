@@ -27,6 +27,7 @@ class TimeMerge {
     uint32_t index;  // the record
     uint64_t tsc;
     CallAction action;
+    uint32_t run;    // the call log's run holding it
   };
   explicit TimeMerge(const CallLog& log);  // may throw std::bad_alloc
   // The next record in time order; false once every record was yielded.
@@ -34,13 +35,22 @@ class TimeMerge {
 
  private:
   struct Cursor {
-    CallLog::Reader rd;  // after the record below
-    Item item;           // its next record
+    CallLog::Reader rd;  // after its next record
+    CallAction action;   // its next record's action
     uint32_t end;        // one past its run's last record
+    uint32_t run;        // the call log's run holding its next record, and that run's end
+    uint32_t run_end;
   };
-  static bool Before(const Item& a, const Item& b) { return a.tsc < b.tsc || (a.tsc == b.tsc && a.index < b.index); }
+  struct Key {  // a cursor's next record, as the heap orders them
+    uint64_t tsc;
+    uint32_t index;
+    uint32_t cursor;
+  };
+  static bool Before(const Key& a, const Key& b) { return a.tsc < b.tsc || (a.tsc == b.tsc && a.index < b.index); }
   void SiftDown();
-  std::vector<Cursor> heap_;       // few runs: a min-heap of run cursors
+  const CallLog& log_;
+  std::vector<Cursor> cursors_;    // few runs: one a run
+  std::vector<Key> heap_;          // and a min-heap of their next records
   std::vector<uint64_t> tsc_;      // many runs: every record's time and action, and the whole order
   std::vector<CallAction> action_;
   std::vector<uint32_t> order_;

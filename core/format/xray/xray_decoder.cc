@@ -42,10 +42,18 @@ void XRayDecoder::Finish(DecodeResult& out) {
   log_.calls = CallLog();
   calls_.ticks_per_second = log_.freq;
   calls_.names.clear();
+  // (each id looked up once: by a bit per id while the ids are few enough, else in the names)
+  std::vector<bool> named(calls_.func.most() < (1u << 24) ? calls_.func.most() + 1 : 0);
   int32_t last = kNone;
   calls_.func.ForEach([&](uint32_t bits) {
     const auto f = static_cast<int32_t>(bits);
-    if (f != last && !calls_.names.count(f)) calls_.names.emplace(last = f, names_.Name(f));
+    if (f == last) return;
+    last = f;
+    if (bits < named.size()) {
+      if (named[bits]) return;
+      named[bits] = true;
+    }
+    if (!calls_.names.count(f)) calls_.names.emplace(f, names_.Name(f));
   });
 }
 

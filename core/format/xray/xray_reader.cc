@@ -91,7 +91,7 @@ void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck*
       st.paused = true;
       return;
     }
-    if (out.OverBudget(off, KeptBytes(*log))) break;
+    if (out.OverBudgetKeeping(off, [&] { return KeptBytes(*log); })) break;
     if (n - off < kBasicRecordSize) {
       out.records.Add(off, n - off, 0, RecordKind::kUnparsed, -1, RecordCategory::kUnparsed);
       out.diags.Error(DiagCode::kRecordTruncated, off, n - off,
@@ -183,7 +183,7 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck* p
       st.paused = true;
       return;
     }
-    if (out.OverBudget(off, KeptBytes(*log))) break;
+    if (out.OverBudgetKeeping(off, [&] { return KeptBytes(*log); })) break;
     if (log->version >= 3 && buffer_left == 0) {
       // Find the next BufferExtents record, skipping what lies between buffers.
       size_t at = off;
