@@ -87,25 +87,29 @@ val CopyPacked(const char* ctor, const profscope::PackedColumn<C>& col) {
 template <typename T>
 val CopyNarrow(const profscope::PackedColumn<T>& v) {
   static_assert(std::is_unsigned_v<T>);
-  const T most = v.most();
-  if (most > UINT32_MAX) return CopyPacked<double>("Float64Array", v);
-  if (most > UINT16_MAX) return CopyPacked<uint32_t>("Uint32Array", v);
-  if (most > UINT8_MAX) return CopyPacked<uint16_t>("Uint16Array", v);
-  return CopyPacked<uint8_t>("Uint8Array", v);
+  switch (profscope::PackedColumn<T>::WidthFor(v.most())) {
+    case 1: return CopyPacked<uint8_t>("Uint8Array", v);
+    case 2: return CopyPacked<uint16_t>("Uint16Array", v);
+    case 4: return CopyPacked<uint32_t>("Uint32Array", v);
+    default: return CopyPacked<double>("Float64Array", v);  // (exact to 2^53: offsets, sizes)
+  }
+}
+
+// Whether a column's run firsts go to the page as a Float64Array (an unsigned column past int32).
+template <typename T>
+bool FirstsWide(const profscope::PackedColumn<T>& v) {
+  return std::is_unsigned_v<T> && static_cast<uint64_t>(v.most()) > static_cast<uint64_t>(INT32_MAX);
 }
 
 // A packed column as its runs ({length, starts, firsts, steps}: web/src/lib/int-runs.js reads them) when it
-// is held as runs that take at most a third of the bytes of `plain`, the column as a typed array (which
-// int-runs.js reads too); the runs follow the same greedy rule as int-runs.js (core/model/packed_column.h).
-// Steps must fit an Int32Array, firsts a Float64Array past 32 bits.
+// is held as at most `max_runs` runs, else `plain()` (a typed array, which int-runs.js reads too); the runs
+// follow the same greedy rule as int-runs.js (core/model/packed_column.h). Steps must fit an Int32Array,
+// firsts a Float64Array past 32 bits.
 template <typename T, typename Plain>
-val Runs(const profscope::PackedColumn<T>& v, Plain plain, size_t plain_bytes) {
+val Runs(const profscope::PackedColumn<T>& v, Plain plain, double max_runs) {
   using S = std::make_signed_t<T>;
-  bool fit = v.is_runs() && !v.empty();
   const size_t runs = v.run_count();
-  // (firsts past int32: a Float64Array, exact to 2^53)
-  const bool wide = std::is_unsigned_v<T> && static_cast<uint64_t>(v.most()) > static_cast<uint64_t>(INT32_MAX);
-  fit = fit && runs * (8 + (wide ? 8 : 4)) * 3 <= plain_bytes;
+  bool fit = v.is_runs() && !v.empty() && static_cast<double>(runs) <= max_runs;
   for (size_t r = 0; fit && r < runs; ++r) {
     const int64_t step = static_cast<S>(v.steps()[r]);
     fit = step >= INT32_MIN && step <= INT32_MAX;
@@ -114,7 +118,7 @@ val Runs(const profscope::PackedColumn<T>& v, Plain plain, size_t plain_bytes) {
   val out = val::object();
   out.set("length", static_cast<double>(v.size()));
   out.set("starts", Copy("Int32Array", v.starts()));
-  if (wide) {
+  if (FirstsWide(v)) {  // (firsts past int32: a Float64Array, exact to 2^53)
     out.set("firsts", Fill<double>("Float64Array", runs, [&](size_t r) { return static_cast<double>(v.firsts()[r]); }));
   } else {
     out.set("firsts", Fill<int32_t>("Int32Array", runs, [&](size_t r) { return static_cast<int32_t>(v.firsts()[r]); }));
@@ -123,19 +127,18 @@ val Runs(const profscope::PackedColumn<T>& v, Plain plain, size_t plain_bytes) {
   return out;
 }
 
-// An unsigned column as its runs, or else as the narrowest typed array (CopyNarrow).
+// An unsigned column as its runs where they take at most a third of the bytes of its narrowest typed array
+// (CopyNarrow), else as that array.
 template <typename T>
 val NarrowRuns(const profscope::PackedColumn<T>& v) {
-  const T most = v.most();
-  const size_t width = most > UINT32_MAX ? 8 : most > UINT16_MAX ? 4 : most > UINT8_MAX ? 2 : 1;
-  return Runs(v, [&] { return CopyNarrow(v); }, v.size() * width);
+  const double plain_bytes = static_cast<double>(v.size()) * profscope::PackedColumn<T>::WidthFor(v.most());
+  const double run_bytes = 8 + (FirstsWide(v) ? 8 : 4);  // a start and a step, and a first
+  return Runs(v, [&] { return CopyNarrow(v); }, plain_bytes / (3 * run_bytes));
 }
 
 // An int column as its runs, at most `share` a value, else an Int32Array.
 val IntRuns(const profscope::PackedColumn<int32_t>& v, double share) {
-  if (v.empty() || !v.is_runs() || static_cast<double>(v.run_count()) > static_cast<double>(v.size()) * share)
-    return CopyPacked<int32_t>("Int32Array", v);
-  return Runs(v, [&] { return CopyPacked<int32_t>("Int32Array", v); }, SIZE_MAX / 4);
+  return Runs(v, [&] { return CopyPacked<int32_t>("Int32Array", v); }, static_cast<double>(v.size()) * share);
 }
 
 // Exact u64 values (addresses): the bytes are copied once into a fresh buffer

@@ -51,6 +51,15 @@ class PackedColumn {
   size_t run_count() const { return starts_.size(); }
   // The largest value so far, as unsigned (0 when empty).
   U most() const { return most_; }
+  // The bytes a plain value takes in a column whose largest value is `most`: the narrowest of 1, 2, 4 and 8
+  // that holds it (a signed column keeps its type's width).
+  static int WidthFor(U most) {
+    if constexpr (std::is_signed_v<T>) return sizeof(T);
+    if (most <= 0xFF) return 1;
+    if (sizeof(T) >= 2 && most <= 0xFFFF) return 2;
+    if (sizeof(T) >= 4 && most <= 0xFFFFFFFFu) return 4;
+    return sizeof(T);
+  }
 
   // Appends v. Throws std::bad_alloc with the column unchanged.
   void push_back(T v) {
@@ -62,7 +71,7 @@ class PackedColumn {
         if (u > most_) most_ = u;
         return;
       }
-    } else if (u <= fits_ && n_ < Capacity()) {  // a plain value that fits where there is room: inline
+    } else if (u <= fits_ && n_ < PlainCapacity()) {  // a plain value that fits where there is room: inline
       Store(u);
       if (u > most_) most_ = u;
       return;
@@ -151,9 +160,9 @@ class PackedColumn {
   // Room for n values: plain columns reserve at their width; runs take no room per row.
   void reserve(size_t n) {
     reserved_ = std::max(reserved_, n);
-    if (width_ != 0) Reserve(n);
+    if (width_ != 0) ReservePlain(n);
   }
-  size_t capacity() const { return width_ != 0 ? Capacity() : std::max(n_, reserved_); }
+  size_t capacity() const { return width_ != 0 ? PlainCapacity() : std::max(n_, reserved_); }
   // The bytes its values take, spare capacity aside: the same on every platform (the memory budget counts
   // it, so native and WASM decodes stop at the same record).
   size_t packed_bytes() const { return width_ != 0 ? n_ * width_ : RunBytes(); }
@@ -225,29 +234,17 @@ class PackedColumn {
     return static_cast<T>(static_cast<U>(first + step * static_cast<uint64_t>(i - starts_[r])));
   }
 
-  static int WidthOf(U most) {
-    if constexpr (std::is_signed_v<T>) return sizeof(T);
-    if (most <= 0xFF) return 1;
-    if (sizeof(T) >= 2 && most <= 0xFFFF) return 2;
-    if (sizeof(T) >= 4 && most <= 0xFFFFFFFFu) return 4;
-    return sizeof(T);
-  }
   size_t RunBytes() const { return starts_.size() * (sizeof(uint32_t) + 2 * sizeof(T)); }
-  size_t PlainBytes(size_t n) const { return n * static_cast<size_t>(WidthOf(most_)); }
+  size_t PlainBytes(size_t n) const { return n * static_cast<size_t>(WidthFor(most_)); }
 
   // Holds the values plain from now on; throws std::bad_alloc with the column unchanged.
   void ToPlain() {
     PackedColumn<T> plain;
-    plain.width_ = WidthOf(most_);
+    plain.width_ = WidthFor(most_);
     plain.fits_ = Fits(plain.width_);
-    plain.Reserve(std::max(reserved_, GrownCapacity(n_)));
+    plain.ReservePlain(std::max(reserved_, GrownCapacity(n_)));
     ForEach([&](T v) { plain.Store(static_cast<U>(v)); });
-    d8_.swap(plain.d8_);
-    d16_.swap(plain.d16_);
-    d32_.swap(plain.d32_);
-    d64_.swap(plain.d64_);
-    width_ = plain.width_;
-    fits_ = plain.fits_;
+    TakePlain(plain);
     going_ = false;
     std::vector<uint32_t>().swap(starts_);
     std::vector<T>().swap(firsts_);
@@ -255,28 +252,33 @@ class PackedColumn {
   }
 
   void PushPlain(U u) {
-    if (u > fits_ || n_ == Capacity()) {
-      if (WidthOf(u) > width_) Widen(WidthOf(u));
-      if (n_ == Capacity()) Reserve(GrownCapacity(n_));
+    if (u > fits_ || n_ == PlainCapacity()) {
+      if (WidthFor(u) > width_) Widen(WidthFor(u));
+      if (n_ == PlainCapacity()) ReservePlain(GrownCapacity(n_));
     }
     Store(u);
   }
   // Re-stores every value at width w (a larger one came).
   void Widen(int w) {
-    const size_t n = n_, room = std::max(Capacity(), n + 1);
+    const size_t n = n_, room = std::max(PlainCapacity(), n + 1);
     PackedColumn<T> wider;
     wider.width_ = w;
-    wider.Reserve(room);
+    wider.ReservePlain(room);
+    wider.fits_ = Fits(w);
     for (size_t i = 0; i < n; ++i) wider.Store(static_cast<U>(Plain(i)));
-    d8_.swap(wider.d8_);
-    d16_.swap(wider.d16_);
-    d32_.swap(wider.d32_);
-    d64_.swap(wider.d64_);
-    width_ = w;
-    fits_ = Fits(w);
+    TakePlain(wider);
+  }
+  // Holds the plain values `made` holds (made aside: a failure to make them left this column as it was).
+  void TakePlain(PackedColumn& made) {
+    d8_.swap(made.d8_);
+    d16_.swap(made.d16_);
+    d32_.swap(made.d32_);
+    d64_.swap(made.d64_);
+    width_ = made.width_;
+    fits_ = made.fits_;
   }
   static U Fits(int w) { return w >= static_cast<int>(sizeof(U)) ? std::numeric_limits<U>::max() : static_cast<U>((uint64_t{1} << (8 * w)) - 1); }
-  size_t Capacity() const {
+  size_t PlainCapacity() const {
     switch (width_) {
       case 1: return d8_.capacity();
       case 2: return d16_.capacity();
@@ -284,7 +286,7 @@ class PackedColumn {
       default: return d64_.capacity();
     }
   }
-  void Reserve(size_t n) {
+  void ReservePlain(size_t n) {
     switch (width_) {
       case 1: d8_.reserve(n); break;
       case 2: d16_.reserve(n); break;

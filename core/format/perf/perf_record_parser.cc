@@ -337,9 +337,9 @@ void PerfRecordParser::ReserveRows(int32_t row) {
   };
   const uint64_t sample_at = reached(row), rows_at = reached(static_cast<int32_t>(rt.rows()) - 1);
   if (!sample_at) return;
-  // Never more than the memory budget lets the tables hold (at most 36 bytes a sample row and 27 a
-  // record row: it counts packed columns as the bytes their values take), nor less than a quarter more.
-  const double most = static_cast<double>(out_.budget.limit()) / 63.0;
+  // Never more than the memory budget lets the tables hold (it counts 36 bytes a sample row, and its
+  // record row's packed columns at a byte or more), nor less than a quarter more.
+  const double most = static_cast<double>(out_.budget.limit()) / 37.0;
   auto want = [&](size_t have, uint64_t at) {
     const double est = std::min(static_cast<double>(have) * static_cast<double>(size) / static_cast<double>(at) * 1.05 + 1024, most);
     return static_cast<size_t>(std::max(est, static_cast<double>(have) * 1.25));
