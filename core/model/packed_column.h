@@ -62,6 +62,9 @@ class PackedColumn {
   }
 
   // Appends v. Throws std::bad_alloc with the column unchanged.
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
   void push_back(T v) {
     const U u = static_cast<U>(v);
     if (width_ == 0) {
@@ -294,6 +297,9 @@ class PackedColumn {
       default: d64_.reserve(n); break;
     }
   }
+#if defined(__GNUC__)
+  __attribute__((always_inline))
+#endif
   void Store(U u) {
     switch (width_) {
       case 1: d8_.push_back(static_cast<uint8_t>(u)); break;
