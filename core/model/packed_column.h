@@ -131,6 +131,21 @@ class PackedColumn {
     return Plain(i);
   }
   T back() const { return (*this)[n_ - 1]; }
+  // Value i, for reads that mostly go forward: `run` is the run the last read found (start it at 0), so a
+  // read in the same run or the next one costs no search.
+  T At(size_t i, size_t* run) const {
+    if (width_ != 0) return Plain(i);
+    size_t r = *run;
+    const auto end_of = [&](size_t k) { return k + 1 < starts_.size() ? starts_[k + 1] : n_; };
+    if (r >= starts_.size() || i < starts_[r]) {
+      r = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), static_cast<uint32_t>(i)) - starts_.begin()) - 1;
+    } else if (i >= end_of(r)) {
+      if (i < end_of(r + 1)) ++r;
+      else r = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), static_cast<uint32_t>(i)) - starts_.begin()) - 1;
+    }
+    *run = r;
+    return RunValue(r, i);
+  }
 
   // f(value) for every row in order, without a search per row.
   template <typename F>

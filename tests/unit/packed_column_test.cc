@@ -20,6 +20,14 @@ void ExpectSame(const PackedColumn<T>& c, const std::vector<T>& want) {
   c.ForEach([&](T v) { seen.push_back(v); });
   EXPECT_EQ(seen, want);
   if (!want.empty()) EXPECT_EQ(c.back(), want.back());
+  // At with a run remembered: forward, backward, and jumping about
+  size_t run = 0;
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(c.At(i, &run), want[i]) << "forward, row " << i;
+  for (size_t i = want.size(); i-- > 0;) ASSERT_EQ(c.At(i, &run), want[i]) << "backward, row " << i;
+  for (size_t k = 0; k < want.size(); ++k) {
+    const size_t i = (k * 2654435761u) % want.size();
+    ASSERT_EQ(c.At(i, &run), want[i]) << "jumping, row " << i;
+  }
 }
 
 template <typename T>

@@ -49,7 +49,7 @@ TimeMerge::TimeMerge(const CallLog& log) : log_(log) {
     if (i == 0 || c.tsc < prev) {
       if (!cursors_.empty()) cursors_.back().end = static_cast<uint32_t>(i);
       heap_.push_back(Key{c.tsc, static_cast<uint32_t>(i), static_cast<uint32_t>(cursors_.size())});
-      cursors_.push_back(Cursor{rd, c.action, static_cast<uint32_t>(n), static_cast<uint32_t>(run), static_cast<uint32_t>(log.RunEnd(run))});
+      cursors_.push_back(Cursor{rd, c.action, static_cast<uint32_t>(n), static_cast<uint32_t>(run), static_cast<uint32_t>(log.RunEnd(run)), 0});
     }
     prev = c.tsc;
   }
@@ -101,13 +101,13 @@ bool TimeMerge::Next(Item* out) {
   if (!merged_) {
     if (next_ >= order_.size()) return false;
     const uint32_t i = order_[next_++];
-    *out = Item{i, tsc_[i], action_[i], static_cast<uint32_t>(log_.RunOf(i))};
+    *out = Item{i, tsc_[i], action_[i], static_cast<uint32_t>(log_.RunOf(i)), log_.row[i]};
     return true;
   }
   if (heap_.empty()) return false;
   Key& top = heap_[0];
   Cursor& cur = cursors_[top.cursor];
-  *out = Item{top.index, top.tsc, cur.action, cur.run};
+  *out = Item{top.index, top.tsc, cur.action, cur.run, log_.row.At(top.index, &cur.row_run)};
   if (top.index + 1 < cur.end) {
     const CallLog::Call c = cur.rd.Next();
     top.tsc = c.tsc;
@@ -201,7 +201,7 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   for (TimeMerge::Item item; order.Next(&item);) {
     const uint32_t idx = item.index;
     const CallLog::Run& r = calls.runs[item.run];
-    const Event e{r.tid, r.pid, calls.Func(idx), item.tsc, calls.row[idx]};
+    const Event e{r.tid, r.pid, calls.Func(idx), item.tsc, item.row};
     if (events++ == 0) lo = e.tsc;
     hi = e.tsc;
     if (!run_state[item.run]) {

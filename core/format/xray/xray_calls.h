@@ -28,6 +28,7 @@ class TimeMerge {
     uint64_t tsc;
     CallAction action;
     uint32_t run;    // the call log's run holding it
+    int32_t row;     // its record-table row
   };
   explicit TimeMerge(const CallLog& log);  // may throw std::bad_alloc
   // The next record in time order; false once every record was yielded.
@@ -40,6 +41,7 @@ class TimeMerge {
     uint32_t end;        // one past its run's last record
     uint32_t run;        // the call log's run holding its next record, and that run's end
     uint32_t run_end;
+    size_t row_run;      // the run of the rows' packed column its last row was in
   };
   struct Key {  // a cursor's next record, as the heap orders them
     uint64_t tsc;
