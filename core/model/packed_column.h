@@ -22,6 +22,15 @@
 #include <type_traits>
 #include <vector>
 
+// push_back's common cases inline (gcc kept them out of line), its others not.
+#if defined(__GNUC__)
+#define PROFSCOPE_ALWAYS_INLINE __attribute__((always_inline))
+#define PROFSCOPE_NOINLINE __attribute__((noinline))
+#else
+#define PROFSCOPE_ALWAYS_INLINE
+#define PROFSCOPE_NOINLINE
+#endif
+
 namespace profscope {
 
 // The capacity a column full at n rows grows to: doubling up to a million rows, then a quarter more. A
@@ -62,10 +71,7 @@ class PackedColumn {
   }
 
   // Appends v. Throws std::bad_alloc with the column unchanged.
-#if defined(__GNUC__)
-  __attribute__((always_inline))
-#endif
-  void push_back(T v) {
+  PROFSCOPE_ALWAYS_INLINE void push_back(T v) {
     const U u = static_cast<U>(v);
     if (width_ == 0) {
       if (going_ && static_cast<N>(v) == next_ && ((n_ + 1) & kCheckEvery) != 0) {  // a run goes on: inline
@@ -193,10 +199,7 @@ class PackedColumn {
   static constexpr size_t kCheckEvery = 4095;  // runs are weighed against plain values every 4096 rows
 
   // push_back's other cases: a run starts, runs are weighed against plain values, a column widens or grows.
-#if defined(__GNUC__)
-  __attribute__((noinline))
-#endif
-  void PushSlow(T v) {
+  PROFSCOPE_NOINLINE void PushSlow(T v) {
     const U u = static_cast<U>(v);
     if (width_ == 0) {
       if (going_ && static_cast<N>(v) == next_) {  // the run goes on (to the row where runs are weighed)
@@ -312,10 +315,7 @@ class PackedColumn {
       default: d64_.reserve(n); break;
     }
   }
-#if defined(__GNUC__)
-  __attribute__((always_inline))
-#endif
-  void Store(U u) {
+  PROFSCOPE_ALWAYS_INLINE void Store(U u) {
     switch (width_) {
       case 1: d8_.push_back(static_cast<uint8_t>(u)); break;
       case 2: d16_.push_back(static_cast<uint16_t>(u)); break;
