@@ -1,5 +1,7 @@
 #include "core/trace/tracing_data.h"
 
+#include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -84,6 +86,35 @@ EventFormat ParseFormat(const std::string& text, const std::string& system) {
   return f;
 }
 
+namespace {
+// Whether the right operand of the operator ending just before `i` is a literal integer (decimal or hex,
+// with any U/L suffix, in any brackets) that `ok` accepts; for a shift, no operator that binds tighter
+// (+ - * / %) may follow it.
+template <typename Ok>
+bool LiteralOperand(std::string_view text, size_t i, bool shift, Ok ok) {
+  auto skip_spaces = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n')) ++i;
+  };
+  size_t open = 0;
+  for (skip_spaces(); i < text.size() && text[i] == '('; skip_spaces()) ++open, ++i;
+  const bool hex = i + 1 < text.size() && text[i] == '0' && (text[i + 1] == 'x' || text[i + 1] == 'X');
+  if (hex) i += 2;
+  const size_t digits = i;
+  uint64_t v = 0;
+  bool big = false;
+  for (; i < text.size() && std::isxdigit(static_cast<unsigned char>(text[i])) && (hex || std::isdigit(static_cast<unsigned char>(text[i]))); ++i) {
+    const int d = std::isdigit(static_cast<unsigned char>(text[i])) ? text[i] - '0' : std::tolower(text[i]) - 'a' + 10;
+    if (v > (UINT64_MAX - static_cast<uint64_t>(d)) / (hex ? 16 : 10)) big = true;
+    v = v * (hex ? 16 : 10) + static_cast<uint64_t>(d);
+  }
+  if (i == digits || big || !ok(v)) return false;
+  while (i < text.size() && std::strchr("uUlL", text[i]) && text[i]) ++i;
+  for (skip_spaces(); open && i < text.size() && text[i] == ')'; skip_spaces()) --open, ++i;
+  if (open) return false;
+  return !shift || i >= text.size() || !std::strchr("+-*/%", text[i]) || !text[i];
+}
+}  // namespace
+
 TextHazard LibraryHazard(std::string_view text) {
   size_t depth = 0, operators = 0, i = 0;
   // (brackets and operators are counted in the print fmt: the fields before it are read in a loop)
@@ -116,6 +147,13 @@ TextHazard LibraryHazard(std::string_view text) {
       if (depth) --depth;
     } else if (counted && c && std::strchr("+-*/%&|^<>!=?:~", c)) {
       if (++operators > kMaxOperators) return {at, "more than 1024 operators"};
+      // The library computes a shift and a division on 64-bit values as C does: a shift by 64 or more, a
+      // division by 0 (a crash natively) are undefined. Real formats shift and divide by literal numbers.
+      const bool shift = (c == '<' || c == '>') && i < text.size() && text[i] == c && (at == 0 || text[at - 1] != c);
+      if (shift && !LiteralOperand(text, i + 1, true, [](uint64_t v) { return v < 64; }))
+        return {at, "a shift by what is not a number below 64"};
+      if ((c == '/' || c == '%') && !LiteralOperand(text, i, false, [](uint64_t v) { return v != 0; }))
+        return {at, "a division by what is not a number other than 0"};
     }
   }
   return {};

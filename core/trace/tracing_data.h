@@ -58,7 +58,12 @@ struct TracingData {
 //    kMaxOperators operator characters: its parser, and its printer, recurse once per
 //    bracket and per operator of a chain ("1+1+1..."), and overflow the stack
 //    (a crash natively, the module's end in WASM). Real kernels' formats stay
-//    far inside both (Linux 6.1's 2 323 formats: nesting <= 14, <= 271).
+//    far inside both (Linux 6.1's 2 323 formats: nesting <= 14, <= 271);
+//  - in the print fmt, a shift (<< >>) whose right operand is not a literal
+//    number below 64, or a division (/ %) whose right operand is not a literal
+//    number other than 0: the library computes them on the sample's values as
+//    C does, undefined past 63 and a crash natively for a division by 0 (real
+//    formats shift and divide by literal numbers: 1UL << (10), REC->dev >> 20).
 constexpr size_t kMaxNesting = 32;
 constexpr size_t kMaxOperators = 1024;
 struct TextHazard {

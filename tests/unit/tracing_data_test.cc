@@ -57,6 +57,27 @@ TEST(LibraryHazard, AFieldsArrayBracketMustCloseOnItsLine) {
   EXPECT_EQ(At("print fmt: \"%d\", REC->a[\n0]"), kNone);
 }
 
+TEST(LibraryHazard, ShiftsAndDivisionsOnlyByLiteralNumbersInRange) {
+  // libtraceevent shifts and divides the sample's values as C does: a shift by 64 or more is undefined, a
+  // division by 0 a crash natively (found by perf_fuzz: 1 >> (REC->gfp_flags & ...),
+  // fuzz/regressions/perf_fuzz/ubsan-traceevent-shift-by-a-field).
+  const std::string head = "name: x\nID: 1\nformat:\n\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"%d\", ";
+  // what real formats do: kmem's gfp flags, block's MAJOR/MINOR, sched_switch's prev_state, a division by 1000
+  for (const char* ok : {"(( gfp_t)((((1UL))) << (10))|((((1UL))) << (11)))", "((unsigned int) ((REC->dev) >> 20))",
+                         "((unsigned int) ((REC->dev) & ((1U << 20) - 1)))", "REC->prev_state & ((((0x00000001) + 1) << 1) - 1)",
+                         "REC->delta / 1000", "REC->a % 10", "REC->a >> 0x3f", "REC->a << 63UL", "REC->a / (2) * REC->a"})
+    EXPECT_EQ(At(head + ok), kNone) << ok;
+  for (const char* bad : {"1 >> (REC->gfp_flags & ( unsigned long)(( gfp_t)((((1UL))) << (22))))", "REC->a >> 64", "REC->a << REC->a",
+                          "REC->a / REC->a", "REC->a % 0", "REC->a / (0)", "REC->a >> 2 * REC->a", "REC->a << (2) + REC->a",
+                          "REC->a >> -1", "REC->a >> 99999999999999999999999", "REC->a / ", "REC->a >> (3"}) {
+    EXPECT_NE(At(head + bad), kNone) << bad;
+  }
+  EXPECT_STREQ(LibraryHazard(head + "REC->a >> 64").what, "a shift by what is not a number below 64");
+  EXPECT_STREQ(LibraryHazard(head + "REC->a / REC->a").what, "a division by what is not a number other than 0");
+  // (comparisons, and the percent signs and slashes of strings, are no such operators)
+  EXPECT_EQ(At(head + "REC->a < REC->a ? \"a/b\" : \"%s\", REC->a <= 2, REC->a > 1, REC->a >= 1"), kNone);
+}
+
 TEST(LibraryHazard, DeepBracketsAndLongOperatorChainsInThePrintFmt) {
   const std::string head = "name: x\nID: 1\nformat:\n\tfield:int a[4];\toffset:8;\tsize:16;\tsigned:1;\n\nprint fmt: \"%d\", ";
   std::string ok = head + std::string(kMaxNesting, '(') + "REC->a" + std::string(kMaxNesting, ')');
