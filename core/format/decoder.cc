@@ -2,13 +2,6 @@
 
 namespace profscope {
 
-bool DecodeResult::OverBudget(uint64_t offset, uint64_t extra) {
-  if (budget.reached()) return true;
-  if (!budget.Due()) return false;
-  uint64_t used = MemoryBudget::Bytes(records) + MemoryBudget::Bytes(profile) + pending_bytes + extra;
-  return budget.Reached(used, offset, diags);
-}
-
 void NoteDecodeStopped(Diagnostics& diags, uint64_t at, uint64_t end, uint64_t file_size, const std::string& file) {
   const uint64_t left = end > at ? end - at : 0;
   diags.Warning(DiagCode::kDecodeStopped, at, left,

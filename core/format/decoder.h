@@ -122,7 +122,9 @@ struct DecodeResult {
   // True when the tables (and `extra` bytes a decoder keeps itself, e.g. its
   // call log) reach the budget: the decoder stops reading at `offset`
   // (reported once). Counts only every MemoryBudget::kCheckEvery calls.
-  bool OverBudget(uint64_t offset, uint64_t extra = 0);
+  bool OverBudget(uint64_t offset, uint64_t extra = 0) {
+    return OverBudgetKeeping(offset, [extra] { return extra; });
+  }
   // The same, with what the decoder keeps besides the tables counted by `kept()` only when it is counted.
   template <typename F>
   bool OverBudgetKeeping(uint64_t offset, F kept) {

@@ -28,8 +28,8 @@ uint64_t MemoryBudget::Bytes(const Profile& p) {
          32ull * p.intervals.start.size() + 8ull * p.frame_sources.frame.size() + 28ull * p.markers.time.size();
 }
 
-// A call log: what its packed times and actions and its packed columns (function ids, record rows) take, 16 a
-// run or argument, 4 a loader-order entry.
+// A call log: what its packed times and actions and its packed columns (function ids, record rows) take, 32 a
+// run, 16 an argument, 4 a loader-order entry.
 uint64_t MemoryBudget::Bytes(const CallLog& c) {
   return c.packed_bytes() + c.func.packed_bytes() + c.row.packed_bytes() + 32ull * c.runs.size() + 16ull * c.args.size() + 4ull * c.loader_runs.size();
 }

@@ -1,9 +1,9 @@
 #include "core/trace/tracing_data.h"
 
 #include <cctype>
-#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "core/model/fields.h"
 
@@ -87,9 +87,9 @@ EventFormat ParseFormat(const std::string& text, const std::string& system) {
 }
 
 namespace {
-// Whether the right operand of the operator ending just before `i` is a literal integer (decimal or hex,
-// with any U/L suffix, in any brackets) that `ok` accepts; for a shift, no operator that binds tighter
-// (+ - * / %) may follow it.
+// Whether the right operand of the operator ending just before `i` is a number (one token, read as the
+// library reads it: strtoull in base 0, any U/L suffix) in any brackets that `ok` accepts; for a shift, no
+// operator that binds tighter (+ - * / %) may follow it.
 template <typename Ok>
 bool LiteralOperand(std::string_view text, size_t i, bool shift, Ok ok) {
   auto skip_spaces = [&] {
@@ -97,21 +97,15 @@ bool LiteralOperand(std::string_view text, size_t i, bool shift, Ok ok) {
   };
   size_t open = 0;
   for (skip_spaces(); i < text.size() && text[i] == '('; skip_spaces()) ++open, ++i;
-  const bool hex = i + 1 < text.size() && text[i] == '0' && (text[i + 1] == 'x' || text[i + 1] == 'X');
-  if (hex) i += 2;
-  const size_t digits = i;
-  uint64_t v = 0;
-  bool big = false;
-  for (; i < text.size() && std::isxdigit(static_cast<unsigned char>(text[i])) && (hex || std::isdigit(static_cast<unsigned char>(text[i]))); ++i) {
-    const int d = std::isdigit(static_cast<unsigned char>(text[i])) ? text[i] - '0' : std::tolower(text[i]) - 'a' + 10;
-    if (v > (UINT64_MAX - static_cast<uint64_t>(d)) / (hex ? 16 : 10)) big = true;
-    v = v * (hex ? 16 : 10) + static_cast<uint64_t>(d);
-  }
-  if (i == digits || big || !ok(v)) return false;
-  while (i < text.size() && std::strchr("uUlL", text[i]) && text[i]) ++i;
+  const size_t start = i;
+  while (i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]))) ++i;
+  const std::string token(text.substr(start, i - start));
+  if (token.empty() || !std::isdigit(static_cast<unsigned char>(token[0]))) return false;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(token.c_str(), &end, 0);
+  if (std::strspn(end, "uUlL") != std::strlen(end) || !ok(v)) return false;
   for (skip_spaces(); open && i < text.size() && text[i] == ')'; skip_spaces()) --open, ++i;
-  if (open) return false;
-  return !shift || i >= text.size() || !std::strchr("+-*/%", text[i]) || !text[i];
+  return !open && (!shift || i >= text.size() || !text[i] || !std::strchr("+-*/%", text[i]));
 }
 }  // namespace
 

@@ -1026,7 +1026,7 @@ void WarnLibraryHazard(FieldReader& w, const void* text, uint64_t n, const std::
   uint64_t at = w.abs_pos() - n + h.at;
   Problems(w).Warn(DiagCode::kBadFeature, at, n - h.at,
                    "TRACING_DATA: " + what + " has " + h.what + " at " + Hex(at) +
-                       " (libtraceevent, which perf uses, would never end or overflow its stack on it): "
+                       " (libtraceevent, which perf uses, would never end, overflow its stack or crash on it): "
                        "its samples are shown by their fields, not by its print fmt");
 }
 

@@ -68,24 +68,12 @@ TimeMerge::TimeMerge(const CallLog& log) : log_(log) {
     return;
   }
   merged_ = true;
-  // (the runs' keys in index order: a heap once sifted)
-  for (size_t k = heap_.size() / 2; k-- > 0;) {
-    size_t at = k;
-    for (;;) {
-      size_t c = 2 * at + 1;
-      if (c >= heap_.size()) break;
-      if (c + 1 < heap_.size() && Before(heap_[c + 1], heap_[c])) ++c;
-      if (!Before(heap_[c], heap_[at])) break;
-      std::swap(heap_[c], heap_[at]);
-      at = c;
-    }
-  }
+  for (size_t k = heap_.size() / 2; k-- > 0;) SiftDown(k);  // (the runs' keys in index order: a heap once sifted)
 }
 
-void TimeMerge::SiftDown() {
+void TimeMerge::SiftDown(size_t at) {
   const size_t size = heap_.size();
-  const Key moving = heap_[0];
-  size_t at = 0;
+  const Key moving = heap_[at];
   for (;;) {
     size_t c = 2 * at + 1;
     if (c >= size) break;
@@ -121,7 +109,7 @@ bool TimeMerge::Next(Item* out) {
     heap_.pop_back();
     if (heap_.empty()) return true;
   }
-  SiftDown();
+  SiftDown(0);
   return true;
 }
 

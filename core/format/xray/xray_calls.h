@@ -49,7 +49,7 @@ class TimeMerge {
     uint32_t cursor;
   };
   static bool Before(const Key& a, const Key& b) { return a.tsc < b.tsc || (a.tsc == b.tsc && a.index < b.index); }
-  void SiftDown();
+  void SiftDown(size_t at);  // moves heap_[at] down to its place
   const CallLog& log_;
   std::vector<Cursor> cursors_;    // few runs: one a run
   std::vector<Key> heap_;          // and a min-heap of their next records

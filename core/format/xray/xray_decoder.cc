@@ -44,11 +44,8 @@ void XRayDecoder::Finish(DecodeResult& out) {
   calls_.names.clear();
   // (each id looked up once: by a bit per id while the ids are few enough, else in the names)
   std::vector<bool> named(calls_.func.most() < (1u << 24) ? calls_.func.most() + 1 : 0);
-  int32_t last = kNone;
   calls_.func.ForEach([&](uint32_t bits) {
     const auto f = static_cast<int32_t>(bits);
-    if (f == last) return;
-    last = f;
     if (bits < named.size()) {
       if (named[bits]) return;
       named[bits] = true;
