@@ -136,6 +136,11 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
             b.records = d.records?.offsets?.length ?? null;
             b.tablesWorker = d.benchTimes ?? null;
           }
+          if (d.type === 'timeline') {
+            // the flame chart's lanes and calls, and XRay's account, sent after 'tables'
+            b.t.timelineMessage = now;
+            b.timelineWorker = d.benchTimes ?? null;
+          }
           if (d.type === 'error') b.error = String(d.message);
         });
         this.addEventListener('error', (e) => (b.error = `worker error: ${e.message || e}`));
@@ -211,7 +216,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
     await page.waitForFunction(
       () => {
         const b = window.__bench;
-        return b.error || (b.t.hex != null && b.t.summary != null && b.t.flame != null && b.t.recordTree != null);
+        return b.error || (b.t.hex != null && b.t.summary != null && b.t.flame != null && b.t.recordTree != null && b.t.timelineMessage != null);
       },
       null,
       { timeout: TIMEOUT, polling: 500 },
@@ -265,16 +270,17 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
         `then ${ms(b?.worker?.afterMs)} reading the session and laying out what the page shows ${JSON.stringify(b?.worker?.laps ?? {})}`,
       `drop -> summary filled (decode finished): ${ms(b?.t.summary)}`,
       `drop -> flame graph painted: ${ms(b?.t.flame)}${b?.firstView ? ` (the page opened on its ${b.firstView})` : ''}`,
-      `drop -> 'tables' message (the record table, its index, composition, the flame chart's lanes and calls) at the page: ${ms(b?.t.tablesMessage)} (made in ${ms(b?.tablesWorker?.tablesMs)}: ${JSON.stringify(b?.tablesWorker?.laps ?? {})}); record tree shown: ${ms(b?.t.recordTree)}`,
+      `drop -> 'tables' message (the record table, its index, composition) at the page: ${ms(b?.t.tablesMessage)} (made in ${ms(b?.tablesWorker?.tablesMs)}: ${JSON.stringify(b?.tablesWorker?.laps ?? {})}); record tree shown: ${ms(b?.t.recordTree)}`,
+      `drop -> 'timeline' message (the flame chart's lanes and calls, XRay's account) at the page: ${ms(b?.t.timelineMessage)} (made in ${ms(b?.timelineWorker?.tablesMs)}: ${JSON.stringify(b?.timelineWorker?.laps ?? {})})`,
       `a request sent on 'decoded' (a record label) answered at ${ms(b?.t.probeAnswer)} (its wait: ${ms(b?.t.probeAnswer != null && b?.t.decodedMessage != null ? b.t.probeAnswer - b.t.decodedMessage : null)})`,
-      `typed arrays the page holds: ${mbOf(b?.worker?.postedBytes)} from 'decoded', ${mbOf(b?.tablesWorker?.postedBytes)} from 'tables'`,
+      `typed arrays the page holds: ${mbOf(b?.worker?.postedBytes)} from 'decoded', ${mbOf(b?.tablesWorker?.postedBytes)} from 'tables', ${mbOf(b?.timelineWorker?.postedBytes)} from 'timeline'`,
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
       `browser memory (PSS of chromium's processes): ${browserMemory ? `${mbOf(browserMemory.before)} before the drop, peak +${mbOf(browserMemory.peakGrowth)} (${(browserMemory.peakGrowth / bytes).toFixed(2)}x the file), +${mbOf(browserMemory.endGrowth)} once drawn (${(browserMemory.endGrowth / bytes).toFixed(2)}x), +${mbOf(browserMemory.settledGrowth)} 3 s later (${((browserMemory.settledGrowth ?? 0) / bytes).toFixed(2)}x)` : '–'}`,
       `browser memory growth by process kind, 3 s later (MB): ${JSON.stringify(growthByKind)}`,
       `browser memory once every V8 heap was collected: +${mbOf(pssCollected == null || pss0 == null ? null : pssCollected - pss0)}${pssCollected == null || pss0 == null ? '' : ` (${((pssCollected - pss0) / bytes).toFixed(2)}x)`}`,
       `V8 heaps 3 s later, by target (MB: JS used / ArrayBuffers and WASM memories): ${heaps ? heaps.map((h) => `${h.what} ${mbOf(h.used)} / ${mbOf(h.backing)}`).join(', ') : '–'}`,
       `(test wall from setInputFiles: ${wall} ms; load average ${load})`,
-      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, tablesWorker: b?.tablesWorker ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, heaps, browserMemory })}`,
+      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, tablesWorker: b?.tablesWorker ?? null, timelineWorker: b?.timelineWorker ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, heaps, browserMemory })}`,
     ].join('\n'),
   );
   expect(outcome, 'the browser benchmark did not finish (see the printed outcome)').toBe('ok');

@@ -1,7 +1,7 @@
 // The record table and the flame chart's lanes arrive after the rest of a decoded file (issue 16:
 // the worker posts 'decoded' for the flame graph first, then 'tables': the record table, its index,
-// composition, lanes). Here the page's 'tables' messages are held back, so what a person sees in
-// between is checked: the flame graph and the bytes are there, the record tree, composition and
+// composition; then 'timeline': the lanes, exact calls, XRay's account). Here the page's 'tables' and
+// 'timeline' messages are held back, so what a person sees in between is checked: the flame graph and the bytes are there, the record tree, composition and
 // flame chart say what they wait for, a clicked byte says so too; once the tables are in, the same
 // document gains its rows, shading, selection and lanes, and a shared link's selected record is
 // applied then.
@@ -9,16 +9,19 @@ import { test, expect } from '@playwright/test';
 import path from 'node:path';
 import { num, REPO, shot, summaryField, watchErrors } from './helpers.js';
 
-/** Holds every 'tables' message from the decoding workers until window.__releaseTables(). */
-async function holdRecords(page) {
-  await page.addInitScript(() => {
+/**
+ * Holds every message of the given types ('tables', 'timeline') from the decoding workers until
+ * window.__releaseTables() (in their order).
+ */
+async function holdRecords(page, types = ['tables', 'timeline']) {
+  await page.addInitScript((held_types) => {
     const held = [];
     let holding = true;
     const Orig = window.Worker;
     window.Worker = class extends Orig {
       set onmessage(fn) {
         super.onmessage = (e) => {
-          if (holding && e.data && e.data.type === 'tables') held.push(() => fn.call(this, e));
+          if (holding && e.data && held_types.includes(e.data.type)) held.push(() => fn.call(this, e));
           else fn.call(this, e);
         };
       }
@@ -31,7 +34,7 @@ async function holdRecords(page) {
     window.__holdTables = () => {
       holding = true;
     };
-  });
+  }, types);
 }
 
 test('the flame graph is shown before the record table and lanes, which then complete the same view', async ({ page }) => {
@@ -39,7 +42,7 @@ test('the flame graph is shown before the record table and lanes, which then com
   await holdRecords(page);
   await page.goto('./');
   await expect(page.getByTestId('file-name')).toContainText('calltree.perf.data');
-  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(1);
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(2);
 
   // decoded: summary, flame graph and bytes are shown; what needs the record table says it is coming
   await expect(summaryField(page, 'records')).toHaveText('339');
@@ -89,6 +92,28 @@ async function linkToRecord5(page) {
   return { url: page.url(), selected: await page.getByTestId('hex-selection').textContent() };
 }
 
+test('the record tree is shown while the flame chart still lays out its lanes', async ({ page }) => {
+  const errs = watchErrors(page);
+  await holdRecords(page, ['timeline']);
+  await page.goto('./');
+  await expect(page.getByTestId('file-name')).toContainText('calltree.perf.data');
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(1);
+  // the record table is in: rows, shading, composition
+  await expect(page.getByTestId('records-pending')).toHaveCount(0);
+  const tree = page.getByRole('tree', { name: 'Record tree' });
+  await expect(tree.getByRole('treeitem').first()).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Hex view' }).locator('.hb.rs').first()).toBeVisible();
+  // the flame chart says what it waits for
+  await page.getByRole('tab', { name: 'Flame chart' }).click();
+  await expect(page.getByTestId('lanes-pending')).toHaveText('Laying out 305 samples by thread…');
+  await page.evaluate(() => window.__releaseTables());
+  await expect(page.getByTestId('lanes-pending')).toHaveCount(0);
+  await expect(page.getByTestId('flame-chart').getByRole('img')).toHaveAttribute('aria-label', 'Flame chart: 1 thread, 305 samples');
+  // the record tree kept its rows
+  await expect(tree.getByRole('treeitem').first()).toBeVisible();
+  errs.check();
+});
+
 test("a shared link's selected record is applied when the record table arrives", async ({ page }) => {
   const errs = watchErrors(page);
   const { url, selected } = await linkToRecord5(page);
@@ -96,7 +121,7 @@ test("a shared link's selected record is applied when the record table arrives",
   await holdRecords(fresh);
   await fresh.goto(url);
   await expect(fresh.locator('canvas.flame-canvas')).toHaveAttribute('aria-label', /: 305 samples$/);
-  await expect.poll(() => fresh.evaluate(() => window.__tablesHeld())).toBe(1);
+  await expect.poll(() => fresh.evaluate(() => window.__tablesHeld())).toBe(2);
   await expect(fresh.getByTestId('records-pending')).toHaveText('Indexing 339 records…');
   // the link's record waits for the table (and stays in the hash meanwhile)
   expect(await fresh.evaluate(() => decodeURIComponent(location.hash))).toContain('"row":5');
@@ -129,7 +154,7 @@ test("an XRay log's Functions view (llvm-xray account) says it is coming until t
   await holdRecords(page);
   await page.goto('./');
   await expect(page.getByTestId('file-name')).toContainText('calltree.perf.data');
-  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(1);
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(2);
   // (the sample's tables go to the sample, as the worker's messages keep their order; the log's are held)
   await page.evaluate(() => window.__releaseTables());
   await page.evaluate(() => window.__holdTables());
@@ -138,7 +163,7 @@ test("an XRay log's Functions view (llvm-xray account) says it is coming until t
     path.join(REPO, 'tests', 'data', 'xray', 'fdr_threads', 'xray_threads'),
   ]);
   await expect(page.getByTestId('file-name')).toContainText('xray.log');
-  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(1);
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(2);
   await page.getByRole('tab', { name: 'Functions' }).click();
   const calls = num(await summaryField(page, 'samples').textContent());
   await expect(page.getByTestId('account-pending')).toHaveText(`Accounting ${calls.toLocaleString('en-US')} calls per function…`);

@@ -1,8 +1,9 @@
-// The 'tables' message is made in steps (web/src/worker/tables.js): the worker answers the page's other
-// requests between them, and gives up when another file opened meanwhile. Checked on real files with the
+// The 'tables' and 'timeline' messages are made in steps (web/src/worker/tables.js): the worker answers the
+// page's other requests between them, posts the record table's message before making the lanes, and gives up
+// when another file opened meanwhile. Checked on real files with the
 // WASM module: the requests a page sends meanwhile (a record's fields and label, a call tree) are answered
 // from the same session between the steps; the tables made so are the ones made without interruption;
-// a session closed between two steps is asked nothing more and no message is made.
+// a session closed between two steps is asked nothing more and no message is made after it.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,9 @@ import { intAt } from '../../web/src/lib/int-runs.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const D = (...p) => path.join(ROOT, 'tests', 'data', ...p);
-const STEPS = ['lanes', 'intervals', 'record columns', 'type names', 'record index', 'composition', 'account'];
+const STEPS = ['record columns', 'type names', 'record index', 'composition', 'lanes', 'intervals', 'account'];
+// the steps done when 'tables' is posted
+const TABLES_STEPS = 4;
 
 const opened = [];
 afterAll(() => opened.forEach((o) => o.close()));
@@ -33,17 +36,35 @@ async function open(file, side = []) {
 
 const noWait = { between: async () => {}, current: () => true };
 
+/**
+ * makeTables' messages: {made, posted: [msg], tables, timeline, at: [steps done when each was posted]}.
+ * `done` (the steps' names, as lap sees them) is shared with the caller's lap.
+ */
+async function collect(s, lanesOf, opts, done = []) {
+  const posted = [];
+  const at = [];
+  const made = await makeTables(s, lanesOf, {
+    ...opts,
+    post: (m) => {
+      posted.push(m);
+      at.push(done.length);
+    },
+    lap: (what, v) => (done.push(what), v),
+  });
+  return { made, posted, at, tables: posted.find((m) => m.type === 'tables'), timeline: posted.find((m) => m.type === 'timeline') };
+}
+
 describe('tables in steps', () => {
   it.each([
     ['xray fdr_threads', D('xray', 'fdr_threads', 'xray.log'), [D('xray', 'fdr_threads', 'xray_threads')]],
     ['perf pipe_mode', D('perf', 'pipe_mode', 'pipe.data'), []],
   ])('%s: other requests are answered between the steps, and the tables are the same', async (_name, file, side) => {
     const { s, profile, analysis, lanesOf } = await open(file, side);
-    const whole = await makeTables(s, lanesOf, noWait);
+    const whole = await collect(s, lanesOf, noWait);
     const done = [];
     const answers = [];
     let rows = -1;
-    const msg = await makeTables(s, lanesOf, {
+    const got = await collect(s, lanesOf, {
       // what the page may ask while the tables are made: a record's fields and label, a call tree
       between: async () => {
         await new Promise((r) => setTimeout(r, 0));
@@ -54,9 +75,13 @@ describe('tables in steps', () => {
         answers.push({ after: done.length, label: String(s.recordLabel(row)), fields: fields.length, nodes: tree.tree.parent.length });
       },
       current: () => true,
-      lap: (what, v) => (done.push(what), v),
-    });
+    }, done);
     expect(done).toEqual(STEPS);
+    // the record table is posted once its steps are done, before the lanes are made; the timeline last
+    expect(got.made).toBe(true);
+    expect(got.posted.map((m) => m.type)).toEqual(['tables', 'timeline']);
+    expect(got.at).toEqual([TABLES_STEPS, STEPS.length]);
+    const msg = { ...got.tables, ...got.timeline };
     // one turn before each step (the lanes are one: the session orders the samples by thread and time)
     for (let i = 0; i < STEPS.length; i++) expect(answers.filter((a) => a.after === i).length).toBe(1);
     expect(answers.length).toBe(STEPS.length);
@@ -65,15 +90,14 @@ describe('tables in steps', () => {
       expect(a.fields).toBeGreaterThan(0);
       expect(a.nodes).toBeGreaterThan(1);
     }
-    expect(msg.type).toBe('tables');
     expect(msg.records.kinds.length).toBe(rows);
-    expect(msg.records).toEqual(whole.records);
-    expect(msg.index).toEqual(whole.index);
-    expect(msg.typeNames).toEqual(whole.typeNames);
-    expect(msg.composition).toEqual(whole.composition);
-    expect(msg.lanes).toEqual(whole.lanes);
-    expect(msg.intervals).toEqual(whole.intervals);
-    expect(msg.account).toEqual(whole.account);
+    expect(msg.records).toEqual(whole.tables.records);
+    expect(msg.index).toEqual(whole.tables.index);
+    expect(msg.typeNames).toEqual(whole.tables.typeNames);
+    expect(msg.composition).toEqual(whole.tables.composition);
+    expect(msg.lanes).toEqual(whole.timeline.lanes);
+    expect(msg.intervals).toEqual(whole.timeline.intervals);
+    expect(msg.account).toEqual(whole.timeline.account);
     // every sample is in one lane
     const inLanes = msg.lanes.reduce((n, l) => n + l.samples.length, 0);
     expect(inLanes).toBe(s.sampleCount());
@@ -84,7 +108,8 @@ describe('tables in steps', () => {
 
   it('the XRay log\'s type names and exact calls come with the tables', async () => {
     const { s, analysis, lanesOf } = await open(D('xray', 'fdr_threads', 'xray.log'), [D('xray', 'fdr_threads', 'xray_threads')]);
-    const msg = await makeTables(s, lanesOf, noWait);
+    const { tables, timeline } = await collect(s, lanesOf, noWait);
+    const msg = { ...tables, ...timeline };
     expect([...msg.typeNames.values()].join(' ')).toMatch(/function enter/);
     expect(msg.intervals.start.length).toBeGreaterThan(0);
     const named = new Set(Array.from(msg.intervals.func, (f) => analysis.names[f]));
@@ -96,7 +121,7 @@ describe('tables in steps', () => {
 
   // the turns: one before each step
   const TURNS = STEPS;
-  it.each(TURNS.map((w, i) => [w, i]))('a session closed at the turn before "%s" is asked nothing more and no tables are made', async (_w, k) => {
+  it.each(TURNS.map((w, i) => [w, i]))('a session closed at the turn before "%s" is asked nothing more and no message is made after it', async (_w, k) => {
     const { s, lanesOf } = await open(D('xray', 'fdr_threads', 'xray.log'), [D('xray', 'fdr_threads', 'xray_threads')]);
     let turns = 0;
     let closed = false;
@@ -112,14 +137,15 @@ describe('tables in steps', () => {
       },
     });
     const done = [];
-    const msg = await makeTables(watched, lanesOf, {
+    const got = await collect(watched, lanesOf, {
       between: async () => {
         if (turns++ === k) closed = true; // another file opened during this turn
       },
       current: () => !closed,
-      lap: (what, v) => (done.push(what), v),
-    });
-    expect(msg).toBeNull();
+    }, done);
+    expect(got.made).toBe(false);
+    // the record table was posted when its steps were done before the close; the timeline never is
+    expect(got.posted.map((m) => m.type)).toEqual(k >= TABLES_STEPS ? ['tables'] : []);
     expect(turns).toBe(k + 1);
     expect(done).toEqual(STEPS.slice(0, k));
     expect(askedAfter).toBe(0);
@@ -134,6 +160,6 @@ describe('tables in steps', () => {
         return typeof v === 'function' ? v.bind(target) : v;
       },
     });
-    await expect(makeTables(broken, lanesOf, noWait)).rejects.toThrow('record columns failed');
+    await expect(collect(broken, lanesOf, noWait)).rejects.toThrow('record columns failed');
   });
 });

@@ -21,7 +21,8 @@ export class DecoderClient {
     this.opening = null;
     /** @type {Worker | null} */
     this.spare = null;
-    /** the opened file's record table, on its way after 'decoded' (see open()) @type {{resolve: Function} | null} */
+    /** the opened file's record table and then its timeline, on their way after 'decoded' (see open())
+     * @type {{tables: Function | null, timeline: Function} | null} */
     this.tablesDue = null;
   }
 
@@ -79,16 +80,25 @@ export class DecoderClient {
     }
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
-    if (!(/** @type {any} */ (err).cancelled)) this.tablesDue?.resolve({ error: err.message });
-    else this.tablesDue?.resolve(null);
+    this.endTables(/** @type {any} */ (err).cancelled ? null : { error: err.message });
+  }
+
+  /**
+   * Ends the wait for the open file's tables and timeline that have not come: with `answer` ({error}, or
+   * null when the worker was stopped first).
+   * @param {any} answer
+   */
+  endTables(answer) {
+    this.tablesDue?.tables?.(answer);
+    this.tablesDue?.timeline(answer);
     this.tablesDue = null;
   }
 
   /**
-   * Opens a file in a fresh worker; resolves with the 'decoded' message. Its record table comes next:
-   * the message's `whenTables` resolves with the 'tables' message (records, index,
-   * typeNames, composition, lanes, intervals), with {error} when making them failed, or with null when the worker is
-   * stopped first (another file opened).
+   * Opens a file in a fresh worker; resolves with the 'decoded' message. Its record table comes next, then
+   * its timeline: the message's `whenTables` resolves with the 'tables' message (records, index, typeNames,
+   * composition), its `whenTimeline` with the 'timeline' message (lanes, intervals, account); each with
+   * {error} when making it failed, or with null when the worker is stopped first (another file opened).
    * @param {Blob} file
    * @param {string} name
    * @param {OpenOptions} [opts]
@@ -112,7 +122,12 @@ export class DecoderClient {
       return;
     }
     if (msg.type === 'tables') {
-      this.tablesDue?.resolve(msg);
+      this.tablesDue?.tables?.(msg);
+      if (this.tablesDue) this.tablesDue.tables = null;
+      return;
+    }
+    if (msg.type === 'timeline') {
+      this.tablesDue?.timeline(msg);
       this.tablesDue = null;
       return;
     }
@@ -123,9 +138,15 @@ export class DecoderClient {
     if (msg.type === 'decoded') {
       const o = this.opening;
       this.opening = null;
+      /** @type {{tables: Function | null, timeline: Function}} */
+      const due = { tables: null, timeline: () => {} };
       msg.whenTables = new Promise((resolve) => {
-        this.tablesDue = { resolve };
+        due.tables = resolve;
       });
+      msg.whenTimeline = new Promise((resolve) => {
+        due.timeline = resolve;
+      });
+      this.tablesDue = due;
       o?.resolve(msg);
       // the next file opens in a fresh worker: load its module soon (not while the page draws this one)
       setTimeout(() => this.prepare(), 250);
@@ -144,8 +165,7 @@ export class DecoderClient {
       this.opening = null;
       o?.reject(new Error(msg.message));
       // failed while making the record table of a decoded file: the page says so where the rows would be
-      this.tablesDue?.resolve({ error: msg.message });
-      this.tablesDue = null;
+      this.endTables({ error: msg.message });
     }
   }
 

@@ -113,6 +113,22 @@ describe('DecoderClient: the record table follows the decoded file', () => {
     const kinds = new Uint8Array([0, 1]);
     w.answer({ type: 'tables', records: { kinds }, index: {} });
     await expect(doc.whenTables).resolves.toMatchObject({ type: 'tables', records: { kinds } });
+    // the timeline follows
+    const lanes = [{ thread: 0 }];
+    w.answer({ type: 'timeline', lanes, intervals: null, account: [] });
+    await expect(doc.whenTimeline).resolves.toMatchObject({ type: 'timeline', lanes });
+  });
+
+  it('the timeline says why when making it failed after the record table came', async () => {
+    const c = new DecoderClient();
+    const opened = c.open(new Blob([]), 'x.xray');
+    const w = FakeWorker.made[0];
+    w.answer({ type: 'decoded', ok: true });
+    const doc = await opened;
+    w.answer({ type: 'tables', records: {} });
+    await expect(doc.whenTables).resolves.toMatchObject({ type: 'tables' });
+    w.answer({ type: 'error', request: 'open', message: 'out of memory' });
+    await expect(doc.whenTimeline).resolves.toEqual({ error: 'out of memory' });
   });
 
   it('says why when the worker fails making them, and gives null when another file opens first', async () => {
@@ -122,6 +138,7 @@ describe('DecoderClient: the record table follows the decoded file', () => {
     let doc = await opened;
     FakeWorker.made[0].answer({ type: 'error', request: 'open', message: 'out of memory' });
     await expect(doc.whenTables).resolves.toEqual({ error: 'out of memory' });
+    await expect(doc.whenTimeline).resolves.toEqual({ error: 'out of memory' });
 
     opened = c.open(new Blob([]), 'b.perf.data');
     FakeWorker.made[1].answer({ type: 'decoded', ok: true });
@@ -129,6 +146,7 @@ describe('DecoderClient: the record table follows the decoded file', () => {
     c.open(new Blob([]), 'c.perf.data'); // b's worker is terminated
     expect(FakeWorker.made[1].terminated).toBe(true);
     await expect(doc.whenTables).resolves.toBeNull();
+    await expect(doc.whenTimeline).resolves.toBeNull();
   });
 });
 

@@ -11,7 +11,8 @@
 //                                                      {type:'progress', done, total, samples, records}  (throttled)
 //                                                      {type:'decodeOver'}  (the decode is over; the tables follow)
 //                                                      {type:'decoded', ...}  (see open() below; records: null)
-//                                                      {type:'tables', records, index, typeNames, composition, lanes, intervals}
+//                                                      {type:'tables', records, index, typeNames, composition}
+//                                                      {type:'timeline', lanes, intervals, account}
 //                                                        (the record table and what is made from it, and the flame
 //                                                        chart's lanes, right after 'decoded': the flame graph is
 //                                                        drawn meanwhile)
@@ -265,7 +266,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     events,
     threads,
     strings: stringBlob, // the page decodes the few it shows (marker labels)
-    // the record table and what is made from it, and the lanes, follow in the 'tables' message (postTables)
+    // the record table and what is made from it follow in the 'tables' message, the lanes in 'timeline' (postTables)
     records: null,
     index: null,
     typeNames: null,
@@ -273,10 +274,10 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     sampleRows: s.sampleCount(), // sample rows (gperftools: each may stand for several samples)
     eventTotals: totals,
     ...lap('cpus', perCpu(s.cpuRows())),
-    lanes: null, // ('tables')
+    lanes: null, // ('timeline')
     markers: lap('json answers, markers', readMarkers(s, strings, base.scale)),
-    intervals: null, // ('tables': the flame chart's exact calls, XRay)
-    account: null, // ('tables': llvm-xray account's rows, XRay)
+    intervals: null, // ('timeline': the flame chart's exact calls, XRay)
+    account: null, // ('timeline': llvm-xray account's rows, XRay)
     funcSources: funcSources(s.frameSourceFrames(), s.frameSourceStrings(), profile.frameFuncs, analysis.canon, strings),
     funcInlined: lap('sources', funcInlined(s.frameInlined(), profile.frameFuncs, analysis.canon)),
     timing,
@@ -292,25 +293,26 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
 }
 
 /**
- * Makes and posts the 'tables' message (tables.js) for session `s`: in steps, answering the page's other
- * messages between them; nothing is posted when another file opened meanwhile.
+ * Makes and posts the 'tables' and 'timeline' messages (tables.js) for session `s`: in steps, answering the
+ * page's other messages between them; nothing more is posted when another file opened meanwhile.
  * @param {Session} s
  * @param {{scale: number, counts: any, canon: Int32Array}} lanesOf see makeTables
  * @param {number} t0 when the open began (bench)
  */
 async function postTables(s, lanesOf, t0) {
-  const t = performance.now();
-  const { lap, laps } = lapTimer(); // (bench)
-  const msg = await makeTables(s, lanesOf, { between: nextTask, current: () => session === s, lap });
-  if (!msg) {
-    // closed meanwhile: by the module's abort in a request answered between the steps (a page opens each
-    // file in a worker of its own): the page's wait for the tables ends with this error
-    if (!session) self.postMessage({ type: 'error', request: 'open', message: 'the decoder stopped before the record table was made; open the file again' });
-    return;
-  }
-  // (bench) the time these took (with the other messages answered between the steps), and since the open began
-  msg.benchTimes = { tablesMs: performance.now() - t, sinceOpenMs: performance.now() - t0, laps };
-  postWithBytes(msg);
+  let t = performance.now();
+  let { lap, laps } = lapTimer(); // (bench)
+  const post = (/** @type {any} */ msg) => {
+    // (bench) the time this part took (with the other messages answered between its steps), and since the open began
+    msg.benchTimes = { tablesMs: performance.now() - t, sinceOpenMs: performance.now() - t0, laps };
+    postWithBytes(msg);
+    t = performance.now();
+    ({ lap, laps } = lapTimer());
+  };
+  const made = await makeTables(s, lanesOf, { between: nextTask, current: () => session === s, post, lap: (w, v) => lap(w, v) });
+  // closed meanwhile: by the module's abort in a request answered between the steps (a page opens each
+  // file in a worker of its own): the page's wait for the tables ends with this error
+  if (!made && !session) self.postMessage({ type: 'error', request: 'open', message: 'the decoder stopped before the record table was made; open the file again' });
 }
 
 /**

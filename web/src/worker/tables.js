@@ -1,9 +1,12 @@
 // @ts-check
-// The 'tables' message's content, made after 'decoded' (decode-worker.js): the record table (its columns
-// read from the session: its parents as runs where that is smaller), its index, the rows' type names and the composition, the
-// flame chart's lanes and exact calls (XRay's intervals), and XRay's account. Made in steps with the worker's other messages
-// answered between them (a click on the flame graph waits one step, not all of them: an XRay log of
-// millions of calls takes seconds), and given up when another file opened meanwhile.
+// The record table's and the timeline's messages, made after 'decoded' (decode-worker.js), in this order:
+// 'tables': the record table (its columns read from the session: its parents as runs where that is smaller),
+// its index, the rows' type names and the composition (the record tree, hex shading and composition wait
+// for it); 'timeline': the flame chart's lanes and exact calls (XRay's intervals), and XRay's account (the
+// flame chart and Functions wait for it). Each is posted as soon as it is made, so the record tree does not
+// wait for the lanes of an XRay log's millions of calls. Made in steps with the worker's other messages
+// answered between them (a click on the flame graph waits one step, not all of them), and given up when
+// another file opened meanwhile.
 import { RecordKind } from '../lib/record-kind.js';
 import { buildRecordIndex } from './record-index.js';
 import { parseJson, readIntervals, readRecords } from './session-columns.js';
@@ -16,12 +19,13 @@ import { intAt } from '../lib/int-runs.js';
  * @param {Session} s the decoded session
  * @param {{scale: number, counts: any, canon: Int32Array}} lanesOf the scale of the session's times
  *   to ns, the samples' weights; the analysis's canonical functions (for the intervals)
- * @param {{between: () => Promise<void>, current: () => boolean, lap?: (what: string, value: any) => any}} steps
+ * @param {{between: () => Promise<void>, current: () => boolean, post: (msg: any) => void, lap?: (what: string, value: any) => any}} steps
  *   between: lets the worker answer other messages (awaited before each step); current: false once `s` is
- *   no longer the open session (nothing more is asked of it); lap: (bench) notes each step's time
- * @returns {Promise<any | null>} the message (type 'tables'), or null when `s` was closed meanwhile
+ *   no longer the open session (nothing more is asked of it); post: sends a message ('tables', then
+ *   'timeline'); lap: (bench) notes each step's time
+ * @returns {Promise<boolean>} false when `s` was closed meanwhile (what was not posted yet never will be)
  */
-export async function makeTables(s, lanesOf, { between, current, lap = (_w, v) => v }) {
+export async function makeTables(s, lanesOf, { between, current, post, lap = (_w, v) => v }) {
   /**
    * Runs one step after the worker had its turn; its value. Throws CLOSED when the session was closed
    * meanwhile.
@@ -37,27 +41,26 @@ export async function makeTables(s, lanesOf, { between, current, lap = (_w, v) =
   };
   const { scale } = lanesOf;
   try {
-    // (the session orders the samples by thread and time: no whole sample column is copied for it)
-    const lanes = await step('lanes', () => lanesFrom(s.sampleLanes(false), scale, lanesOf.counts));
-    const intervals = await step('intervals', () => readIntervals(s, lanesOf.canon, scale));
     const records = await step('record columns', () => readRecords(s));
     const typeNames = await step('type names', () => recordTypeNames(records, (r) => typeName(s, intAt(records.kinds, r), r)));
     const index = await step('record index', () => buildRecordIndex(records));
     const composition = await step('composition', () => recordComposition(records, typeNames));
-    return {
-      type: 'tables',
-      // (a record's sample is asked of the worker when it is selected: 'recordSample')
-      records,
-      index,
-      typeNames, // (kind, type) -> type name: a row's name until its label arrives
-      composition,
+    // (a record's sample is asked of the worker when it is selected: 'recordSample')
+    // typeNames: (kind, type) -> type name, a row's name until its label arrives
+    post({ type: 'tables', records, index, typeNames, composition });
+    // (the session orders the samples by thread and time: no whole sample column is copied for it)
+    const lanes = await step('lanes', () => lanesFrom(s.sampleLanes(false), scale, lanesOf.counts));
+    const intervals = await step('intervals', () => readIntervals(s, lanesOf.canon, scale));
+    post({
+      type: 'timeline',
       lanes, // the flame chart's, one per thread
       intervals, // exact calls (XRay enter/exit pairs), or null
       // llvm-xray account's rows (XRay; [] for other formats): the Functions view of a tracer
       account: await step('account', () => parseJson(s.accountJson(), [])),
-    };
+    });
+    return true;
   } catch (err) {
-    if (err === CLOSED) return null;
+    if (err === CLOSED) return false;
     throw err;
   }
 }
