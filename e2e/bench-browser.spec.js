@@ -254,6 +254,31 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
   const heaps = crashed ? null : await heapsByTarget(page).catch(() => null);
   // (heapsByTarget collected every heap's garbage: what the growth was without it)
   const pssCollected = crashed ? null : browserPss();
+  // the flame chart: its first draw once shown, and its redraws while the wheel zooms in on its middle (the
+  // draw's own time, canvas data-draw-ms: the lanes' boxes of every call or sample in view)
+  let chartDraws = null;
+  if (!crashed && outcome === 'ok') {
+    try {
+      await page.getByRole('tab', { name: 'Flame chart' }).click();
+      const canvas = page.locator('[data-testid="flame-chart"] canvas[data-draw-ms]').first();
+      await expect(canvas).toBeVisible({ timeout: 60000 });
+      const drawMs = async () => Number(await canvas.getAttribute('data-draw-ms'));
+      const first = await drawMs();
+      const box = await canvas.boundingBox();
+      const zooms = [];
+      for (let i = 0; i < 6 && box; i++) {
+        const before = await page.evaluate(() => document.querySelector('[data-testid="flame-chart"]')?.getAttribute('data-view'));
+        await page.mouse.move(box.x + box.width / 2, box.y + Math.min(80, box.height / 2));
+        await page.mouse.wheel(0, i < 3 ? -100 : 100);
+        await expect.poll(() => page.evaluate(() => document.querySelector('[data-testid="flame-chart"]')?.getAttribute('data-view'))).not.toBe(before);
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+        zooms.push(await drawMs());
+      }
+      chartDraws = { first, zooms };
+    } catch (e) {
+      chartDraws = { error: String(e.message).split('\n')[0] };
+    }
+  }
   const ms = (v) => (v == null ? '–' : `${Math.round(v)} ms`);
   const mbOf = (v) => (v == null ? '–' : `${(v / 1048576).toFixed(0)} MB`);
   console.log(
@@ -272,6 +297,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `drop -> flame graph painted: ${ms(b?.t.flame)}${b?.firstView ? ` (the page opened on its ${b.firstView})` : ''}`,
       `drop -> 'tables' message (the record table, its index, composition) at the page: ${ms(b?.t.tablesMessage)} (made in ${ms(b?.tablesWorker?.tablesMs)}: ${JSON.stringify(b?.tablesWorker?.laps ?? {})}); record tree shown: ${ms(b?.t.recordTree)}`,
       `drop -> 'timeline' message (the flame chart's lanes and calls, XRay's account) at the page: ${ms(b?.t.timelineMessage)} (made in ${ms(b?.timelineWorker?.tablesMs)}: ${JSON.stringify(b?.timelineWorker?.laps ?? {})})`,
+      `flame chart draw (once the timeline is in; canvas data-draw-ms): ${chartDraws?.error ?? (chartDraws ? `first ${chartDraws.first.toFixed(1)} ms, while zooming in and out ${chartDraws.zooms.map((v) => v.toFixed(1)).join(', ')} ms` : '–')}`,
       `a request sent on 'decoded' (a record label) answered at ${ms(b?.t.probeAnswer)} (its wait: ${ms(b?.t.probeAnswer != null && b?.t.decodedMessage != null ? b.t.probeAnswer - b.t.decodedMessage : null)})`,
       `typed arrays the page holds: ${mbOf(b?.worker?.postedBytes)} from 'decoded', ${mbOf(b?.tablesWorker?.postedBytes)} from 'tables', ${mbOf(b?.timelineWorker?.postedBytes)} from 'timeline'`,
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
@@ -280,7 +306,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `browser memory once every V8 heap was collected: +${mbOf(pssCollected == null || pss0 == null ? null : pssCollected - pss0)}${pssCollected == null || pss0 == null ? '' : ` (${((pssCollected - pss0) / bytes).toFixed(2)}x)`}`,
       `V8 heaps 3 s later, by target (MB: JS used / ArrayBuffers and WASM memories): ${heaps ? heaps.map((h) => `${h.what} ${mbOf(h.used)} / ${mbOf(h.backing)}`).join(', ') : '–'}`,
       `(test wall from setInputFiles: ${wall} ms; load average ${load})`,
-      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, tablesWorker: b?.tablesWorker ?? null, timelineWorker: b?.timelineWorker ?? null, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, heaps, browserMemory })}`,
+      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, tablesWorker: b?.tablesWorker ?? null, timelineWorker: b?.timelineWorker ?? null, chartDraws, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, heaps, browserMemory })}`,
     ].join('\n'),
   );
   expect(outcome, 'the browser benchmark did not finish (see the printed outcome)').toBe('ok');

@@ -222,9 +222,14 @@ export function intervalRows(intervals, thread) {
   return byDepth;
 }
 
-/** First index k of a row with end[k] > t (binary search over the sorted ends), or the row length. */
-export function firstEndingAfter(row, t) {
-  let lo = 0;
+/**
+ * First index k >= from of a row with end[k] > t (binary search over the sorted ends), or the row length.
+ * @param {{end: ArrayLike<number>}} row
+ * @param {number} t
+ * @param {number} [from]
+ */
+export function firstEndingAfter(row, t, from = 0) {
+  let lo = from;
   let hi = row.end.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
@@ -244,18 +249,26 @@ export function intervalAt(row, t) {
 /**
  * The boxes of one depth row visible in [t0, t1) at `width` columns: intervals thinner than a column
  * that fall in a column already drawn are skipped. Returns [{i, x0, x1}] (x in columns).
+ * The calls that end in a column already drawn are stepped over by a binary search, not one by one: a
+ * draw costs the columns' count times a search, whatever the calls in view (an XRay log's row holds millions).
  */
 export function intervalBoxes(row, t0, t1, width) {
   const out = [];
   if (!row) return out;
   const dt = (t1 - t0) / width;
+  const n = row.start.length;
   let lastCol = -Infinity;
-  for (let k = firstEndingAfter(row, t0); k < row.start.length && row.start[k] < t1; k++) {
+  for (let k = firstEndingAfter(row, t0); k < n && row.start[k] < t1; ) {
     const x0 = (row.start[k] - t0) / dt;
     const x1 = (row.end[k] - t0) / dt;
-    if (x1 - x0 < 1 && Math.floor(x0) <= lastCol) continue;
+    if (x1 - x0 < 1 && Math.floor(x0) <= lastCol) {
+      // (the calls ending in the drawn columns would all be skipped: on to the first ending after them)
+      k = Math.max(k + 1, firstEndingAfter(row, t0 + (lastCol + 1) * dt, k + 1));
+      continue;
+    }
     lastCol = Math.floor(Math.max(x1 - 1, x0));
     out.push({ i: row.first + k, x0: Math.max(x0, -1), x1: Math.min(Math.max(x1, x0 + 1), width + 1) });
+    k++;
   }
   return out;
 }

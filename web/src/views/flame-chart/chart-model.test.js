@@ -136,4 +136,48 @@ describe('exact calls (XRay) by depth', () => {
     expect(intervalBoxes(rows[2], 0, 100, 100).map((b) => b.i)).toEqual([2, 3]);
     expect(intervalBoxes(rows[0], 45, 100, 10).map((b) => b.i)).toEqual([1]);
   });
+
+  it('steps over the calls that end in drawn columns: the boxes are those of a call-by-call walk', () => {
+    // the walk intervalBoxes makes in one search per column: every call looked at in turn
+    const oneByOne = (row, t0, t1, width) => {
+      const out = [];
+      const dt = (t1 - t0) / width;
+      let lastCol = -Infinity;
+      for (let k = 0; k < row.start.length && row.start[k] < t1; k++) {
+        if (row.end[k] <= t0) continue;
+        const x0 = (row.start[k] - t0) / dt;
+        const x1 = (row.end[k] - t0) / dt;
+        if (x1 - x0 < 1 && Math.floor(x0) <= lastCol) continue;
+        lastCol = Math.floor(Math.max(x1 - 1, x0));
+        out.push({ i: row.first + k, x0: Math.max(x0, -1), x1: Math.min(Math.max(x1, x0 + 1), width + 1) });
+      }
+      return out;
+    };
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let trial = 0; trial < 200; trial++) {
+      // calls of one depth: one after another, many far thinner than a column, some wide, gaps between
+      const n = 1 + Math.floor(rnd() * 400);
+      const start = new Float64Array(n);
+      const end = new Float64Array(n);
+      let t = rnd() * 10;
+      for (let k = 0; k < n; k++) {
+        t += rnd() < 0.3 ? 0 : rnd() * (rnd() < 0.1 ? 50 : 0.5);
+        start[k] = t;
+        t += rnd() < 0.05 ? rnd() * 80 : rnd() * 0.3;
+        end[k] = t;
+      }
+      const row = { start, end, first: trial };
+      const t0 = rnd() * t * 0.8 - 5;
+      const t1 = t0 + 1 + rnd() * t;
+      const width = 1 + Math.floor(rnd() * 120);
+      expect(intervalBoxes(row, t0, t1, width)).toEqual(oneByOne(row, t0, t1, width));
+    }
+    // a million calls a column apart from none: one box a column, found in a search each
+    const n = 1_000_000;
+    const row = { start: Float64Array.from({ length: n }, (_, k) => k), end: Float64Array.from({ length: n }, (_, k) => k + 0.5), first: 0 };
+    const boxes = intervalBoxes(row, 0, n, 1000);
+    expect(boxes.length).toBe(1000);
+    expect(boxes).toEqual(oneByOne(row, 0, n, 1000));
+  });
 });
