@@ -672,6 +672,52 @@ TEST(XRayTimeOrder, MergesFewLongRunsInPlace) {
     std::stable_sort(want.begin(), want.end(), [&](uint32_t a, uint32_t b) { return t[a] < t[b]; });
     ASSERT_EQ(MergedOrder(t), want) << runs << " runs";
   }
+}
+
+// A log's shape at scale: each thread's buffers follow each other in time (the merge chains them: a
+// cursor a thread, not a buffer), the threads' buffers interleave in the file, and a buffer may start at
+// its predecessor's last time or at another thread's; every record comes in the stable time order with its
+// own call-log run and row.
+TEST(XRayTimeOrder, ChainsEachThreadsBuffersAndKeepsTheirRuns) {
+  std::mt19937_64 rng(23);
+  for (int round = 0; round < 60; ++round) {
+    const uint32_t threads = 1 + static_cast<uint32_t>(rng() % 6);
+    std::vector<uint64_t> clock(threads, rng() % 20);
+    profscope::CallLog log;
+    std::vector<uint64_t> t;
+    std::vector<uint32_t> tid_of;
+    for (int buffer = 0, buffers = 1 + static_cast<int>(rng() % 40); buffer < buffers; ++buffer) {
+      const uint32_t th = static_cast<uint32_t>(rng() % threads);
+      // (a buffer begins at its thread's last time, or a little later; threads' clocks cross)
+      if (rng() % 3) clock[th] += rng() % 30;
+      for (size_t k = 0, len = 1 + rng() % 300; k < len; ++k) {
+        if (k) clock[th] += rng() % 3;
+        const size_t i = t.size();
+        log.Add(100 + th, 7, buffer, i % 2 ? profscope::CallAction::kExit : profscope::CallAction::kEnter, static_cast<int32_t>(i % 50),
+                clock[th], static_cast<int32_t>(i));
+        t.push_back(clock[th]);
+        tid_of.push_back(100 + th);
+      }
+    }
+    std::vector<uint32_t> want(t.size());
+    for (size_t i = 0; i < t.size(); ++i) want[i] = static_cast<uint32_t>(i);
+    std::stable_sort(want.begin(), want.end(), [&](uint32_t a, uint32_t b) { return t[a] < t[b]; });
+    std::vector<uint32_t> got;
+    profscope::xray::TimeMerge m(log);
+    for (profscope::xray::TimeMerge::Item it; m.Next(&it);) {
+      ASSERT_LT(it.index, t.size());
+      EXPECT_EQ(it.tsc, t[it.index]);
+      EXPECT_EQ(it.action, it.index % 2 ? profscope::CallAction::kExit : profscope::CallAction::kEnter);
+      EXPECT_EQ(it.run, log.RunOf(it.index));
+      EXPECT_EQ(log.runs[it.run].tid, tid_of[it.index]);
+      EXPECT_EQ(it.row, static_cast<int32_t>(it.index));
+      got.push_back(it.index);
+    }
+    ASSERT_EQ(got, want) << "round " << round << ", " << threads << " threads";
+  }
+}
+
+TEST(XRayTimeOrder, AnEmptyLogYieldsNothing) {
   const profscope::CallLog empty;
   profscope::xray::TimeMerge none(empty);
   profscope::xray::TimeMerge::Item item;

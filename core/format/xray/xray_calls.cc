@@ -39,23 +39,24 @@ std::vector<uint32_t> TimeOrder(const std::vector<uint64_t>& t) {
 
 TimeMerge::TimeMerge(const CallLog& log) : log_(log) {
   const size_t n = log.size();
-  const size_t most = 64 + n / 32;  // cursors past this many: the whole order is then about as small
+  const size_t most = 64 + n / 32;  // segments past this many: the whole order is then about as small
+  // The segments: the log cut where a time is below the one before it.
   CallLog::Reader rd(log);
   uint64_t prev = 0;
-  size_t run = 0;  // the call log's run of record i
-  for (size_t i = 0; i < n && cursors_.size() <= most; ++i) {
+  for (size_t i = 0; i < n && segs_.size() <= most; ++i) {
     const CallLog::Call c = rd.Next();
-    while (i >= log.RunEnd(run)) ++run;
     if (i == 0 || c.tsc < prev) {
-      if (!cursors_.empty()) cursors_.back().end = static_cast<uint32_t>(i);
-      heap_.push_back(Key{c.tsc, static_cast<uint32_t>(i), static_cast<uint32_t>(cursors_.size())});
-      cursors_.push_back(Cursor{rd, c.action, static_cast<uint32_t>(n), static_cast<uint32_t>(run), static_cast<uint32_t>(log.RunEnd(run)), 0});
+      if (!segs_.empty()) {
+        segs_.back().end = static_cast<uint32_t>(i);
+        segs_.back().last = prev;
+      }
+      segs_.push_back(Segment{rd, c.tsc, prev, static_cast<uint32_t>(i), static_cast<uint32_t>(n), kNoSegment, c.action});
     }
     prev = c.tsc;
   }
-  if (cursors_.size() > most) {
-    std::vector<Cursor>().swap(cursors_);
-    std::vector<Key>().swap(heap_);
+  if (!segs_.empty()) segs_.back().last = prev;
+  if (segs_.size() > most) {
+    std::vector<Segment>().swap(segs_);
     tsc_.reserve(n);
     action_.reserve(n);
     CallLog::Reader all(log);
@@ -67,8 +68,32 @@ TimeMerge::TimeMerge(const CallLog& log) : log_(log) {
     order_ = TimeOrder(tsc_);
     return;
   }
+  // Each segment, in file order, goes on after the chain whose last time is the latest one not after its
+  // first time, else starts a chain: a chain's records are then in (time, file order), as the merge yields
+  // them, and the chains are few (a thread's buffers follow each other in time: about a chain a thread).
+  std::multimap<uint64_t, uint32_t> tails;  // a chain's last time -> its cursor
+  std::vector<uint32_t> tail_seg;           // a cursor's last segment
+  for (uint32_t k = 0; k < segs_.size(); ++k) {
+    const Segment& g = segs_[k];
+    auto it = tails.upper_bound(g.tsc);
+    uint32_t cur;
+    if (it != tails.begin()) {
+      --it;
+      cur = it->second;
+      segs_[tail_seg[cur]].next = k;
+      tail_seg[cur] = k;
+      tails.erase(it);
+    } else {
+      cur = static_cast<uint32_t>(cursors_.size());
+      const size_t run = log.RunOf(g.begin);
+      cursors_.push_back(Cursor{g.rd, g.action, g.end, static_cast<uint32_t>(run), static_cast<uint32_t>(log.RunEnd(run)), 0, k});
+      heap_.push_back(Key{g.tsc, g.begin, cur});
+      tail_seg.push_back(k);
+    }
+    tails.emplace(g.last, cur);
+  }
   merged_ = true;
-  for (size_t k = heap_.size() / 2; k-- > 0;) SiftDown(k);  // (the runs' keys in index order: a heap once sifted)
+  for (size_t k = heap_.size() / 2; k-- > 0;) SiftDown(k);  // (the chains' keys: a heap once sifted)
 }
 
 void TimeMerge::SiftDown(size_t at) {
@@ -104,7 +129,17 @@ bool TimeMerge::Next(Item* out) {
       cur.run_end = static_cast<uint32_t>(log_.RunEnd(cur.run));
     }
     cur.action = c.action;
-  } else {  // this run is done
+  } else if (segs_[cur.seg].next != kNoSegment) {  // on to the chain's next segment
+    cur.seg = segs_[cur.seg].next;
+    const Segment& g = segs_[cur.seg];
+    cur.rd = g.rd;
+    cur.action = g.action;
+    cur.end = g.end;
+    cur.run = static_cast<uint32_t>(log_.RunOf(g.begin));
+    cur.run_end = static_cast<uint32_t>(log_.RunEnd(cur.run));
+    top.tsc = g.tsc;
+    top.index = g.begin;
+  } else {  // this chain is done
     top = heap_.back();
     heap_.pop_back();
     if (heap_.empty()) return true;

@@ -18,9 +18,10 @@ namespace profscope::xray {
 // buffers are), so it costs log2(runs) passes, not a sort's.
 std::vector<uint32_t> TimeOrder(const std::vector<uint64_t>& times);
 
-// The call log's records in that order, yielded one at a time by merging the runs already in time order
-// as it goes: a heap of one reader a run (a log's buffers: a few hundred), not an order of every record.
-// Many runs (an unordered log) fall back to TimeOrder over the times read out.
+// The call log's records in that order, yielded one at a time by merging the segments already in time
+// order as it goes: the segments are chained (one after another in time: a thread's buffers), and a heap
+// holds one reader a chain (a few), not an order of every record. Many segments (an unordered log) fall
+// back to TimeOrder over the times read out.
 class TimeMerge {
  public:
   struct Item {
@@ -35,13 +36,24 @@ class TimeMerge {
   bool Next(Item* out);
 
  private:
+  static constexpr uint32_t kNoSegment = 0xFFFFFFFFu;
+  struct Segment {       // records [begin, end) of non-decreasing times
+    CallLog::Reader rd;  // after its first record
+    uint64_t tsc;        // its first record's time
+    uint64_t last;       // its last record's time
+    uint32_t begin;
+    uint32_t end;
+    uint32_t next;       // the segment its chain goes on with, or kNoSegment
+    CallAction action;   // its first record's action
+  };
   struct Cursor {
     CallLog::Reader rd;  // after its next record
     CallAction action;   // its next record's action
-    uint32_t end;        // one past its run's last record
+    uint32_t end;        // one past its segment's last record
     uint32_t run;        // the call log's run holding its next record, and that run's end
     uint32_t run_end;
     size_t row_run;      // the run of the rows' packed column its last row was in
+    uint32_t seg;        // its segment
   };
   struct Key {  // a cursor's next record, as the heap orders them
     uint64_t tsc;
@@ -51,7 +63,8 @@ class TimeMerge {
   static bool Before(const Key& a, const Key& b) { return a.tsc < b.tsc || (a.tsc == b.tsc && a.index < b.index); }
   void SiftDown(size_t at);  // moves heap_[at] down to its place
   const CallLog& log_;
-  std::vector<Cursor> cursors_;    // few runs: one a run
+  std::vector<Segment> segs_;      // few segments: chained,
+  std::vector<Cursor> cursors_;    // a cursor a chain,
   std::vector<Key> heap_;          // and a min-heap of their next records
   std::vector<uint64_t> tsc_;      // many runs: every record's time and action, and the whole order
   std::vector<CallAction> action_;
