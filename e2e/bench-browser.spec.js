@@ -266,15 +266,23 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       const first = await drawMs();
       const box = await canvas.boundingBox();
       const zooms = [];
+      const answers = []; // exact calls (XRay): ms from the wheel to the worker's boxes of the new view drawn
+      const attr = (/** @type {string} */ name) => page.evaluate((n) => document.querySelector('[data-testid="flame-chart"]')?.getAttribute(n) ?? '', name);
       for (let i = 0; i < 6 && box; i++) {
-        const before = await page.evaluate(() => document.querySelector('[data-testid="flame-chart"]')?.getAttribute('data-view'));
+        const before = await attr('data-view');
         await page.mouse.move(box.x + box.width / 2, box.y + Math.min(80, box.height / 2));
+        const t0 = Date.now();
         await page.mouse.wheel(0, i < 3 ? -100 : 100);
-        await expect.poll(() => page.evaluate(() => document.querySelector('[data-testid="flame-chart"]')?.getAttribute('data-view'))).not.toBe(before);
+        await expect.poll(() => attr('data-view')).not.toBe(before);
+        if ((await attr('data-boxes-view')) !== '') {
+          const now = await attr('data-view');
+          await expect.poll(() => attr('data-boxes-view'), { intervals: [5, 10, 20] }).toBe(now);
+          answers.push({ seen: Date.now() - t0, asked: Number(await attr('data-boxes-ms')) });
+        }
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
         zooms.push(await drawMs());
       }
-      chartDraws = { first, zooms };
+      chartDraws = { first, zooms, answers };
     } catch (e) {
       chartDraws = { error: String(e.message).split('\n')[0] };
     }
@@ -297,7 +305,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `drop -> flame graph painted: ${ms(b?.t.flame)}${b?.firstView ? ` (the page opened on its ${b.firstView})` : ''}`,
       `drop -> 'tables' message (the record table, its index, composition) at the page: ${ms(b?.t.tablesMessage)} (made in ${ms(b?.tablesWorker?.tablesMs)}: ${JSON.stringify(b?.tablesWorker?.laps ?? {})}); record tree shown: ${ms(b?.t.recordTree)}`,
       `drop -> 'timeline' message (the flame chart's lanes and calls, XRay's account) at the page: ${ms(b?.t.timelineMessage)} (made in ${ms(b?.timelineWorker?.tablesMs)}: ${JSON.stringify(b?.timelineWorker?.laps ?? {})})`,
-      `flame chart draw (once the timeline is in; canvas data-draw-ms): ${chartDraws?.error ?? (chartDraws ? `first ${chartDraws.first.toFixed(1)} ms, while zooming in and out ${chartDraws.zooms.map((v) => v.toFixed(1)).join(', ')} ms` : '–')}`,
+      `flame chart draw (once the timeline is in; canvas data-draw-ms): ${chartDraws?.error ?? (chartDraws ? `first ${chartDraws.first.toFixed(1)} ms, while zooming in and out ${chartDraws.zooms.map((v) => v.toFixed(1)).join(', ')} ms${chartDraws.answers.length ? `; the worker's boxes of each new view answered in ${chartDraws.answers.map((a) => a.asked.toFixed(0)).join(', ')} ms (from the chart's question; as the test sees them, from the wheel: ${chartDraws.answers.map((a) => a.seen).join(', ')} ms)` : ''}` : '–')}`,
       `a request sent on 'decoded' (a record label) answered at ${ms(b?.t.probeAnswer)} (its wait: ${ms(b?.t.probeAnswer != null && b?.t.decodedMessage != null ? b.t.probeAnswer - b.t.decodedMessage : null)})`,
       `typed arrays the page holds: ${mbOf(b?.worker?.postedBytes)} from 'decoded', ${mbOf(b?.tablesWorker?.postedBytes)} from 'tables', ${mbOf(b?.timelineWorker?.postedBytes)} from 'timeline'`,
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,

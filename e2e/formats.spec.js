@@ -142,6 +142,18 @@ test('XRay log + its instrumented binary: functions named from xray_instr_map', 
   // clicking it selects its entry record (the bytes of the function-enter record)
   await page.mouse.click(box.x + box.width / 2, box.y + 20 + 15 + 18 + 8);
   await expect(page.getByTestId('hex-selection')).toContainText(/function enter/);
+  // zoomed in, the chart asks the worker (which holds the calls) for the boxes in the new view and draws them
+  const chart = page.getByTestId('flame-chart');
+  await chart.getByRole('button', { name: '+' }).click();
+  await chart.getByRole('button', { name: '+' }).click();
+  const view = await chart.getAttribute('data-view');
+  await expect(chart).toHaveAttribute('data-boxes-view', view);
+  await page.mouse.move(box.x + box.width / 2 + 3, box.y + 20 + 15 + 18 + 8);
+  await expect(page.locator('.flame-tip .fc-name')).toContainText('run(int, char**)');
+  await expect(page.locator('.flame-tip .fc-sub')).toContainText(/µs from .* · depth 0 · /);
+  // a call one depth down, in this view
+  await page.mouse.move(box.x + box.width / 2 + 3, box.y + 20 + 15 + 18 + 16 + 8);
+  await expect(page.locator('.flame-tip .fc-sub')).toContainText(/ · depth 1 · /);
   // Functions: llvm-xray account's table (account.txt: leaf_a is called 5 times)
   await page.getByRole('tab', { name: 'Functions' }).click();
   const table = page.getByRole('table', { name: 'Function accounting' });

@@ -447,23 +447,37 @@ class JsSession {
             }));
     return out;
   }
-  // The exact calls as the flame chart draws them (Session::FlameRows): their columns in row order, and
-  // the rows (thread, depth, first: row r is calls [first[r], first[r + 1])); the calls of no thread last.
-  val flameIntervals() const {
-    const IntervalView v(p());
-    const profscope::IntervalRows rows = session_.FlameRows();
-    const std::vector<int32_t>& o = rows.order;
-    auto at = [&](size_t k) { return static_cast<size_t>(o[k]); };
+  // The flame chart's rows of exact calls (Session::FlameRows): row r is thread[r]'s calls at depth[r],
+  // first[r] .. first[r + 1] (the calls of no thread are in no row); with the calls' count and span (the
+  // earliest start and latest end, RelativeTime). The calls themselves stay here: flameBoxes.
+  val flameRows() const {
+    const profscope::IntervalRows& rows = session_.FlameRows();
+    const auto span = session_.IntervalSpan();
     val out = val::object();
-    out.set("func", Fill<int32_t>("Int32Array", o.size(), [&](size_t k) { return v.func(at(k)); }));
-    out.set("start", Fill<double>("Float64Array", o.size(), [&](size_t k) { return session_.RelativeTime(v.start(at(k))); }));
-    out.set("end", Fill<double>("Float64Array", o.size(), [&](size_t k) { return session_.RelativeTime(v.end(at(k))); }));
-    out.set("record", Fill<int32_t>("Int32Array", o.size(), [&](size_t k) { return v.record(at(k)); }));
-    val r = val::object();
-    r.set("thread", Copy("Int32Array", rows.thread));
-    r.set("depth", Copy("Int32Array", rows.depth));
-    r.set("first", Copy("Int32Array", rows.first));
-    out.set("rows", r);
+    out.set("thread", Copy("Int32Array", rows.thread));
+    out.set("depth", Copy("Int32Array", rows.depth));
+    out.set("first", Copy("Int32Array", rows.first));
+    out.set("calls", static_cast<double>(rows.order.size()));
+    out.set("lo", span.first);
+    out.set("hi", span.second);
+    return out;
+  }
+  // The boxes the flame chart draws of rows `which` (an Int32Array of flameRows' rows) in [t0, t1) at `cols`
+  // columns (Session::FlameBoxes; times RelativeTime times `scale`, as t0 and t1): per box its row, its
+  // call's start, end, function and entry record.
+  val flameBoxes(const val& which, double scale, double t0, double t1, int cols) const {
+    const size_t n = std::min<size_t>(which["length"].as<size_t>(), size_t{1} << 20);
+    std::vector<int32_t> rows(n);
+    if (n) val(emscripten::typed_memory_view(n, rows.data())).call<void>("set", which.call<val>("subarray", 0, static_cast<double>(n)));
+    const profscope::IntervalBoxes b = session_.FlameBoxes(rows, scale, t0, t1, cols);
+    const IntervalView& v = session_.Calls();
+    auto call = [&](size_t k) { return static_cast<size_t>(b.call[k]); };
+    val out = val::object();
+    out.set("row", Copy("Int32Array", b.row));
+    out.set("start", Copy("Float64Array", b.start));
+    out.set("end", Copy("Float64Array", b.end));
+    out.set("func", Fill<int32_t>("Int32Array", b.call.size(), [&](size_t k) { return v.func(call(k)); }));
+    out.set("record", Fill<int32_t>("Int32Array", b.call.size(), [&](size_t k) { return v.record(call(k)); }));
     return out;
   }
   val eventTotals() const { return Copy("Float64Array", session_.EventTotals()); }
@@ -622,7 +636,8 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("sampleCounts", &JsSession::sampleCounts)
       .function("sampleLanes", &JsSession::sampleLanes)
       .function("eventTotals", &JsSession::eventTotals)
-      .function("flameIntervals", &JsSession::flameIntervals)
+      .function("flameRows", &JsSession::flameRows)
+      .function("flameBoxes", &JsSession::flameBoxes)
       .function("cpuRows", &JsSession::cpuRows)
       .function("intervalThreads", &JsSession::intervalThreads)
       .function("intervalFuncs", &JsSession::intervalFuncs)

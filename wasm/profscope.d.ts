@@ -311,7 +311,10 @@ export interface Session {
   // exit time (as intervalStarts/Ends) and entry record, ordered by row: row r holds the calls
   // [rows.first[r], rows.first[r + 1]) of thread rows.thread[r] at depth rows.depth[r] (a negative depth as 0),
   // in entry order; rows by thread, then depth; the calls of no thread follow the last row.
-  flameIntervals(): { func: Int32Array; start: Float64Array; end: Float64Array; record: Int32Array; rows: { thread: Int32Array; depth: Int32Array; first: Int32Array } };
+  /** The flame chart's rows of exact calls (XRay): row r is thread[r]'s calls at depth[r], first[r] .. first[r + 1]; their count and span (earliest start, latest end; times as every time here). The calls stay in the session: flameBoxes. */
+  flameRows(): { thread: Int32Array; depth: Int32Array; first: Int32Array; calls: number; lo: number; hi: number };
+  /** The boxes the flame chart draws of rows `rows` (flameRows' indexes) in [t0, t1) at `cols` columns: calls thinner than a column that start in a column drawn already are left out. Times are this session's times times `scale` (as t0, t1). */
+  flameBoxes(rows: Int32Array, scale: number, t0: number, t1: number, cols: number): { row: Int32Array; start: Float64Array; end: Float64Array; func: Int32Array; record: Int32Array };
   eventTotals(): Float64Array;     // event -> samples (rows times their counts): the file's events, or as many as the samples use
   cpuRows(): { cpus: Int32Array; rows: Uint32Array }; // every CPU the samples name (ascending), and its sample rows
   intervalThreads(): Int32Array;   // interval -> thread row (XRay enter/exit pairs)

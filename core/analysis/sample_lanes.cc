@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
+#include <limits>
 
 namespace profscope {
 namespace {
@@ -134,6 +136,22 @@ IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin) {
   // each row in start order: a thread's calls at one depth do not overlap, so their exit order (an XRay
   // log's) is their start order already
   SortRuns(out.order, out.first, start_of, scratch, counts);
+  // the rows' blocks and where each ends (a row's ends are in order too: its calls do not overlap)
+  const size_t rows = out.thread.size();
+  out.block_first.reserve(rows + 1);
+  out.block_first.push_back(0);
+  for (size_t r = 0; r < rows; ++r) {
+    const size_t n_calls = static_cast<size_t>(out.first[r + 1] - out.first[r]);
+    out.block_first.push_back(out.block_first.back() + static_cast<int32_t>((n_calls + IntervalRows::kBlock - 1) / IntervalRows::kBlock));
+  }
+  out.block_end.reserve(static_cast<size_t>(out.block_first.back()));
+  for (size_t r = 0; r < rows; ++r) {
+    const size_t a = static_cast<size_t>(out.first[r]), b = static_cast<size_t>(out.first[r + 1]);
+    for (size_t k = a; k < b; k += IntervalRows::kBlock) {
+      const size_t last = std::min(k + IntervalRows::kBlock, b) - 1;
+      out.block_end.push_back(static_cast<double>(Relative(calls.end(static_cast<size_t>(out.order[last])), origin)));
+    }
+  }
   return out;
 }
 
@@ -161,6 +179,69 @@ SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const s
 }
 SampleLanes OrderLanes(const PackedColumn<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
   return LanesBy(key, n_lanes, time, origin);
+}
+
+IntervalBoxes BoxIntervals(const IntervalView& calls, const IntervalRows& rows, const std::vector<int32_t>& which, uint64_t origin,
+                           double scale, double t0, double t1, int32_t cols) {
+  IntervalBoxes out;
+  if (!(t1 > t0) || cols < 1) return out;
+  const double dt = (t1 - t0) / cols;
+  // (times as a shell has them: Session::RelativeTime, then scaled as the page scales them)
+  auto time_of = [&](uint64_t t) {
+    const double r = static_cast<double>(Relative(t, origin));
+    return scale != 1 ? r * scale : r;
+  };
+  const bool blocks = rows.block_first.size() == rows.first.size();
+  constexpr size_t kBlock = IntervalRows::kBlock;
+  for (const int32_t r : which) {
+    if (r < 0 || static_cast<size_t>(r) + 1 >= rows.first.size()) continue;
+    const size_t a = static_cast<size_t>(rows.first[static_cast<size_t>(r)]), b = static_cast<size_t>(rows.first[static_cast<size_t>(r) + 1]);
+    auto call_at = [&](size_t k) { return static_cast<size_t>(rows.order[k]); };
+    auto end_at = [&](size_t k) { return time_of(calls.end(call_at(k))); };
+    // the first call from `k` on that ends after t: the block it is in, by the blocks' ends, then the call
+    auto first_ending_after = [&](double t, size_t k) {
+      size_t lo = k, hi = b;
+      if (blocks && k < b) {
+        const size_t j0 = static_cast<size_t>(rows.block_first[static_cast<size_t>(r)]);
+        size_t jl = j0 + (k - a) / kBlock, jh = static_cast<size_t>(rows.block_first[static_cast<size_t>(r) + 1]);
+        while (jl < jh) {
+          const size_t mid = jl + (jh - jl) / 2;
+          const double e = scale != 1 ? rows.block_end[mid] * scale : rows.block_end[mid];
+          if (e > t) jh = mid;
+          else jl = mid + 1;
+        }
+        if (jl == static_cast<size_t>(rows.block_first[static_cast<size_t>(r) + 1])) return b;
+        lo = std::max(k, a + (jl - j0) * kBlock);
+        hi = std::min(b, a + (jl - j0 + 1) * kBlock);
+      }
+      while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (end_at(mid) > t) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    };
+    double last_col = -std::numeric_limits<double>::infinity();
+    for (size_t k = first_ending_after(t0, a); k < b;) {
+      const size_t c = call_at(k);
+      const double s = time_of(calls.start(c));
+      if (!(s < t1)) break;
+      const double e = time_of(calls.end(c));
+      const double x0 = (s - t0) / dt, x1 = (e - t0) / dt;
+      if (x1 - x0 < 1 && std::floor(x0) <= last_col) {
+        // (the calls ending in the drawn columns would all be left out: on to the first ending after them)
+        k = std::max(k + 1, first_ending_after(t0 + (last_col + 1) * dt, k + 1));
+        continue;
+      }
+      last_col = std::floor(std::max(x1 - 1, x0));
+      out.row.push_back(r);
+      out.call.push_back(static_cast<int32_t>(c));
+      out.start.push_back(s);
+      out.end.push_back(e);
+      ++k;
+    }
+  }
+  return out;
 }
 
 std::vector<double> EventTotals(const SampleTable& samples, size_t n_named) {

@@ -35,9 +35,32 @@ struct IntervalRows {
   std::vector<int32_t> first;  // rows + 1 entries
   std::vector<int32_t> thread;
   std::vector<int32_t> depth;
+  // Each row's calls in blocks of kBlock from its first: block j of row r (block_first[r] <= j <
+  // block_first[r + 1]) ends at block_end[j], its last call's end (relative to the origin, as a double). A
+  // search for the calls ending after a time reads these first, side by side in memory, and then a block's
+  // calls: a call's end is read through `order`, from anywhere in the calls.
+  static constexpr size_t kBlock = 16;
+  std::vector<int32_t> block_first;  // rows + 1 entries
+  std::vector<double> block_end;
 };
 // `origin`: as OrderLanes'. May throw std::bad_alloc.
 IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin);
+
+// The flame chart's boxes of exact calls in a window, made where the calls are (the page holds none of
+// them): for each row of `which` (a row of `rows`; rows out of range are left out), in that order, the calls
+// that show in [t0, t1) drawn `cols` columns wide, in start order. A call thinner than a column that starts
+// in a column already drawn is left out (it paints no pixel of its own), and the calls that end in such
+// columns are stepped over by a binary search over the row's ends (a thread's calls at one depth do not
+// overlap: their ends are in start order too), so a row costs its columns times a search, whatever its
+// calls. Times are a shell's: (t - origin) * scale (0 stays 0), in the units of t0 and t1.
+struct IntervalBoxes {
+  std::vector<int32_t> row;    // the box's row (of `rows`)
+  std::vector<int32_t> call;   // its call (IntervalView index)
+  std::vector<double> start;   // its call's start and end, as t0 and t1
+  std::vector<double> end;
+};
+IntervalBoxes BoxIntervals(const IntervalView& calls, const IntervalRows& rows, const std::vector<int32_t>& which, uint64_t origin,
+                           double scale, double t0, double t1, int32_t cols);
 
 // Samples per event (rows times their counts): one entry per event the file names (n_named) or
 // the samples use, whichever is more.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 
 #include "core/analysis/xray_account.h"
 #include "core/api/export/folded_writer.h"
@@ -286,6 +287,8 @@ void Session::Conclude() {
   spare_.reset();
   decode_ok_ = decode_ok_ && !res_.diags.has_fatal();
   analyzer_.reset();  // the tables are new
+  flame_rows_.reset();
+  calls_.reset();
   uint64_t zero = UINT64_MAX;
   time_origin_ = TimeOriginOf(res_.profile, &zero);
   time_zero_ = zero == UINT64_MAX ? 0 : zero;
@@ -340,7 +343,30 @@ SampleLanes Session::Lanes(bool by_cpu) const {
   return OrderLanes(t.cpu, most + 1, t.time, time_origin_);
 }
 
-IntervalRows Session::FlameRows() const { return OrderIntervalRows(IntervalView(res_.profile), time_origin_); }
+const IntervalView& Session::Calls() const {
+  if (!calls_) calls_ = std::make_unique<IntervalView>(res_.profile);
+  return *calls_;
+}
+
+const IntervalRows& Session::FlameRows() const {
+  if (!flame_rows_) flame_rows_ = std::make_unique<IntervalRows>(OrderIntervalRows(Calls(), time_origin_));
+  return *flame_rows_;
+}
+
+IntervalBoxes Session::FlameBoxes(const std::vector<int32_t>& which, double scale, double t0, double t1, int32_t cols) const {
+  return BoxIntervals(Calls(), FlameRows(), which, time_origin_, scale, t0, t1, cols);
+}
+
+std::pair<double, double> Session::IntervalSpan() const {
+  const IntervalView& v = Calls();
+  if (!v.size()) return {0, 0};
+  double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < v.size(); ++i) {
+    lo = std::min(lo, RelativeTime(v.start(i)));
+    hi = std::max(hi, RelativeTime(v.end(i)));
+  }
+  return {lo, hi};
+}
 
 std::vector<double> Session::EventTotals() const { return profscope::EventTotals(res_.profile.samples, res_.profile.events.size()); }
 

@@ -11,6 +11,7 @@
 #include "core/api/output_sink.h"
 #include "core/analysis/call_tree.h"
 #include "core/analysis/sample_lanes.h"
+#include "core/model/interval_view.h"
 #include "core/format/decoder.h"
 #include "core/symbols/debug_file_search.h"
 
@@ -144,8 +145,17 @@ class Session {
   // The samples by thread row (by_cpu: by CPU), each lane in time order; by CPU, no lanes (start
   // empty) when no sample names a CPU or one passes 65535.
   SampleLanes Lanes(bool by_cpu) const;
-  // The exact calls (XRay) as the flame chart's rows: by thread, depth, start.
-  IntervalRows FlameRows() const;
+  // The exact calls (XRay enter/exit pairs; made once a decode: the depth of every stack is found once, not
+  // for every box the flame chart asks for).
+  const IntervalView& Calls() const;
+  // The exact calls as the flame chart's rows: by thread, depth, start. Made once a decode (4 bytes a call),
+  // the flame chart asks for boxes of them as it draws.
+  const IntervalRows& FlameRows() const;
+  // The flame chart's boxes of the rows `which` in [t0, t1) at `cols` columns (BoxIntervals), times as
+  // RelativeTime times `scale`.
+  IntervalBoxes FlameBoxes(const std::vector<int32_t>& which, double scale, double t0, double t1, int32_t cols) const;
+  // The earliest start and latest end of the exact calls, as RelativeTime; {0, 0} when there are none.
+  std::pair<double, double> IntervalSpan() const;
   // Samples per event (rows times their counts), one per event the file names or the samples use.
   std::vector<double> EventTotals() const;
   // (cpu, rows) for every CPU the samples name, by CPU.
@@ -189,6 +199,8 @@ class Session {
   std::vector<Diagnostic> found_notes_;  // what the search found or refused, added to every decode's diagnostics
   CallTreeBuilder& Analyzer();
   std::unique_ptr<CallTreeBuilder> analyzer_;
+  mutable std::unique_ptr<IntervalView> calls_;  // (Calls and FlameRows, made when first asked)
+  mutable std::unique_ptr<IntervalRows> flame_rows_;
   uint64_t time_origin_ = 0;
   uint64_t time_zero_ = 0;
   ByteSource& src_;

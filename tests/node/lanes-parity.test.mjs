@@ -2,7 +2,8 @@
 // (Session.sampleLanes, eventTotals, cpuRows: core/analysis/sample_lanes.cc) are what the JavaScript
 // reference (tests/reference/lanes.js, the worker's code before) makes from whole sample columns, on real
 // files of every format, and on an XRay log whose one lane of 100 000 calls comes in exit order (the
-// core's radix sort).
+// core's radix sort). The flame chart's exact calls (XRay) stay in the session: its rows (Session.flameRows)
+// hold the reference's calls, and the boxes it draws of them (Session.flameBoxes) are a call-by-call walk's.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openSession } from '../../wasm/load-node.mjs';
 import { lanesFrom } from '../../web/src/worker/derive.js';
-import { intervalRows as chartRows } from '../../web/src/views/flame-chart/chart-model.js';
-import { buildLanes, cpuLanes, cpuRows, eventTotals, intervalRows } from '../reference/lanes.js';
+import { threadRows } from '../../web/src/views/flame-chart/chart-model.js';
+import { buildLanes, cpuLanes, cpuRows, eventTotals, intervalRows, walkBoxes } from '../reference/lanes.js';
 import { deepXRay } from './hostile/make-hostile-formats.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -64,30 +65,57 @@ describe.each(CASES)('$name', ({ file, deep }) => {
       expect(Array.from(s.eventTotals())).toEqual(Array.from(eventTotals(s.sampleEvents(), counts, events)));
       const r = s.cpuRows();
       expect(Array.from(r.cpus, (cpu, i) => ({ cpu, rows: r.rows[i] }))).toEqual(cpuRows(cpus));
-      // the exact calls (XRay) in the flame chart's rows: each call once, each row the reference's
+      // the exact calls (XRay) in the flame chart's rows: each call once, each row the reference's; the boxes
+      // of a row in the whole span and in a zoomed window are the walk's over the reference's row
       const calls = { thread: s.intervalThreads(), depth: s.intervalDepths(), start: s.intervalStarts(), end: s.intervalEnds(), record: s.intervalRecords(), func: s.intervalFuncs() };
-      const flame = s.flameIntervals();
-      expect(flame.start.length).toBe(calls.start.length);
+      const flame = s.flameRows();
+      expect(flame.calls).toBe(calls.start.length);
+      if (calls.start.length) {
+        expect(flame.lo).toBe(Math.min(...calls.start));
+        expect(flame.hi).toBe(calls.end.reduce((m, e) => Math.max(m, e), -Infinity));
+      }
       const threadIds = [...new Set(calls.thread)].filter((t) => t >= 0).sort((a, b) => a - b);
       let inRows = 0;
+      let boxesSeen = 0;
       for (const t of threadIds) {
         const want = intervalRows(calls, t);
-        const got = chartRows(flame, t);
+        const got = threadRows({ rows: flame }, t);
         expect(got.length).toBe(want.length);
+        // (the boxes of 200 rows of a thread at most, spread over its depths: a 100 000-deep one has 100 000)
+        const every = Math.max(1, Math.floor(want.length / 200));
         want.forEach((w, d) => {
-          const g = got[d];
-          if (!w.idx.length) return expect(g).toBeUndefined();
+          const row = got[d];
+          if (!w.idx.length) return expect(row).toBeUndefined();
           inRows += w.idx.length;
-          expect(Array.from(g.start)).toEqual(w.start);
-          expect(Array.from(g.end)).toEqual(w.end);
-          // the same calls: their records and functions
-          expect(Array.from({ length: w.idx.length }, (_, k) => flame.record[g.first + k])).toEqual(w.idx.map((i) => calls.record[i]));
-          expect(Array.from({ length: w.idx.length }, (_, k) => flame.func[g.first + k])).toEqual(w.idx.map((i) => calls.func[i]));
+          expect(flame.first[row + 1] - flame.first[row]).toBe(w.idx.length);
+          if (d % every) return;
+          const lo = w.start[0];
+          const hi = w.end[w.end.length - 1];
+          const windows = [
+            [lo, hi + 1, 800],
+            [lo + (hi - lo) * 0.3, lo + (hi - lo) * 0.35 + 1, 97],
+            [lo, hi + 1, 3],
+          ];
+          for (const [t0, t1, cols] of windows) {
+            const b = s.flameBoxes(Int32Array.from([row]), 1, t0, t1, cols);
+            const k = walkBoxes(w, t0, t1, cols);
+            expect(Array.from(b.row)).toEqual(k.map(() => row));
+            expect(Array.from(b.start)).toEqual(k.map((j) => w.start[j]));
+            expect(Array.from(b.end)).toEqual(k.map((j) => w.end[j]));
+            // the same calls: their records and functions
+            expect(Array.from(b.record)).toEqual(k.map((j) => calls.record[w.idx[j]]));
+            expect(Array.from(b.func)).toEqual(k.map((j) => calls.func[w.idx[j]]));
+            boxesSeen += k.length;
+          }
+          // scaled times: the boxes' times as the page has them (ns)
+          const scaled = s.flameBoxes(Int32Array.from([row]), 2.5, lo * 2.5, (hi + 1) * 2.5, 800);
+          expect(Array.from(scaled.start)).toEqual(walkBoxes(w, lo, hi + 1, 800).map((j) => w.start[j] * 2.5));
         });
       }
-      expect(flame.rows.first[flame.rows.first.length - 1]).toBe(inRows);
+      expect(flame.first[flame.first.length - 1]).toBe(inRows);
+      if (inRows) expect(boxesSeen).toBeGreaterThan(0);
       if (deep) {
-        expect(flame.rows.thread.length).toBe(100000); // a row per depth
+        expect(flame.thread.length).toBe(100000); // a row per depth
         // one thread's 100 000 calls, each a sample at its start: the lane runs against the samples' order
         expect(byThread[0].samples.length).toBe(100000);
         expect(byThread[0].samples[0]).toBe(99999);

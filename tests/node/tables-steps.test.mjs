@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSession } from '../../wasm/load-node.mjs';
 import { decodeStrings } from '../../web/src/lib/strings.js';
-import { readKept } from '../../web/src/worker/session-columns.js';
+import { readFlameBoxes, readKept } from '../../web/src/worker/session-columns.js';
 import { FileAnalysis } from '../../web/src/worker/file-analysis.js';
 import { makeTables } from '../../web/src/worker/tables.js';
 import { intAt } from '../../web/src/lib/int-runs.js';
@@ -106,14 +106,24 @@ describe('tables in steps', () => {
     for (let r = 0; r < rows; r++) expect(intAt(msg.records.parents, r)).toBe(parents[r]);
   });
 
-  it('the XRay log\'s type names and exact calls come with the tables', async () => {
+  it('the XRay log\'s type names and its rows of exact calls come with the tables; their boxes are asked for', async () => {
     const { s, analysis, lanesOf } = await open(D('xray', 'fdr_threads', 'xray.log'), [D('xray', 'fdr_threads', 'xray_threads')]);
     const { tables, timeline } = await collect(s, lanesOf, noWait);
     const msg = { ...tables, ...timeline };
     expect([...msg.typeNames.values()].join(' ')).toMatch(/function enter/);
-    expect(msg.intervals.start.length).toBeGreaterThan(0);
-    const named = new Set(Array.from(msg.intervals.func, (f) => analysis.names[f]));
+    // the rows and the calls' span in ns, not the calls (they stay in the session)
+    const iv = msg.intervals;
+    expect(iv.calls).toBe(s.intervalStarts().length);
+    expect(iv.rows.thread.length).toBeGreaterThan(0);
+    expect(iv.hi).toBeGreaterThan(iv.lo);
+    expect(Object.keys(iv).sort()).toEqual(['calls', 'hi', 'lo', 'rows']);
+    // the boxes of every row over the whole span, as the flame chart asks for them: named functions
+    const all = Int32Array.from(iv.rows.thread, (_t, r) => r);
+    const boxes = readFlameBoxes(s, analysis.canon, lanesOf.scale, { rows: all, t0: iv.lo, t1: iv.hi + 1, cols: 1000 });
+    expect(boxes.row.length).toBeGreaterThan(0);
+    const named = new Set(Array.from(boxes.func, (f) => analysis.names[f]));
     expect([...named].some((n) => /worker|main/.test(n))).toBe(true);
+    expect(Math.min(...boxes.start)).toBe(iv.lo);
     // llvm-xray account's rows (the Functions view) come with them too
     expect(msg.account.length).toBeGreaterThan(0);
     expect(msg.account.map((r) => String(r.function)).some((n) => /worker|main/.test(n))).toBe(true);

@@ -89,3 +89,29 @@ export function intervalRows(calls, thread) {
     return { idx: list, start: list.map((i) => calls.start[i]), end: list.map((i) => calls.end[i]) };
   });
 }
+
+/**
+ * The boxes the flame chart draws of one row of exact calls (its calls' start and end, in start order)
+ * in [t0, t1) at `cols` columns, walked call by call: a call thinner than a column that starts in a column
+ * drawn already is left out. Returns the indexes of the calls drawn (the page's code before the session
+ * made them: Session.flameBoxes).
+ * @param {{start: ArrayLike<number>, end: ArrayLike<number>}} row
+ * @param {number} t0
+ * @param {number} t1
+ * @param {number} cols
+ * @returns {number[]}
+ */
+export function walkBoxes(row, t0, t1, cols) {
+  const out = [];
+  const dt = (t1 - t0) / cols;
+  let lastCol = -Infinity;
+  for (let k = 0; k < row.start.length && row.start[k] < t1; k++) {
+    if (row.end[k] <= t0) continue;
+    const x0 = (row.start[k] - t0) / dt;
+    const x1 = (row.end[k] - t0) / dt;
+    if (x1 - x0 < 1 && Math.floor(x0) <= lastCol) continue;
+    lastCol = Math.floor(Math.max(x1 - 1, x0));
+    out.push(k);
+  }
+  return out;
+}

@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <map>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -192,6 +195,105 @@ TEST(IntervalRows, ManyCallsLikeAStableSort) {
       ExpectRows(Calls(thread, depth, start), (uint64_t{1} << 41) - 1);
     }
   }
+}
+
+// The boxes of a call-by-call walk over each asked row: what BoxIntervals makes with a search per column.
+IntervalBoxes WalkBoxes(const IntervalView& v, const IntervalRows& rows, const std::vector<int32_t>& which, uint64_t origin, double scale,
+                        double t0, double t1, int32_t cols) {
+  IntervalBoxes out;
+  const double dt = (t1 - t0) / cols;
+  auto time_of = [&](uint64_t t) {
+    const double r = t == 0 ? 0.0 : static_cast<double>(t - origin);
+    return scale != 1 ? r * scale : r;
+  };
+  for (const int32_t r : which) {
+    if (r < 0 || static_cast<size_t>(r) + 1 >= rows.first.size()) continue;
+    double last_col = -std::numeric_limits<double>::infinity();
+    for (int32_t k = rows.first[static_cast<size_t>(r)]; k < rows.first[static_cast<size_t>(r) + 1]; ++k) {
+      const size_t c = static_cast<size_t>(rows.order[static_cast<size_t>(k)]);
+      const double s = time_of(v.start(c)), e = time_of(v.end(c));
+      if (!(s < t1)) break;
+      if (!(e > t0)) continue;
+      const double x0 = (s - t0) / dt, x1 = (e - t0) / dt;
+      if (x1 - x0 < 1 && std::floor(x0) <= last_col) continue;
+      last_col = std::floor(std::max(x1 - 1, x0));
+      out.row.push_back(r);
+      out.call.push_back(static_cast<int32_t>(c));
+      out.start.push_back(s);
+      out.end.push_back(e);
+    }
+  }
+  return out;
+}
+
+// Calls one after another on each (thread, depth) row, most far thinner than a column, some wide, with
+// gaps; the boxes in random windows are the walk's, for the rows asked in the order asked.
+TEST(IntervalBoxes, AsACallByCallWalkInAnyWindow) {
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 40; ++round) {
+    std::vector<int32_t> thread, depth;
+    std::vector<uint64_t> start, end;
+    const uint64_t base = (round % 2) ? (uint64_t{1} << 45) : 1000;
+    for (int32_t th = 0; th < 3; ++th) {
+      for (int32_t d = 0; d < 4; ++d) {
+        uint64_t t = base + rng() % 50;
+        for (size_t k = 0, n = rng() % 3000; k < n; ++k) {
+          t += rng() % 4 == 0 ? rng() % 200 : 0;
+          const uint64_t len = rng() % 20 == 0 ? 1000 + rng() % 100000 : rng() % 40;
+          thread.push_back(th);
+          depth.push_back(d);
+          start.push_back(t);
+          end.push_back(t + len);
+          t += len;
+        }
+      }
+    }
+    Profile p = Calls(thread, depth, start);
+    p.intervals.end = end;
+    const IntervalView v(p);
+    const uint64_t origin = base - 1;
+    const IntervalRows rows = OrderIntervalRows(v, origin);
+    const double scale = round % 3 == 0 ? 1.0 : 0.4;
+    const double span = 400000 * scale;
+    std::vector<int32_t> which;
+    for (int32_t r = static_cast<int32_t>(rows.thread.size()); r-- > 0;)
+      if (rng() % 4) which.push_back(r);
+    which.push_back(-1);                                          // (no such rows: left out)
+    which.push_back(static_cast<int32_t>(rows.thread.size()));
+    for (int w = 0; w < 5; ++w) {
+      const double t0 = static_cast<double>(rng() % 300000) * scale - 1000;
+      const double t1 = t0 + 1 + static_cast<double>(rng() % 1000000) * scale * (w == 0 ? 0.001 : 1) + (w == 4 ? span : 0);
+      const int32_t cols = 1 + static_cast<int32_t>(rng() % 2000);
+      SCOPED_TRACE(testing::Message() << "round " << round << " window " << w);
+      const IntervalBoxes got = BoxIntervals(v, rows, which, origin, scale, t0, t1, cols);
+      const IntervalBoxes want = WalkBoxes(v, rows, which, origin, scale, t0, t1, cols);
+      ASSERT_EQ(got.row, want.row);
+      ASSERT_EQ(got.call, want.call);
+      ASSERT_EQ(got.start, want.start);
+      ASSERT_EQ(got.end, want.end);
+      // at most a box per column a row, and a wide call's own
+      std::map<int32_t, size_t> per_row;
+      for (int32_t r : got.row) ++per_row[r];
+      for (const auto& [r, n] : per_row) EXPECT_LE(n, 2 * static_cast<size_t>(cols) + 2) << "row " << r;
+    }
+  }
+}
+
+TEST(IntervalBoxes, NoBoxesForAnEmptyWindowOrNoColumns) {
+  const Profile p = Calls({0, 0}, {0, 0}, {10, 20});
+  const IntervalView v(p);
+  const IntervalRows rows = OrderIntervalRows(v, 0);
+  EXPECT_TRUE(BoxIntervals(v, rows, {0}, 0, 1, 30, 30, 100).row.empty());
+  EXPECT_TRUE(BoxIntervals(v, rows, {0}, 0, 1, 0, 100, 0).row.empty());
+  EXPECT_TRUE(BoxIntervals(v, rows, {}, 0, 1, 0, 100, 100).row.empty());
+  const IntervalBoxes both = BoxIntervals(v, rows, {0}, 0, 1, 0, 100, 100);
+  EXPECT_EQ(both.call, (std::vector<int32_t>{0, 1}));
+  EXPECT_EQ(both.start, (std::vector<double>{10, 20}));
+  EXPECT_EQ(both.end, (std::vector<double>{11, 21}));
+  // at one column for the window, both calls fall in it: the first is its box
+  EXPECT_EQ(BoxIntervals(v, rows, {0}, 0, 1, 0, 100, 1).call, (std::vector<int32_t>{0}));
+  // scaled: the times as the shell has them
+  EXPECT_EQ(BoxIntervals(v, rows, {0}, 0, 2.5, 0, 250, 100).start, (std::vector<double>{25, 50}));
 }
 
 }  // namespace

@@ -222,6 +222,7 @@ export function App() {
               onRange={(t0, t1) => an.changeOpts({ ...opts, filter: { ...opts.filter, t0, t1 } })}
               apiRef={chartApi}
               loadCpuLanes={() => client.cpuLanes().then((m) => m.lanes)}
+              loadFlameBoxes={(/** @type {any} */ q) => client.flameBoxes(q).then((m) => m.boxes)}
             />
           ) : tab === 'calltree' ? (
             <CallTree

@@ -299,6 +299,16 @@ export class DecoderClient {
   }
 
   /**
+   * The boxes of exact calls (XRay) the flame chart draws: of rows `rows` (doc.intervals.rows' indexes) in
+   * [t0, t1) ns at `cols` columns (session-columns.js readFlameBoxes).
+   * @param {{rows: Int32Array, t0: number, t1: number, cols: number}} q
+   * @returns {Promise<{boxes: import('./session-columns.js').FlameBoxes}>}
+   */
+  flameBoxes(q) {
+    return this.request('flameBoxes', q);
+  }
+
+  /**
    * A file for another tool, made in the worker from the open profile (core/api/export).
    * @param {string} format folded|speedscope|gecko|pprof|chrome
    * @param {string} [weight] ""|samples|period|time

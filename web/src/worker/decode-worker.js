@@ -28,6 +28,7 @@
 //   {type:'slot', id, sample, node}                    {type:'slot', id, sample, row, address, slot, fields, label, time}
 //   {type:'library', id, func}                         {type:'library', id, func, lib}
 //   {type:'cpuLanes', id}                              {type:'cpuLanes', id, lanes}  (the flame chart's lanes per CPU)
+//   {type:'flameBoxes', id, rows, t0, t1, cols}        {type:'flameBoxes', id, boxes}  (the exact calls the flame chart draws)
 //   {type:'export', id, format, weight, event}  (format perf-script: `profscope script`)          {type:'export', id, format, bytes: Uint8Array, error}
 //   {type:'openCompare', id, file, name, sideFiles}    {type:'openCompare', id, name, ok, format, samples, diagnostics}
 //   {type:'compare', id, normalize, swap, event}       {type:'compare', id, model}  (diff-model.js; {error} in model)
@@ -37,7 +38,7 @@ import createProfscope from '@profscope-wasm/profscope_wasm.mjs';
 import wasmUrl from '@profscope-wasm/profscope_wasm.wasm?url';
 import { decodeStrings } from '../lib/strings.js';
 import { intAt } from '../lib/int-runs.js';
-import { parseJson, readKept, readMarkers } from './session-columns.js';
+import { parseJson, readFlameBoxes, readKept, readMarkers } from './session-columns.js';
 import { makeTables, nextTask } from './tables.js';
 import { isModuleFault, moduleFaultMessage } from './module-fault.js';
 import { funcInlined, funcSources, heaviestEvent, lanesFrom } from './derive.js';
@@ -287,7 +288,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     // (bench) the decode's time, the part of it spent reading the file, and the work after it
     benchTimes: { decodeMs, readMs: timed.readMs, reads: timed.reads, readBytes: timed.bytes, afterMs: performance.now() - t0 - decodeMs, ...stream.stats, laps: lap('rest', laps) },
   };
-  const lanesOf = { scale: base.scale, counts: sampleCounts, canon: analysis.canon };
+  const lanesOf = { scale: base.scale, counts: sampleCounts };
   postWithBytes(msg);
   await postTables(s, lanesOf, t0);
 }
@@ -296,7 +297,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
  * Makes and posts the 'tables' and 'timeline' messages (tables.js) for session `s`: in steps, answering the
  * page's other messages between them; nothing more is posted when another file opened meanwhile.
  * @param {Session} s
- * @param {{scale: number, counts: any, canon: Int32Array}} lanesOf see makeTables
+ * @param {{scale: number, counts: any}} lanesOf see makeTables
  * @param {number} t0 when the open began (bench)
  */
 async function postTables(s, lanesOf, t0) {
@@ -598,6 +599,15 @@ self.onmessage = async (e) => {
         // holds only then), from the session's columns
         const s = requireSession();
         const out = { type: 'cpuLanes', id: msg.id, lanes: lanesFrom(s.sampleLanes(true), s.timeBase().scale, s.sampleCounts(), true) };
+        self.postMessage(out, transferables(out));
+        break;
+      }
+      case 'flameBoxes': {
+        // the boxes of exact calls the flame chart draws in its view (the page holds no call of its own)
+        const s = requireSession();
+        const { analysis } = requireFile();
+        const boxes = readFlameBoxes(s, analysis.canon, analysis.scale, { rows: msg.rows, t0: Number(msg.t0), t1: Number(msg.t1), cols: Math.max(0, Math.min(Number(msg.cols) | 0, 1 << 16)) });
+        const out = { type: 'flameBoxes', id: msg.id, boxes };
         self.postMessage(out, transferables(out));
         break;
       }

@@ -115,20 +115,38 @@ export function readMarkers(s, strings, scale) {
 }
 
 /**
- * Exact calls (XRay enter/exit pairs) as the flame chart draws them (Session.flameIntervals: in rows by
- * thread and depth, each in entry order), times scaled to ns and funcs made canonical; null when none.
+ * @typedef {{rows: {thread: Int32Array, depth: Int32Array, first: Int32Array}, calls: number, lo: number, hi: number}} FlameRows
+ * @typedef {{row: Int32Array, start: Float64Array, end: Float64Array, func: Int32Array, record: Int32Array}} FlameBoxes
+ */
+
+/**
+ * The flame chart's rows of exact calls (XRay enter/exit pairs: Session.flameRows, by thread and depth),
+ * with their count and span in ns; null when the file has none. The calls stay in the session: the chart
+ * asks for the boxes it draws (readFlameBoxes).
+ * @param {Session} s
+ * @param {number} scale ns per unit of the session's times
+ * @returns {FlameRows | null}
+ */
+export function readFlameRows(s, scale) {
+  const r = s.flameRows();
+  if (!r.calls) return null;
+  return { rows: { thread: r.thread, depth: r.depth, first: r.first }, calls: r.calls, lo: r.lo * scale, hi: r.hi * scale };
+}
+
+/**
+ * The boxes of exact calls the flame chart draws (Session.flameBoxes): of rows `rows` (readFlameRows' rows)
+ * in [t0, t1) ns at `cols` columns, each row's in start order; functions made canonical.
  * @param {Session} s
  * @param {Int32Array} canon func row -> canonical func
  * @param {number} scale
+ * @param {{rows: Int32Array, t0: number, t1: number, cols: number}} q
+ * @returns {FlameBoxes}
  */
-export function readIntervals(s, canon, scale) {
-  const iv = s.flameIntervals();
-  if (iv.start.length === 0) return null;
-  scaleTimes(iv.start, scale);
-  scaleTimes(iv.end, scale);
-  const { func } = iv;
+export function readFlameBoxes(s, canon, scale, { rows, t0, t1, cols }) {
+  const b = s.flameBoxes(rows, scale, t0, t1, cols);
+  const { func } = b;
   for (let i = 0; i < func.length; i++) func[i] = func[i] >= 0 && func[i] < canon.length ? canon[func[i]] : -1;
-  return iv;
+  return b;
 }
 
 /**

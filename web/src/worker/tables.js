@@ -9,7 +9,7 @@
 // another file opened meanwhile.
 import { RecordKind } from '../lib/record-kind.js';
 import { buildRecordIndex } from './record-index.js';
-import { parseJson, readIntervals, readRecords } from './session-columns.js';
+import { parseJson, readFlameRows, readRecords } from './session-columns.js';
 import { lanesFrom, recordComposition, recordTypeNames } from './derive.js';
 import { intAt } from '../lib/int-runs.js';
 
@@ -17,8 +17,7 @@ import { intAt } from '../lib/int-runs.js';
 
 /**
  * @param {Session} s the decoded session
- * @param {{scale: number, counts: any, canon: Int32Array}} lanesOf the scale of the session's times
- *   to ns, the samples' weights; the analysis's canonical functions (for the intervals)
+ * @param {{scale: number, counts: any}} lanesOf the scale of the session's times to ns, the samples' weights
  * @param {{between: () => Promise<void>, current: () => boolean, post: (msg: any) => void, lap?: (what: string, value: any) => any}} steps
  *   between: lets the worker answer other messages (awaited before each step); current: false once `s` is
  *   no longer the open session (nothing more is asked of it); post: sends a message ('tables', then
@@ -50,11 +49,11 @@ export async function makeTables(s, lanesOf, { between, current, post, lap = (_w
     post({ type: 'tables', records, index, typeNames, composition });
     // (the session orders the samples by thread and time: no whole sample column is copied for it)
     const lanes = await step('lanes', () => lanesFrom(s.sampleLanes(false), scale, lanesOf.counts));
-    const intervals = await step('intervals', () => readIntervals(s, lanesOf.canon, scale));
+    const intervals = await step('intervals', () => readFlameRows(s, scale));
     post({
       type: 'timeline',
       lanes, // the flame chart's, one per thread
-      intervals, // exact calls (XRay enter/exit pairs), or null
+      intervals, // the rows of exact calls (XRay enter/exit pairs), or null: the chart asks for their boxes ('flameBoxes')
       // llvm-xray account's rows (XRay; [] for other formats): the Functions view of a tracer
       account: await step('account', () => parseJson(s.accountJson(), [])),
     });

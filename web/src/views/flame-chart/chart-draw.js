@@ -4,7 +4,7 @@
 // time ruler and the selected range.
 import { formatInt, formatTime, plural } from '../../lib/format.js';
 import { colorFor, shortName } from '../flame-graph/flame-draw.js';
-import { intervalBoxes, laneActivity, laneBoxes, lastAtOrBefore, niceTicks } from './chart-model.js';
+import { laneActivity, laneBoxes, lastAtOrBefore, niceTicks, rowBoxes } from './chart-model.js';
 
 export const RULER_H = 20;
 export const TITLE_H = 15; // lane title
@@ -53,11 +53,12 @@ export const fmtTime = formatTime;
  * @param {CanvasRenderingContext2D} ctx
  * @param {any} s what to draw: {dpr, fg, font, size:{w,h}, dark, geo:{t0,t1,noTime,zero}, lanes (shown, in order), collapsed (lane keys),
  *   view:{t0,t1}, scrollTop,
- *   laneTop, laneRows, markersByLane, byCpu, threads, markers, intervals, tree, sampleNode, names, matches,
+ *   laneTop, laneRows, markersByLane, byCpu, threads, markers, flameBoxes (the worker's boxes of exact calls and their
+ *   rows: {boxes, byRow}, or null while they are asked for), tree, sampleNode, names, matches,
  *   hoverNode, selectedNode, markedSample, range:{t0,t1}|null}
  */
 export function drawChart(ctx, s) {
-  const { dpr, fg, font, size, dark, geo, lanes, collapsed, view, scrollTop, laneTop, laneRows, markersByLane, byCpu, threads, markers, intervals, tree, sampleNode, names, matches, hoverNode, selectedNode, markedSample, range } = s;
+  const { dpr, fg, font, size, dark, geo, lanes, collapsed, view, scrollTop, laneTop, laneRows, markersByLane, byCpu, threads, markers, flameBoxes, tree, sampleNode, names, matches, hoverNode, selectedNode, markedSample, range } = s;
   const xOf = (/** @type {number} */ t) => ((t - view.t0) / (view.t1 - view.t0)) * size.w;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, size.w, size.h);
@@ -152,10 +153,13 @@ export function drawChart(ctx, s) {
     const scale = size.w / cols;
     let boxes;
     if (rows) {
+      // (the worker's boxes of this lane's rows, for the view they were asked for: drawn in this one)
       boxes = [];
-      const iv = intervals;
-      rows.forEach((row, d) => {
-        for (const b of intervalBoxes(row, view.t0, view.t1, cols)) boxes.push({ depth: d + 1, node: -1, fn: iv.func[b.i], x0: b.x0, x1: b.x1 });
+      const fb = flameBoxes;
+      rows.forEach((/** @type {number} */ row, /** @type {number} */ d) => {
+        const range = fb?.byRow.get(row);
+        if (!range) return;
+        for (const b of rowBoxes(fb.boxes, range, view.t0, view.t1, cols)) boxes.push({ depth: d + 1, node: -1, fn: fb.boxes.func[b.k], x0: b.x0, x1: b.x1 });
       });
     } else boxes = laneBoxes(lane, sampleNode, tree, view.t0, view.t1, cols, lane.interval.ns);
     for (const b of boxes) {

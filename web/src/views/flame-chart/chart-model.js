@@ -195,15 +195,15 @@ export function laneBoxes(lane, sampleNode, tree, t0, t1, width, interval) {
 }
 
 /**
- * Exact calls (XRay intervals) of one lane by depth: views of the session's rows (readIntervals: the calls
- * in rows by thread and depth, each row in entry order; calls at one depth of one thread do not overlap,
- * so their ends are sorted too). Returns [{start, end, first}] per depth (first: the row's first call in
- * the table; a depth without calls is a hole).
- * @param {{start: Float64Array, end: Float64Array, rows: {thread: Int32Array, depth: Int32Array, first: Int32Array}}} intervals
+ * The flame chart's rows of exact calls (XRay) of one thread: per depth, its row (an index of
+ * `intervals.rows`, the worker's readFlameRows: rows by thread, then depth); a depth without calls is a
+ * hole. The calls stay in the worker: the chart asks it for the boxes it draws (flameBoxes).
+ * @param {{rows: {thread: Int32Array, depth: Int32Array}}} intervals
  * @param {number} thread
+ * @returns {number[]}
  */
-export function intervalRows(intervals, thread) {
-  const { thread: rowThread, depth, first } = intervals.rows;
+export function threadRows(intervals, thread) {
+  const { thread: rowThread, depth } = intervals.rows;
   // the thread's first row (rows are by thread)
   let lo = 0;
   let hi = rowThread.length;
@@ -212,65 +212,73 @@ export function intervalRows(intervals, thread) {
     if (rowThread[mid] < thread) lo = mid + 1;
     else hi = mid;
   }
-  /** @type {{start: Float64Array, end: Float64Array, first: number}[]} */
+  /** @type {number[]} */
   const byDepth = [];
-  for (let r = lo; r < rowThread.length && rowThread[r] === thread; r++) {
-    const a = first[r];
-    const b = first[r + 1];
-    byDepth[depth[r]] = { start: intervals.start.subarray(a, b), end: intervals.end.subarray(a, b), first: a };
-  }
+  for (let r = lo; r < rowThread.length && rowThread[r] === thread; r++) byDepth[depth[r]] = r;
   return byDepth;
 }
 
 /**
- * First index k >= from of a row with end[k] > t (binary search over the sorted ends), or the row length.
- * @param {{end: ArrayLike<number>}} row
- * @param {number} t
- * @param {number} [from]
+ * Where each row's boxes are in the worker's answer (flameBoxes: a row's boxes follow each other, in start
+ * order): row -> [from, to).
+ * @param {{row: Int32Array}} boxes
+ * @returns {Map<number, [number, number]>}
  */
-export function firstEndingAfter(row, t, from = 0) {
-  let lo = from;
-  let hi = row.end.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (row.end[mid] > t) hi = mid;
-    else lo = mid + 1;
+export function boxesByRow(boxes) {
+  /** @type {Map<number, [number, number]>} */
+  const out = new Map();
+  const { row } = boxes;
+  for (let k = 0; k < row.length; ) {
+    let e = k + 1;
+    while (e < row.length && row[e] === row[k]) e++;
+    out.set(row[k], [k, e]);
+    k = e;
   }
-  return lo;
-}
-
-/** The interval (index into the IntervalTable) of a depth row covering time t, or -1. */
-export function intervalAt(row, t) {
-  if (!row) return -1;
-  const k = firstEndingAfter(row, t);
-  return k < row.end.length && row.start[k] <= t ? row.first + k : -1;
+  return out;
 }
 
 /**
- * The boxes of one depth row visible in [t0, t1) at `width` columns: intervals thinner than a column
- * that fall in a column already drawn are skipped. Returns [{i, x0, x1}] (x in columns).
- * The calls that end in a column already drawn are stepped over by a binary search, not one by one: a
- * draw costs the columns' count times a search, whatever the calls in view (an XRay log's row holds millions).
+ * The boxes of one row, boxes [from, to) of the worker's answer, in the view [t0, t1) at `width` columns
+ * (the answer may be for a view a moment older: what falls outside is left out): [{k, x0, x1}], x in
+ * columns, a box at least a column wide.
+ * @param {{start: Float64Array, end: Float64Array}} boxes
+ * @param {[number, number]} range
+ * @param {number} t0
+ * @param {number} t1
+ * @param {number} width
  */
-export function intervalBoxes(row, t0, t1, width) {
+export function rowBoxes(boxes, [from, to], t0, t1, width) {
   const out = [];
-  if (!row) return out;
   const dt = (t1 - t0) / width;
-  const n = row.start.length;
-  let lastCol = -Infinity;
-  for (let k = firstEndingAfter(row, t0); k < n && row.start[k] < t1; ) {
-    const x0 = (row.start[k] - t0) / dt;
-    const x1 = (row.end[k] - t0) / dt;
-    if (x1 - x0 < 1 && Math.floor(x0) <= lastCol) {
-      // (the calls ending in the drawn columns would all be skipped: on to the first ending after them)
-      k = Math.max(k + 1, firstEndingAfter(row, t0 + (lastCol + 1) * dt, k + 1));
-      continue;
-    }
-    lastCol = Math.floor(Math.max(x1 - 1, x0));
-    out.push({ i: row.first + k, x0: Math.max(x0, -1), x1: Math.min(Math.max(x1, x0 + 1), width + 1) });
-    k++;
+  for (let k = from; k < to; k++) {
+    const x0 = (boxes.start[k] - t0) / dt;
+    const x1 = (boxes.end[k] - t0) / dt;
+    if (x1 < 0 || x0 > width) continue;
+    out.push({ k, x0: Math.max(x0, -1), x1: Math.min(Math.max(x1, x0 + 1), width + 1) });
   }
   return out;
+}
+
+/**
+ * The box of a row (boxes [from, to)) under time t, `colDt` ns a column: the call covering t, or a thinner
+ * one drawn a column wide over t; -1 when none.
+ * @param {{start: Float64Array, end: Float64Array}} boxes
+ * @param {[number, number] | undefined} range
+ * @param {number} t
+ * @param {number} colDt
+ */
+export function boxAt(boxes, range, t, colDt) {
+  if (!range) return -1;
+  // the first box whose drawn end is past t (drawn ends are in order: ends and starts both are)
+  const drawnEnd = (/** @type {number} */ k) => Math.max(boxes.end[k], boxes.start[k] + colDt);
+  let [lo, hi] = range;
+  const to = hi;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (drawnEnd(mid) > t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo < to && boxes.start[lo] <= t ? lo : -1;
 }
 
 /** Marker indices of one lane sorted by time, with their times, for binary search while drawing. */

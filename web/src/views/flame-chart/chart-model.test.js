@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, prepare } from '../../../../tests/reference/analysis.js';
 import { mappings, profile, strings } from '../../../../tests/reference/small-profile.js';
-import { ancestorAt, intervalAt, intervalBoxes, intervalRows, laneActivity, laneBoxes, laneInterval, lastAtOrBefore, niceTicks, orderLanes, sampleAt, typicalGap } from './chart-model.js';
+import { ancestorAt, boxAt, boxesByRow, laneActivity, laneBoxes, laneInterval, lastAtOrBefore, niceTicks, orderLanes, rowBoxes, sampleAt, threadRows, typicalGap } from './chart-model.js';
 
 describe('flame chart model', () => {
   it('finds the sample covering a time: a sample lasts its interval or until the next one', () => {
@@ -108,76 +108,65 @@ describe('flame chart model', () => {
 });
 
 
-describe('exact calls (XRay) by depth', () => {
-  // the session's rows (Session.flameIntervals): thread 0 at depths 0 and 2, thread 3 at depth 0
-  const iv = {
-    start: Float64Array.from([0, 50, 10, 20, 5]),
-    end: Float64Array.from([40, 90, 15, 30, 9]),
-    rows: { thread: Int32Array.from([0, 0, 3]), depth: Int32Array.from([0, 2, 0]), first: Int32Array.from([0, 2, 4, 5]) },
+describe('exact calls (XRay): rows by depth, the worker\'s boxes', () => {
+  // the session's rows (Session.flameRows): thread 0 at depths 0 and 2, thread 3 at depth 0
+  const iv = { rows: { thread: Int32Array.from([0, 0, 3]), depth: Int32Array.from([0, 2, 0]), first: Int32Array.from([0, 2, 4, 5]) } };
+  // the worker's answer for rows 0 and 1 (Session.flameBoxes): each row's boxes in start order
+  const boxes = {
+    row: Int32Array.from([0, 0, 1, 1, 1]),
+    start: Float64Array.from([0, 50, 10, 20, 20.5]),
+    end: Float64Array.from([40, 90, 15, 20.25, 20.75]),
+    func: Int32Array.from([7, 8, 9, 9, 9]),
+    record: Int32Array.from([1, 2, 3, 4, 5]),
   };
-  it('a thread\'s rows are views of the table, a depth without calls a hole', () => {
-    const rows = intervalRows(iv, 0);
+  it('a thread\'s rows by depth, a depth without calls a hole', () => {
+    const rows = threadRows(iv, 0);
     expect(rows.length).toBe(3);
     expect(rows[1]).toBeUndefined();
-    expect([Array.from(rows[0].start), Array.from(rows[0].end), rows[0].first]).toEqual([[0, 50], [40, 90], 0]);
-    expect([Array.from(rows[2].start), rows[2].first]).toEqual([[10, 20], 2]);
-    expect(rows[2].start.buffer).toBe(iv.start.buffer);
-    expect(intervalRows(iv, 3).map((r) => r.first)).toEqual([4]);
-    expect(intervalRows(iv, 1)).toEqual([]);
-    expect(intervalRows(iv, 7)).toEqual([]);
+    expect([rows[0], rows[2]]).toEqual([0, 1]);
+    expect(threadRows(iv, 3)).toEqual([2]);
+    expect(threadRows(iv, 1)).toEqual([]);
+    expect(threadRows(iv, 7)).toEqual([]);
   });
-  it('the call at a time, and the boxes of a range, are indices into the table', () => {
-    const rows = intervalRows(iv, 0);
-    expect(intervalAt(rows[0], 60)).toBe(1);
-    expect(intervalAt(rows[0], 45)).toBe(-1);
-    expect(intervalAt(rows[2], 12)).toBe(2);
-    expect(intervalAt(rows[2], 25)).toBe(3);
-    expect(intervalAt(rows[1], 25)).toBe(-1);
-    expect(intervalBoxes(rows[2], 0, 100, 100).map((b) => b.i)).toEqual([2, 3]);
-    expect(intervalBoxes(rows[0], 45, 100, 10).map((b) => b.i)).toEqual([1]);
+  it('finds each row\'s boxes in the answer', () => {
+    expect([...boxesByRow(boxes)]).toEqual([
+      [0, [0, 2]],
+      [1, [2, 5]],
+    ]);
+    expect(boxesByRow({ row: new Int32Array(0) }).size).toBe(0);
   });
-
-  it('steps over the calls that end in drawn columns: the boxes are those of a call-by-call walk', () => {
-    // the walk intervalBoxes makes in one search per column: every call looked at in turn
-    const oneByOne = (row, t0, t1, width) => {
-      const out = [];
-      const dt = (t1 - t0) / width;
-      let lastCol = -Infinity;
-      for (let k = 0; k < row.start.length && row.start[k] < t1; k++) {
-        if (row.end[k] <= t0) continue;
-        const x0 = (row.start[k] - t0) / dt;
-        const x1 = (row.end[k] - t0) / dt;
-        if (x1 - x0 < 1 && Math.floor(x0) <= lastCol) continue;
-        lastCol = Math.floor(Math.max(x1 - 1, x0));
-        out.push({ i: row.first + k, x0: Math.max(x0, -1), x1: Math.min(Math.max(x1, x0 + 1), width + 1) });
-      }
-      return out;
-    };
-    let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
-    for (let trial = 0; trial < 200; trial++) {
-      // calls of one depth: one after another, many far thinner than a column, some wide, gaps between
-      const n = 1 + Math.floor(rnd() * 400);
-      const start = new Float64Array(n);
-      const end = new Float64Array(n);
-      let t = rnd() * 10;
-      for (let k = 0; k < n; k++) {
-        t += rnd() < 0.3 ? 0 : rnd() * (rnd() < 0.1 ? 50 : 0.5);
-        start[k] = t;
-        t += rnd() < 0.05 ? rnd() * 80 : rnd() * 0.3;
-        end[k] = t;
-      }
-      const row = { start, end, first: trial };
-      const t0 = rnd() * t * 0.8 - 5;
-      const t1 = t0 + 1 + rnd() * t;
-      const width = 1 + Math.floor(rnd() * 120);
-      expect(intervalBoxes(row, t0, t1, width)).toEqual(oneByOne(row, t0, t1, width));
-    }
-    // a million calls a column apart from none: one box a column, found in a search each
-    const n = 1_000_000;
-    const row = { start: Float64Array.from({ length: n }, (_, k) => k), end: Float64Array.from({ length: n }, (_, k) => k + 0.5), first: 0 };
-    const boxes = intervalBoxes(row, 0, n, 1000);
-    expect(boxes.length).toBe(1000);
-    expect(boxes).toEqual(oneByOne(row, 0, n, 1000));
+  it('draws a row\'s boxes in the current view, a column wide at least, leaving out what is outside it', () => {
+    const byRow = boxesByRow(boxes);
+    // 0..100 over 100 columns: 1 a column
+    expect(rowBoxes(boxes, byRow.get(0), 0, 100, 100)).toEqual([
+      { k: 0, x0: 0, x1: 40 },
+      { k: 1, x0: 50, x1: 90 },
+    ]);
+    expect(rowBoxes(boxes, byRow.get(1), 0, 100, 100)).toEqual([
+      { k: 2, x0: 10, x1: 15 },
+      { k: 3, x0: 20, x1: 21 },
+      { k: 4, x0: 20.5, x1: 21.5 },
+    ]);
+    // a view a moment newer than the answer's: 45..100 at 11 columns (5 a column); the first call ends before it
+    expect(rowBoxes(boxes, byRow.get(0), 45, 100, 11)).toEqual([{ k: 1, x0: 1, x1: 9 }]);
+    // clipped to a column either side
+    expect(rowBoxes(boxes, byRow.get(0), 20, 60, 4)).toEqual([
+      { k: 0, x0: -1, x1: 2 },
+      { k: 1, x0: 3, x1: 5 },
+    ]);
+  });
+  it('finds the box under a time: the call covering it, or a thin one drawn a column wide over it', () => {
+    const byRow = boxesByRow(boxes);
+    expect(boxAt(boxes, byRow.get(0), 60, 1)).toBe(1);
+    expect(boxAt(boxes, byRow.get(0), 45, 1)).toBe(-1);
+    expect(boxAt(boxes, byRow.get(0), 95, 1)).toBe(-1);
+    expect(boxAt(boxes, byRow.get(1), 12, 1)).toBe(2);
+    expect(boxAt(boxes, byRow.get(1), 20.1, 1)).toBe(3);
+    // past the call's end, within the column it is drawn over
+    expect(boxAt(boxes, byRow.get(1), 20.4, 1)).toBe(3);
+    expect(boxAt(boxes, byRow.get(1), 21.3, 1)).toBe(4);
+    expect(boxAt(boxes, byRow.get(1), 21.6, 1)).toBe(-1);
+    // (a row with no boxes in the answer)
+    expect(boxAt(boxes, byRow.get(2), 12, 1)).toBe(-1);
   });
 });

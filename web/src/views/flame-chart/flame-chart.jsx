@@ -9,7 +9,7 @@ import { inlinedText } from '../../lib/inlined-tag.jsx';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useDark } from '../../lib/theme.js';
 import { fitCanvas, useElementSize } from '../../lib/element-size.js';
-import { ancestorAt, intervalAt, intervalRows, laneActivity, laneInterval, lastAtOrBefore, orderLanes, sampleInColumn, sortMarkers, typicalGap } from './chart-model.js';
+import { ancestorAt, boxAt, boxesByRow, laneActivity, laneInterval, lastAtOrBefore, orderLanes, sampleInColumn, sortMarkers, threadRows, typicalGap } from './chart-model.js';
 import { drawChart, drawOverview, fmtTime, HEAD_H, laneName, RULER_H, ROW_H, STRIP_H, TITLE_H } from './chart-draw.js';
 import { plural } from '../../lib/format.js';
 import { offsetText } from '../../lib/records.js';
@@ -22,7 +22,9 @@ import './flame-chart.css';
  * @param {{doc:any, analysis:any, matches?:Uint8Array|null, markedSample?:number, selectedNode?:number,
  *   onSelectNode?:(node:number, sample:number)=>void, onSelectRecord?:(row:number)=>void,
  *   onRange?:(t0:number,t1:number)=>void, range?:{t0:number,t1:number}|null, benchRef?:any,
- *   loadCpuLanes?:() => Promise<any[]>}} props  loadCpuLanes: the lanes per CPU, asked of the worker when first shown
+ *   loadCpuLanes?:() => Promise<any[]>, loadFlameBoxes?:(q: {rows: Int32Array, t0: number, t1: number, cols: number}) => Promise<any>}} props
+ *   loadCpuLanes: the lanes per CPU, asked of the worker when first shown; loadFlameBoxes: the boxes of exact calls
+ *   (XRay) in a view, asked of the worker as the view changes (it holds the calls)
  */
 export function FlameChart(/** @type {any} */ props) {
   // the lanes arrive after the rest of the file ('tables'): LanesPending until then
@@ -30,7 +32,7 @@ export function FlameChart(/** @type {any} */ props) {
 }
 
 /** @param {any} props (FlameChart's) */
-function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode = -1, onSelectNode, onSelectRecord, onRange, range, benchRef, apiRef, hoverNode = -1, onHoverNode, loadCpuLanes }) {
+function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode = -1, onSelectNode, onSelectRecord, onRange, range, benchRef, apiRef, hoverNode = -1, onHoverNode, loadCpuLanes, loadFlameBoxes }) {
   const threads = doc.threads || [];
   const markers = doc.markers || { rows: new Int32Array(0), time: new Float64Array(0), thread: new Int32Array(0) };
   const [wantCpu, setWantCpu] = useState(false); // the lanes select says per CPU
@@ -96,12 +98,10 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
         hi = Math.max(hi, l.times[l.times.length - 1]);
       }
     }
-    const iv = doc.intervals;
+    const iv = doc.intervals; // (the exact calls' span)
     if (iv && !byCpu) {
-      for (let i = 0; i < iv.start.length; i++) {
-        if (iv.start[i] < lo) lo = iv.start[i];
-        if (iv.end[i] > hi) hi = iv.end[i];
-      }
+      lo = Math.min(lo, iv.lo);
+      hi = Math.max(hi, iv.hi);
     }
     const noTime = !(hi > 0 && hi >= lo); // one time (a one-sample file) is a time too
     // one time zero for the ruler, the range chip and every tooltip: the session's (its earliest time)
@@ -144,9 +144,9 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
   const order = useMemo(() => orderLanes(geo.lanes, pinned, hidden), [geo, pinned, hidden]);
   const shown = order.shown;
 
-  // exact calls per lane and depth (XRay); sample lanes draw the analysis' call nodes instead
+  // the rows of exact calls per lane and depth (XRay); sample lanes draw the analysis' call nodes instead
   const laneRows = useMemo(
-    () => shown.map((l) => (doc.intervals && !byCpu && l.thread >= 0 ? intervalRows(doc.intervals, l.thread) : null)),
+    () => shown.map((l) => (doc.intervals && !byCpu && l.thread >= 0 ? threadRows(doc.intervals, l.thread) : null)),
     [shown, doc, byCpu],
   );
 
@@ -206,6 +206,50 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
   const tipRef = useRef(null);
   const size = useElementSize(scrollRef);
   const [scrollTop, setScrollTop] = useState(0);
+
+  // The boxes of exact calls (XRay) of the rows in view, asked of the worker, which holds the calls (the page
+  // holds none: 24 bytes a call): one question at a time, the latest view next; the last answer is drawn in
+  // the current view until the next one comes.
+  const [boxAnswer, setBoxAnswer] = useState(/** @type {{doc: any, q: any, boxes: any, byRow: Map<number, [number, number]>, ms: number} | null} */ (null));
+  const flameBoxes = boxAnswer && boxAnswer.doc === doc ? boxAnswer : null;
+  const boxQuery = useMemo(() => {
+    if (!doc.intervals || byCpu || !loadFlameBoxes || !(size.w > 0)) return null;
+    /** @type {number[]} */
+    const rows = [];
+    shown.forEach((l, li) => {
+      const lr = laneRows[li];
+      if (!lr || collapsed.has(l.key)) return;
+      lr.forEach((row, d) => {
+        const y = laneTop[li] + HEAD_H + d * ROW_H - scrollTop;
+        if (y + ROW_H >= RULER_H && y <= size.h) rows.push(row);
+      });
+    });
+    return { rows: Int32Array.from(rows), t0: view.t0, t1: view.t1, cols: Math.max(1, Math.floor(size.w)) };
+  }, [doc, byCpu, size, shown, laneRows, collapsed, laneTop, scrollTop, view]);
+  const boxFetch = useRef(/** @type {{busy: boolean, next: {q: any, doc: any} | null}} */ ({ busy: false, next: null }));
+  useEffect(() => {
+    if (!boxQuery || !loadFlameBoxes) return;
+    const f = boxFetch.current;
+    f.next = { q: boxQuery, doc };
+    if (f.busy) return;
+    const ask = () => {
+      const job = f.next;
+      f.next = null;
+      f.busy = !!job;
+      if (!job) return;
+      const asked = performance.now();
+      loadFlameBoxes(job.q).then(
+        (/** @type {any} */ boxes) => {
+          // (ms: the question's time to its answer, read by the benchmark)
+          if (boxes) setBoxAnswer({ doc: job.doc, q: job.q, boxes, byRow: boxesByRow(boxes), ms: performance.now() - asked });
+          ask();
+        },
+        () => ask(), // (no answer, as when the worker opened another file: the next view asks again)
+      );
+    };
+    ask();
+  }, [boxQuery]);
+
   const dark = useDark();
   const [drag, setDrag] = useState(null); // {kind:'pan'|'range', x0, t0, t1}
   const [hover, setHover] = useState(null);
@@ -239,7 +283,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
       byCpu,
       threads,
       markers,
-      intervals: doc.intervals,
+      flameBoxes,
       tree,
       sampleNode,
       names: analysis.names,
@@ -253,7 +297,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
     canvas.dataset.drawMs = ms.toFixed(2); // read by the benchmark (e2e/bench.spec.js)
     canvas.dataset.ticks = drawn.ticks.join('|'); // the ruler's labels, as drawn
     if (benchRef) benchRef.current = ms;
-  }, [geo, shown, collapsed, laneTop, laneDepth, laneRows, view, size, scrollTop, dark, analysis, matches, markedSample, selectedNode, drag, range, markersByLane, hoverNode]);
+  }, [geo, shown, collapsed, laneTop, laneDepth, laneRows, view, size, scrollTop, dark, analysis, matches, markedSample, selectedNode, drag, range, markersByLane, hoverNode, flameBoxes]);
 
   useLayoutEffect(() => draw(), [draw]);
 
@@ -305,8 +349,9 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
     if (collapsed.has(lane.key)) return { kind: 'none', x };
     const depth = Math.floor((rel - HEAD_H) / ROW_H) + 1;
     if (laneRows[li]) {
-      const i = intervalAt(laneRows[li][depth - 1], tOf(x));
-      return i >= 0 ? { kind: 'interval', i, depth: depth - 1, x } : { kind: 'none', x };
+      const row = laneRows[li][depth - 1];
+      const k = flameBoxes && row != null ? boxAt(flameBoxes.boxes, flameBoxes.byRow.get(row), tOf(x), (view.t1 - view.t0) / Math.max(1, Math.floor(size.w))) : -1;
+      return k >= 0 ? { kind: 'interval', k, boxes: flameBoxes?.boxes, depth: depth - 1, x } : { kind: 'none', x };
     }
     const k = sampleInColumn(lane, tOf(Math.floor(x)), tOf(Math.floor(x) + 1), lane.interval.ns);
     if (k < 0) return { kind: 'none', x };
@@ -325,11 +370,11 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
       return;
     }
     if (h.kind === 'interval') {
-      const iv = doc.intervals;
-      const fn = iv.func[h.i];
+      const b = h.boxes;
+      const fn = b.func[h.k];
       const src = doc.funcSources?.[fn];
       tip.querySelector('.fc-name').textContent = String(analysis.names[fn] ?? '[unknown]') + (src ? `  (${src})` : '');
-      tip.querySelector('.fc-sub').textContent = `${fmtTime(iv.end[h.i] - iv.start[h.i])} from ${fmtTime(iv.start[h.i] - geo.zero)} · depth ${h.depth} · click for its entry record's bytes`;
+      tip.querySelector('.fc-sub').textContent = `${fmtTime(b.end[h.k] - b.start[h.k])} from ${fmtTime(b.start[h.k] - geo.zero)} · depth ${h.depth} · click for its entry record's bytes`;
     } else if (h.kind === 'frame') {
       const src = [doc.funcSources?.[tree.func[h.node]], inlinedText(doc.funcInlined?.[tree.func[h.node]])].filter(Boolean).join(' · ');
       tip.querySelector('.fc-name').textContent = name(h.node) + (src ? `  (${src})` : '');
@@ -373,6 +418,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
       }
       return;
     }
+    lastPointer.current = e;
     const h = hitAt(e);
     setHover(h);
     const hn = h.kind === 'frame' ? h.node : -1;
@@ -380,6 +426,15 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
     canvasRef.current.style.cursor = h.kind === 'frame' || h.kind === 'marker' || h.kind === 'interval' ? 'pointer' : h.kind === 'ruler' ? 'col-resize' : 'grab';
     showTip(h, e);
   };
+  // the pointer's last place over the chart: what it is over is found again when the boxes in view arrive
+  const lastPointer = useRef(/** @type {MouseEvent | null} */ (null));
+  useEffect(() => {
+    const e = lastPointer.current;
+    if (!e || drag || !flameBoxes) return;
+    const h = hitAt(e);
+    setHover(h);
+    showTip(h, e);
+  }, [flameBoxes]);
   const onUp = () => {
     if (!drag) return;
     const d = drag;
@@ -394,7 +449,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
       const h = d.hit;
       if (h.kind === 'frame') onSelectNode?.(h.node, h.sample);
       else if (h.kind === 'marker' && markers.rows[h.k] >= 0) onSelectRecord?.(markers.rows[h.k]);
-      else if (h.kind === 'interval' && doc.intervals.record[h.i] >= 0) onSelectRecord?.(doc.intervals.record[h.i]);
+      else if (h.kind === 'interval' && h.boxes.record[h.k] >= 0) onSelectRecord?.(h.boxes.record[h.k]);
     }
   };
   const onWheel = (e) => {
@@ -462,7 +517,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
   }
   const showOverview = geo.lanes.length >= OVERVIEW_MIN_LANES && !geo.noTime;
   return (
-    <div class="flame-chart" data-testid="flame-chart" data-view={`${view.t0},${view.t1}`} data-zero={String(geo.zero)} data-marked-sample={String(markedSample)} data-selected-node={String(selectedNode)}>
+    <div class="flame-chart" data-testid="flame-chart" data-view={`${view.t0},${view.t1}`} data-boxes-view={flameBoxes ? `${flameBoxes.q.t0},${flameBoxes.q.t1}` : ''} data-boxes-ms={flameBoxes ? flameBoxes.ms.toFixed(1) : ''} data-zero={String(geo.zero)} data-marked-sample={String(markedSample)} data-selected-node={String(selectedNode)}>
       <div class="flame-toolbar">
         <button type="button" onClick={() => zoomBy(0.8)} title="Zoom in (+)">+</button>
         <button type="button" onClick={() => zoomBy(1.25)} title="Zoom out (-)">−</button>
@@ -528,6 +583,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
               onMouseMove={onMove}
               onMouseUp={onUp}
               onMouseLeave={() => {
+                lastPointer.current = null;
                 setDrag(null);
                 setHover(null);
                 showTip(null);
