@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/api/compare.h"
 #include "core/api/export/exporter.h"
@@ -76,6 +77,17 @@ inline void DriveSession(profscope::Session& s, uint8_t mode) {
     {
       profscope::StringSink script(sink);
       s.WriteScript(script);
+    }
+    // the flame chart's: lanes, and the rows of exact calls with their boxes over the whole span and a
+    // slice of it (the page asks for them as its view changes)
+    sink += std::to_string(s.Lanes(false).samples.size() + s.Lanes(true).samples.size());
+    const profscope::IntervalRows& flame_rows = s.FlameRows();
+    const auto span = s.IntervalSpan();
+    std::vector<int32_t> which;
+    for (int32_t r = -1; r <= static_cast<int32_t>(flame_rows.thread.size()) && which.size() < 4096; ++r) which.push_back(r);
+    for (const int32_t cols : {1, 977}) {
+      sink += std::to_string(s.FlameBoxes(which, 1.0, span.first, span.second + 1, cols).row.size());
+      sink += std::to_string(s.FlameBoxes(which, 2.5, span.first * 2.5 + 7, (span.first + span.second) * 1.25, cols).row.size());
     }
   }
   sink += s.DiagnosticsJson();
