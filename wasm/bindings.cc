@@ -372,6 +372,26 @@ class JsSession {
   val recordKindRuns() const { return NarrowRuns(rt().kind); }
   val recordFileRuns() const { return NarrowRuns(rt().file); }
   std::string recordLabel(int row) const { return session_.RecordLabel(row); }
+  // Every (kind, type) of the record table with its first row, in that row's order (ListRecordTypes).
+  val recordTypeList() const {
+    const profscope::RecordTypes t = session_.ListRecordTypes();
+    val out = val::object();
+    out.set("kind", Copy("Uint8Array", t.kind));
+    out.set("type", Copy("Uint32Array", t.type));
+    out.set("first", Copy("Int32Array", t.first));
+    return out;
+  }
+  // Bytes and counts per (kind, type) of the record table, by bytes (RecordComposition).
+  val recordComposition() const {
+    const std::vector<profscope::CompositionGroup> g = session_.RecordComposition();
+    val out = val::object();
+    out.set("kind", Fill<uint8_t>("Uint8Array", g.size(), [&](size_t i) { return g[i].kind; }));
+    out.set("type", Fill<uint32_t>("Uint32Array", g.size(), [&](size_t i) { return g[i].type; }));
+    out.set("count", Fill<double>("Float64Array", g.size(), [&](size_t i) { return static_cast<double>(g[i].count); }));
+    out.set("bytes", Fill<double>("Float64Array", g.size(), [&](size_t i) { return static_cast<double>(g[i].bytes); }));
+    out.set("first", Fill<int32_t>("Int32Array", g.size(), [&](size_t i) { return g[i].first; }));
+    return out;
+  }
   std::string recordTypeName(int row) const { return session_.RecordTypeName(row); }
   std::string recordFieldsJson(int row) { return session_.RecordFieldsJson(row); }
   val containerBytes(int row) { return Copy("Uint8Array", session_.ContainerBytes(row)); }
@@ -586,6 +606,8 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("eventsJson", &JsSession::eventsJson)
       .function("containerBytes", &JsSession::containerBytes)
       .function("recordTypeName", &JsSession::recordTypeName)
+      .function("recordTypeList", &JsSession::recordTypeList)
+      .function("recordComposition", &JsSession::recordComposition)
       .function("accountJson", &JsSession::accountJson)
       .function("sideFilesJson", &JsSession::sideFilesJson)
       .function("missingJson", &JsSession::missingJson)

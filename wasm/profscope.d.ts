@@ -260,6 +260,10 @@ export interface Session {
   recordLabel(row: number): string;
   /** The name of a row's type, from its decoder (Session::RecordTypeName): "SAMPLE", "feature CACHE", "function enter"; "" for no row. */
   recordTypeName(row: number): string;
+  /** Every (kind, type) of the record table with its first row, in that row's order (Session::ListRecordTypes). */
+  recordTypeList(): { kind: Uint8Array; type: Uint32Array; first: Int32Array };
+  /** Bytes and counts per (kind, type) of the record table: containers and pieces inside a record left out; by bytes, then count (Session::RecordComposition). */
+  recordComposition(): { kind: Uint8Array; type: Uint32Array; count: Float64Array; bytes: Float64Array; first: Int32Array };
   /** JSON array of Field {name, offset, size, value, children?}; offsets absolute. */
   recordFieldsJson(row: number): string;
   /**

@@ -10,6 +10,7 @@
 
 #include "core/api/output_sink.h"
 #include "core/analysis/call_tree.h"
+#include "core/analysis/record_composition.h"
 #include "core/analysis/sample_lanes.h"
 #include "core/model/interval_view.h"
 #include "core/format/decoder.h"
@@ -116,6 +117,10 @@ class Session {
   std::string DecoderOptionsJson() const;
 
   std::string RecordLabel(int32_t row) const;
+  // Every (kind, type) of the record table with its first row; bytes and counts per (kind, type)
+  // (core/analysis/record_composition.h).
+  RecordTypes ListRecordTypes() const { return profscope::ListRecordTypes(res_.records); }
+  std::vector<CompositionGroup> RecordComposition() const { return profscope::RecordComposition(res_.records); }
   // The row's type name without instance detail ("SAMPLE", "TSCWrap", "feature HOSTNAME"; "" for no row).
   std::string RecordTypeName(int32_t row) const;
   // The row's format-neutral category (kUnparsed for no row).

@@ -153,6 +153,27 @@ class PackedColumn {
     return RunValue(r, i);
   }
 
+  // Values [from, from + n) into out (from + n <= size()): one search, then a loop a run or a plain stretch.
+  void Read(size_t from, size_t n, T* out) const {
+    if (width_ != 0) {
+      switch (width_) {
+        case 1: for (size_t i = 0; i < n; ++i) out[i] = static_cast<T>(d8_[from + i]); break;
+        case 2: for (size_t i = 0; i < n; ++i) out[i] = static_cast<T>(d16_[from + i]); break;
+        case 4: for (size_t i = 0; i < n; ++i) out[i] = static_cast<T>(d32_[from + i]); break;
+        default: for (size_t i = 0; i < n; ++i) out[i] = static_cast<T>(d64_[from + i]); break;
+      }
+      return;
+    }
+    if (!n) return;
+    size_t r = static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), static_cast<uint32_t>(from)) - starts_.begin()) - 1;
+    for (size_t i = from, end = from + n; i < end; ++r) {
+      const size_t run_end = std::min(end, r + 1 < starts_.size() ? static_cast<size_t>(starts_[r + 1]) : n_);
+      const U step = static_cast<U>(steps_[r]);
+      U x = static_cast<U>(static_cast<U>(firsts_[r]) + step * static_cast<U>(i - starts_[r]));
+      for (; i < run_end; ++i, x = static_cast<U>(x + step)) out[i - from] = static_cast<T>(x);
+    }
+  }
+
   // f(value) for every row in order, without a search per row.
   template <typename F>
   void ForEach(F f) const {

@@ -28,6 +28,18 @@ void ExpectSame(const PackedColumn<T>& c, const std::vector<T>& want) {
     const size_t i = (k * 2654435761u) % want.size();
     ASSERT_EQ(c.At(i, &run), want[i]) << "jumping, row " << i;
   }
+  // Read: stretches from anywhere, across runs, the whole column, and none
+  std::vector<T> got(want.size());
+  c.Read(0, want.size(), got.data());
+  ASSERT_EQ(got, want) << "read whole";
+  for (size_t k = 0; k < 64 && !want.empty(); ++k) {
+    const size_t from = (k * 2654435761u) % want.size(), n = std::min(want.size() - from, size_t{1} + (k * 40503u) % 5000);
+    std::vector<T> part(n);
+    c.Read(from, n, part.data());
+    ASSERT_EQ(part, std::vector<T>(want.begin() + static_cast<std::ptrdiff_t>(from), want.begin() + static_cast<std::ptrdiff_t>(from + n)))
+        << "read " << n << " from " << from;
+  }
+  c.Read(want.size(), 0, got.data());
 }
 
 template <typename T>

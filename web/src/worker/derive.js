@@ -2,7 +2,6 @@
 // Data the views need that the worker derives once per opened file from the session's columns
 // (pure functions, unit-tested): flame chart lanes (from the session's order), the heaviest event, the
 // record composition and source positions per function.
-import { intAt, readerOf } from '../lib/int-runs.js';
 import { RecordKind } from '../lib/record-kind.js';
 
 /**
@@ -65,25 +64,16 @@ export function typeKey(kind, type) {
 }
 
 /**
- * The type name of every (kind, type) of the table, named by its first row: what the page shows
+ * The type name of every (kind, type) of the record table, named by its first row: what the page shows
  * for a row until its own label arrives, and the composition's group names.
- * @param {import('./session-columns.js').RecordColumns} records
- * @param {(row: number) => string} nameOf
+ * @param {{kind: Uint8Array, type: Uint32Array, first: Int32Array}} types the session's recordTypeList()
+ * @param {(row: number, kind: number) => string} nameOf
  * @returns {Map<number, string>} typeKey -> name
  */
-export function recordTypeNames(records, nameOf) {
-  const { kinds, types } = records;
-  const kindAt = readerOf(kinds);
-  const typeAt = readerOf(types);
+export function recordTypeNames(types, nameOf) {
   /** @type {Map<number, string>} */
   const names = new Map();
-  let last = -1; // rows come in runs of one type (a perf.data's SAMPLEs): one lookup per run
-  for (let r = 0; r < kinds.length; r++) {
-    const key = typeKey(kindAt(r), typeAt(r));
-    if (key === last) continue;
-    last = key;
-    if (!names.has(key)) names.set(key, nameOf(r));
-  }
+  for (let i = 0; i < types.first.length; i++) names.set(typeKey(types.kind[i], types.type[i]), nameOf(types.first[i], types.kind[i]));
   return names;
 }
 
@@ -92,52 +82,20 @@ export function recordTypeNames(records, nameOf) {
  */
 
 /**
- * Bytes and counts per record kind and type (and per feature section), for the composition
- * dashboard and the record tree's kind filter: one group per (kind, type) named by its first
- * row, sorted by bytes. Containers (data section, feature table) and pieces inside a record are
- * left out (their bytes are counted by their children); `nested` groups (inside a decompressed
- * COMPRESSED stream) are not file bytes.
- * @param {import('./session-columns.js').RecordColumns} records
+ * Bytes and counts per record kind and type (and per feature section), for the composition dashboard and
+ * the record tree's kind filter: the session's groups (Session.recordComposition: containers and pieces
+ * inside a record left out, sorted by bytes), named; `nested` groups (inside a decompressed COMPRESSED
+ * stream) are not file bytes.
+ * @param {{kind: Uint8Array, type: Uint32Array, count: Float64Array, bytes: Float64Array, first: Int32Array}} groups
  * @param {Map<number, string>} typeNames recordTypeNames()
  * @returns {CompositionGroup[]}
  */
-export function recordComposition(records, typeNames) {
-  const { kinds, types, sizes, parents } = records;
-  const kindAt = readerOf(kinds);
-  const typeAt = readerOf(types);
-  const sizeAt = readerOf(sizes);
-  const parentAt = readerOf(parents);
-  /** @type {Map<number, CompositionGroup>} */
-  const groups = new Map();
-  /** @type {CompositionGroup | undefined} */
-  let g;
-  let last = -1; // the group of the row before (rows come in runs of one type)
-  let lastParent = -1; // and the kind of the last parent looked at (most rows share theirs)
-  let parentKind = -1;
-  for (let r = 0; r < kinds.length; r++) {
-    const k = kindAt(r);
-    if (k === RecordKind.DataSection || k === RecordKind.FeatureTable) continue;
-    if (k === RecordKind.Record) {
-      const p = parentAt(r);
-      if (p !== lastParent) {
-        lastParent = p;
-        parentKind = p >= 0 ? intAt(kinds, p) : -1;
-      }
-      if (parentKind === RecordKind.Record) continue;
-    }
-    const key = typeKey(k, typeAt(r));
-    if (key !== last) {
-      last = key;
-      g = groups.get(key);
-    }
-    if (!g) {
-      g = { label: typeNames.get(key) ?? '', kind: k, type: typeAt(r), count: 0, bytes: 0, nested: k === RecordKind.Nested, first: r };
-      groups.set(key, g);
-    }
-    g.count++;
-    g.bytes += sizeAt(r);
-  }
-  return [...groups.values()].sort((a, b) => b.bytes - a.bytes || b.count - a.count);
+export function recordComposition(groups, typeNames) {
+  return Array.from(groups.first, (first, i) => {
+    const kind = groups.kind[i];
+    const type = groups.type[i];
+    return { label: typeNames.get(typeKey(kind, type)) ?? '', kind, type, count: groups.count[i], bytes: groups.bytes[i], nested: kind === RecordKind.Nested, first };
+  });
 }
 
 /**

@@ -45,34 +45,33 @@ describe('counts', () => {
 });
 
 describe('record composition', () => {
-  // header, attr, data section {SAMPLE, SAMPLE, MMAP2, COMPRESSED {nested SAMPLE}}, feature table {HOSTNAME}
+  // header, attr, data section {SAMPLE, SAMPLE, MMAP2, COMPRESSED {nested SAMPLE}}, feature table {HOSTNAME}:
+  // its rows' names
   const K = RecordKind;
-  const records = {
-    kinds: Uint8Array.from([K.FileHeader, K.Attr, K.DataSection, K.Record, K.Record, K.Record, K.Record, K.Nested, K.FeatureTable, K.Feature]),
-    types: Uint32Array.from([0, 0, 0, 9, 9, 10, 81, 9, 0, 2]),
-    sizes: Float64Array.from([104, 136, 500, 40, 48, 100, 300, 40, 16, 32]),
-    parents: Int32Array.from([-1, -1, -1, 2, 2, 2, 2, 6, -1, 8]),
-    offsets: new Float64Array(10),
-    files: new Uint8Array(10),
-  };
   const names = ['header', 'attr 0', 'data', 'SAMPLE', 'SAMPLE', 'MMAP2', 'COMPRESSED', 'SAMPLE', 'features', 'feature HOSTNAME'];
+  // (the session's answers for that table, as Session.recordTypeList and recordComposition give them)
+  const types = {
+    kind: Uint8Array.from([K.FileHeader, K.Attr, K.DataSection, K.Record, K.Record, K.Record, K.Nested, K.FeatureTable, K.Feature]),
+    type: Uint32Array.from([0, 0, 0, 9, 10, 81, 9, 0, 2]),
+    first: Int32Array.from([0, 1, 2, 3, 5, 6, 7, 8, 9]),
+  };
   it('names each kind and type by its first row', () => {
-    const t = recordTypeNames(records, (r) => names[r]);
+    const t = recordTypeNames(types, (r) => names[r]);
     expect(t.size).toBe(9);
     expect(t.get(typeKey(K.Record, 9))).toBe('SAMPLE');
     expect(t.get(typeKey(K.Nested, 9))).toBe('SAMPLE');
     expect(t.get(typeKey(K.FeatureTable, 0))).toBe('features');
+    // the row's kind comes with it (an attr is named by its label)
+    const kinds = [];
+    recordTypeNames(types, (r, kind) => (kinds.push([r, kind]), ''));
+    expect(kinds[1]).toEqual([1, K.Attr]);
   });
-  it('groups rows by kind and type, leaves containers out, sorts by bytes', () => {
-    const g = recordComposition(records, recordTypeNames(records, (r) => names[r]));
-    expect(g.map((x) => [x.label, x.count, x.bytes, x.nested, x.first])).toEqual([
-      ['COMPRESSED', 1, 300, false, 6],
-      ['attr 0', 1, 136, false, 1],
-      ['header', 1, 104, false, 0],
-      ['MMAP2', 1, 100, false, 5],
-      ['SAMPLE', 2, 88, false, 3],
-      ['SAMPLE', 1, 40, true, 7],
-      ['feature HOSTNAME', 1, 32, false, 9],
+  it('names the session\'s groups and marks the nested ones', () => {
+    const groups = { kind: Uint8Array.from([K.Record, K.Nested]), type: Uint32Array.from([9, 9]), count: Float64Array.from([2, 1]), bytes: Float64Array.from([88, 40]), first: Int32Array.from([3, 7]) };
+    const g = recordComposition(groups, recordTypeNames(types, (r) => names[r]));
+    expect(g).toEqual([
+      { label: 'SAMPLE', kind: K.Record, type: 9, count: 2, bytes: 88, nested: false, first: 3 },
+      { label: 'SAMPLE', kind: K.Nested, type: 9, count: 1, bytes: 40, nested: true, first: 7 },
     ]);
   });
 });

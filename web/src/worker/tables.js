@@ -11,7 +11,6 @@ import { RecordKind } from '../lib/record-kind.js';
 import { buildRecordIndex } from './record-index.js';
 import { parseJson, readFlameRows, readRecords } from './session-columns.js';
 import { lanesFrom, recordComposition, recordTypeNames } from './derive.js';
-import { intAt } from '../lib/int-runs.js';
 
 /** @typedef {import('../../../wasm/profscope').Session} Session */
 
@@ -41,9 +40,9 @@ export async function makeTables(s, lanesOf, { between, current, post, lap = (_w
   const { scale } = lanesOf;
   try {
     const records = await step('record columns', () => readRecords(s));
-    const typeNames = await step('type names', () => recordTypeNames(records, (r) => typeName(s, intAt(records.kinds, r), r)));
+    const typeNames = await step('type names', () => recordTypeNames(s.recordTypeList(), (r, kind) => typeName(s, kind, r)));
     const index = await step('record index', () => buildRecordIndex(records));
-    const composition = await step('composition', () => recordComposition(records, typeNames));
+    const composition = await step('composition', () => recordComposition(s.recordComposition(), typeNames));
     // (a record's sample is asked of the worker when it is selected: 'recordSample')
     // typeNames: (kind, type) -> type name, a row's name until its label arrives
     post({ type: 'tables', records, index, typeNames, composition });
