@@ -465,6 +465,12 @@ function defaultExpanded(doc) {
   const { kinds } = doc.records;
   const n = kinds.length;
   const out = [];
+  // (the top level is not scanned when the table has no such container: an XRay log's or a pipe-mode
+  // perf.data's millions of records are all at the top)
+  if (doc.typeNames) {
+    const has = (/** @type {number} */ kind) => [...doc.typeNames.keys()].some((key) => Math.floor(key / 4294967296) === kind);
+    if (!has(RecordKind.DataSection) && !has(RecordKind.FeatureTable)) return out;
+  }
   for (let k = kidsBegin(doc, n), end = kidsBegin(doc, n + 1); k < end; k++) {
     const r = kidAt(doc, k);
     if (intAt(kinds, r) === RecordKind.DataSection || intAt(kinds, r) === RecordKind.FeatureTable) {
