@@ -109,7 +109,15 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
   // Before the app's scripts: see the worker's messages (the 'decoded' one carries heapBytes)
   // and time everything from the file input's change event, polling once per animation frame.
   await page.addInitScript((fileName) => {
-    const b = (window.__bench = { t: {}, heapBytes: null, error: null });
+    const b = (window.__bench = { t: {}, heapBytes: null, error: null, longTasks: [] });
+    // the page's main thread busy for 50 ms or more at a time (the page does not answer meanwhile)
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) b.longTasks.push({ at: Math.round(e.startTime - (b.t0 ?? 0)), ms: Math.round(e.duration) });
+      }).observe({ type: 'longtask', buffered: true });
+    } catch {
+      b.longTasks = null;
+    }
     const Orig = window.Worker;
     window.Worker = class extends Orig {
       constructor(...args) {
@@ -259,6 +267,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
   let chartDraws = null;
   if (!crashed && outcome === 'ok') {
     try {
+      const clickedAt = await page.evaluate(() => performance.now() - (window.__bench.t0 ?? 0));
       await page.getByRole('tab', { name: 'Flame chart' }).click();
       const canvas = page.locator('[data-testid="flame-chart"] canvas[data-draw-ms]').first();
       await expect(canvas).toBeVisible({ timeout: 60000 });
@@ -282,7 +291,9 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
         zooms.push(await drawMs());
       }
-      chartDraws = { first, zooms, answers };
+      // the main thread's long tasks from the tab's click on (laying the lanes out, the draws)
+      const busy = await page.evaluate((at) => (window.__bench.longTasks || []).filter((x) => x.at >= at), clickedAt);
+      chartDraws = { first, zooms, answers, busy };
     } catch (e) {
       chartDraws = { error: String(e.message).split('\n')[0] };
     }
@@ -305,7 +316,8 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `drop -> flame graph painted: ${ms(b?.t.flame)}${b?.firstView ? ` (the page opened on its ${b.firstView})` : ''}`,
       `drop -> 'tables' message (the record table, its index, composition) at the page: ${ms(b?.t.tablesMessage)} (made in ${ms(b?.tablesWorker?.tablesMs)}: ${JSON.stringify(b?.tablesWorker?.laps ?? {})}); record tree shown: ${ms(b?.t.recordTree)}`,
       `drop -> 'timeline' message (the flame chart's lanes and calls, XRay's account) at the page: ${ms(b?.t.timelineMessage)} (made in ${ms(b?.timelineWorker?.tablesMs)}: ${JSON.stringify(b?.timelineWorker?.laps ?? {})})`,
-      `flame chart draw (once the timeline is in; canvas data-draw-ms): ${chartDraws?.error ?? (chartDraws ? `first ${chartDraws.first.toFixed(1)} ms, while zooming in and out ${chartDraws.zooms.map((v) => v.toFixed(1)).join(', ')} ms${chartDraws.answers.length ? `; the worker's boxes of each new view answered in ${chartDraws.answers.map((a) => a.asked.toFixed(0)).join(', ')} ms (from the chart's question; as the test sees them, from the wheel: ${chartDraws.answers.map((a) => a.seen).join(', ')} ms)` : ''}` : '–')}`,
+      `flame chart draw (once the timeline is in; canvas data-draw-ms): ${chartDraws?.error ?? (chartDraws ? `first ${chartDraws.first.toFixed(1)} ms, while zooming in and out ${chartDraws.zooms.map((v) => v.toFixed(1)).join(', ')} ms${chartDraws.answers.length ? `; the worker's boxes of each new view answered in ${chartDraws.answers.map((a) => a.asked.toFixed(0)).join(', ')} ms (from the chart's question; as the test sees them, from the wheel: ${chartDraws.answers.map((a) => a.seen).join(', ')} ms)` : ''}; the main thread busy 50 ms or more at a time from the tab's click on: ${chartDraws.busy.map((x) => `${x.ms} ms`).join(', ') || 'never'}` : '–')}`,
+      `the page's main thread busy 50 ms or more at a time, from the drop until the views were drawn: ${b?.longTasks ? (() => { const lt = b.longTasks.filter((x) => x.at >= 0); return `${lt.length} times, ${lt.reduce((n, x) => n + x.ms, 0)} ms in all, the longest ${lt.reduce((m, x) => Math.max(m, x.ms), 0)} ms (${[...lt].sort((x, y) => y.ms - x.ms).slice(0, 4).map((x) => `${x.ms} ms at ${x.at} ms`).join(', ')})`; })() : '–'}`,
       `a request sent on 'decoded' (a record label) answered at ${ms(b?.t.probeAnswer)} (its wait: ${ms(b?.t.probeAnswer != null && b?.t.decodedMessage != null ? b.t.probeAnswer - b.t.decodedMessage : null)})`,
       `typed arrays the page holds: ${mbOf(b?.worker?.postedBytes)} from 'decoded', ${mbOf(b?.tablesWorker?.postedBytes)} from 'tables', ${mbOf(b?.timelineWorker?.postedBytes)} from 'timeline'`,
       `records ${b?.records ?? '–'}, samples ${b?.samples ?? '–'}; WASM heap after decoding ${mbOf(b?.heapBytes)}; page JS heap ${mem ? mbOf(mem.JSHeapUsedSize) + ' used / ' + mbOf(mem.JSHeapTotalSize) + ' total' : '–'}`,
