@@ -96,7 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto top = [&] { return path.empty() ? kNone : path.back(); };
   uint64_t time = 0;
   const size_t kMaxDepth = 3000;  // deep enough for quadratic work to show, small enough for many runs a second
-  auto sample = [&](double weight) {
+  auto sample = [&](uint64_t weight) {
     p.samples.time.push_back(time++);
     p.samples.thread.push_back(0);
     p.samples.cpu.push_back(kNone);

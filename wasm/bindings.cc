@@ -422,7 +422,10 @@ class JsSession {
   val sampleThreads() const { return Copy("Int32Array", p().samples.thread); }
   val sampleCpus() const { return CopyPacked<int32_t>("Int32Array", p().samples.cpu); }
   val sampleEvents() const { return CopyPacked<int32_t>("Int32Array", p().samples.event); }
-  val sampleWeights() const { return Copy("Float64Array", p().samples.weight); }
+  val sampleWeights() const {
+    const auto& w = p().samples.weight;
+    return Fill<double>("Float64Array", w.size(), [&](size_t i) { return static_cast<double>(w[i]); });
+  }
   val sampleStacks() const { return Copy("Int32Array", p().samples.stack); }
   val sampleRecords() const { return CopyPacked<int32_t>("Int32Array", p().samples.record); }
   val sampleCounts() const { return Copy("Uint32Array", p().samples.count); }

@@ -295,7 +295,10 @@ std::vector<double> CallTreeBuilder::SampleValues(const AnalysisOptions& o, cons
   const size_t ns = s.size();
   if (!o.weighted) return {};  // counts: SampleTable::Count
   std::vector<double> v(ns, 0.0);
-  for (size_t i = 0; i < ns; ++i) v[i] = i < s.weight.size() ? s.weight[i] : 0.0;
+  size_t i = 0;
+  s.weight.ForEach([&](uint64_t w) {
+    if (i < ns) v[i++] = static_cast<double>(w);
+  });
   if (!weights_inclusive_) return v;
   const size_t nstacks = p_.stacks.frame.size();
   std::vector<double> self(nstacks, 0.0);

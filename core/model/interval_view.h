@@ -20,7 +20,7 @@ class IntervalView {
   uint64_t start(size_t i) const { return i < from_ ? p_.samples.time[i] : p_.intervals.start[i - from_]; }
   uint64_t end(size_t i) const {
     if (i >= from_) return p_.intervals.end[i - from_];
-    const uint64_t t = p_.samples.time[i], d = WeightToU64(p_.samples.weight[i]);
+    const uint64_t t = p_.samples.time[i], d = p_.samples.weight[i];
     return d > UINT64_MAX - t ? UINT64_MAX : t + d;
   }
   int32_t depth(size_t i) const;

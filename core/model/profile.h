@@ -138,9 +138,8 @@ struct StackTable {
   std::vector<int32_t> prefix;   // kNone for a root
 };
 
-// A weight (SampleTable::weight, a double) as an integer: rounded, 0 for
-// negative or NaN, saturated at UINT64_MAX (a period read from a file can be
-// any u64; casting a double >= 2^64 would be undefined).
+// A weight as a double made an integer: rounded, 0 for negative or NaN,
+// saturated at UINT64_MAX (casting a double >= 2^64 would be undefined).
 inline uint64_t WeightToU64(double w) {
   if (!(w > 0)) return 0;
   if (w >= 18446744073709551616.0) return UINT64_MAX;
@@ -152,7 +151,7 @@ struct SampleTable {
   std::vector<int32_t> thread;   // thread row
   PackedColumn<int32_t> cpu;     // kNone when absent (runs: XRay and gperftools have none)
   PackedColumn<int32_t> event;   // event row (runs: most files have one event)
-  std::vector<double> weight;    // period when recorded, else 1
+  PackedColumn<uint64_t> weight; // period when recorded, else 1; XRay: the call's ticks (runs: a fixed period)
   std::vector<int32_t> stack;    // stack row or kNone
   PackedColumn<int32_t> record;  // record-table row (perf: runs that count up)
   // How many samples each row stands for (gperftools records carry a count); empty = 1 each.
@@ -177,7 +176,7 @@ struct SampleTable {
     thread.resize(n);
     cpu.truncate(n);
     event.truncate(n);
-    weight.resize(n);
+    weight.truncate(n);
     stack.resize(n);
     record.truncate(n);
     if (!count.empty()) count.resize(n);

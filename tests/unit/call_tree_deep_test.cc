@@ -230,7 +230,8 @@ TEST(CallTreeDeep, AnInvertedTreeOverTheLimitsHoldsItsHeaviestNodes) {
   int cut_rounds = 0;
   for (int round = 0; round < 2000; ++round) {
     Profile p = RandomProfile(rng);
-    for (size_t i = 0; i < p.samples.size(); ++i) p.samples.weight[i] = static_cast<double>(1 + rng() % 5);
+    p.samples.weight = {};
+    for (size_t i = 0; i < p.samples.size(); ++i) p.samples.weight.push_back(1 + rng() % 5);
     CallTreeBuilder b(p);
     AnalysisOptions o;
     o.weighted = rng() % 2 == 0;

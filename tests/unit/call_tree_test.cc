@@ -138,8 +138,7 @@ TEST(CallTree, InvertAndSandwichHalves) {
 TEST(CallTree, WeightedCountsEachSamplesWeight) {
   Fixture f;
   // weights 5, 7, 0, 2, 3, 1: sample 2 (main;a;a;a) weighs nothing but keeps its node
-  const double w[] = {5, 7, 0, 2, 3, 1};
-  for (size_t i = 0; i < 6; ++i) f.p.samples.weight[i] = w[i];
+  f.p.samples.weight = {5, 7, 0, 2, 3, 1};
   CallTreeBuilder b(f.p);
   AnalysisOptions o;
   o.weighted = true;
@@ -165,9 +164,10 @@ TEST(CallTree, InclusiveWeightsBecomeSelfWeights) {
   StackBuilder b(p);
   auto fr = [&](const char* name) { return b.Frame(0, b.Func(p.strings.Intern(name), kNone), kNone); };
   int32_t run = b.Stack(kNone, fr("run")), a = b.Stack(run, fr("a")), ab = b.Stack(a, fr("b"));
-  auto add = [&](int32_t st, double w, uint64_t t) {
+  auto add = [&](int32_t st, uint64_t w, uint64_t t) {
     AddSample(p, 0, 0, 0, t, st);
-    p.samples.weight.back() = w;
+    p.samples.weight.truncate(p.samples.weight.size() - 1);
+    p.samples.weight.push_back(w);
   };
   add(ab, 3, 1);   // b: 3 ticks
   add(ab, 2, 2);   // b again: 2

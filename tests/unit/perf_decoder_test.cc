@@ -1007,7 +1007,7 @@ TEST_P(PerfDecoderModes, RichScenarioStacks) {
   ASSERT_EQ(st.size(), 5u);
   EXPECT_EQ(st.time, (std::vector<uint64_t>{2000, 3000, 3500, 4000, 4500}));
   EXPECT_EQ(st.cpu.ToVector(), (std::vector<int32_t>{1, 2, 0, 0, 0}));
-  EXPECT_EQ(st.weight, (std::vector<double>{1000, 1000, 1, 7, 7}));
+  EXPECT_EQ(st.weight.ToVector(), (std::vector<uint64_t>{1000, 1000, 1, 7, 7}));
 }
 
 // Kernel frames are looked up in the pid -1 maps even when the process maps
@@ -1540,7 +1540,7 @@ void CheckSampleType(Mode mode, ByteOrder order, uint64_t st, uint64_t read_form
     EXPECT_EQ(t.cpu.ToVector(), (std::vector<int32_t>{3, 3}));
   }
   if (st & kSamplePeriod) {
-    EXPECT_EQ(t.weight, (std::vector<double>{777, 777}));
+    EXPECT_EQ(t.weight.ToVector(), (std::vector<uint64_t>{777, 777}));
   }
   if (st & kSampleTid) {
     std::string info = d.s().InfoJson();

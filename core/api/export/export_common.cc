@@ -162,7 +162,7 @@ std::vector<uint64_t> XRaySelfTicks(const Profile& p) {
                         static_cast<uint32_t>(i));
   std::vector<uint64_t> out(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
-    out[i] = WeightToU64(s.weight[i]);
+    out[i] = s.weight[i];
     const int32_t same = iv.OfSample(i);
     if (same != kNone) {
       out[i] = self[static_cast<size_t>(same)];
@@ -184,7 +184,7 @@ bool SampleWeights(const DecodeResult& res, Weight w, std::vector<uint64_t>* out
     for (size_t i = 0; i < s.size(); ++i) (*out)[i] = s.Count(i);
     return true;
   }
-  auto period = [&](size_t i) { return WeightToU64(s.weight[i]); };
+  auto period = [&](size_t i) { return s.weight[i]; };
   if (res.samples_are_calls) {
     if (w == Weight::kPeriod) {
       *error = "XRay calls have no period (each sample is one call); use --weight time (self time) or samples";

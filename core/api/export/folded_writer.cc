@@ -78,8 +78,7 @@ void ThreadRootStacks(const DecodeResult& res, bool addresses, int32_t want, Out
     }
     int32_t st = p.samples.stack[i];
     if (st >= 0) st = p.stacks.prefix[static_cast<size_t>(st)];  // drop the sample's own frame
-    const double w = p.samples.weight[i];  // truncated; saturated (a double >= 2^64 has no u64)
-    per[{name, st}] += w >= 18446744073709551616.0 ? UINT64_MAX : w > 0 ? static_cast<uint64_t>(w) : 0;
+    per[{name, st}] += p.samples.weight[i];
   }
   std::map<std::string, uint64_t> folded;
   std::vector<int32_t> chain;
@@ -272,8 +271,7 @@ void WriteFoldedStacks(const DecodeResult& res, bool addresses, const std::strin
       per_stack[static_cast<size_t>(s)] += p.samples.Count(i);
       continue;
     }
-    const double w = i < p.samples.weight.size() ? p.samples.weight[i] : 0.0;
-    const uint64_t v = w >= 18446744073709551616.0 ? UINT64_MAX : w > 0 ? static_cast<uint64_t>(w) : 0;
+    const uint64_t v = i < p.samples.weight.size() ? p.samples.weight[i] : 0;
     uint64_t& sum = per_stack[static_cast<size_t>(s)];
     sum = UINT64_MAX - sum < v ? UINT64_MAX : sum + v;  // saturated
   }

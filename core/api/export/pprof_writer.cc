@@ -150,7 +150,7 @@ Output WritePprof(const DecodeResult& res, const Options& opts) {
       int32_t e = s.event[i];
       if (e >= 0 && static_cast<size_t>(e) < event_col.size() && event_col[static_cast<size_t>(e)] > 0) {
         uint64_t& v = a.values[static_cast<size_t>(event_col[static_cast<size_t>(e)])];
-        v = SatAdd(v, WeightToU64(s.weight[i]));
+        v = SatAdd(v, s.weight[i]);
       }
     } else if (!extra.empty()) {
       a.values[1] = SatAdd(a.values[1], extra[i]);
@@ -305,7 +305,7 @@ Output WritePprof(const DecodeResult& res, const Options& opts) {
     for (const std::string& x : str.all()) w2.add_string(pb::kStringTable, x);
     if (duration) w2.add_int64(pb::kDurationNanos, ToI64(duration));
     if (gperf && s.size() && s.Count(0))
-      w2.add_int64(pb::kPeriod, ToI64(WeightToU64(s.weight[0] * 1000.0 / static_cast<double>(s.Count(0)))));
+      w2.add_int64(pb::kPeriod, ToI64(WeightToU64(static_cast<double>(s.weight[0]) * 1000.0 / static_cast<double>(s.Count(0)))));
     w2.add_int64(pb::kComment, comment);
   }
   if (!Gzip(body, &out.bytes, &out.error)) out.bytes.clear();

@@ -356,7 +356,7 @@ void GperfDecoder::Finish(DecodeResult& out) {
     p.samples.thread.push_back(thread);
     p.samples.cpu.push_back(kNone);
     p.samples.event.push_back(0);
-    p.samples.weight.push_back(static_cast<double>(period_) * c);
+    p.samples.weight.push_back(period_ > UINT64_MAX / c ? UINT64_MAX : period_ * c);  // (saturated; c > 0)
     p.samples.stack.push_back(stack);
     p.samples.record.push_back(row_[ri]);
     p.samples.count.push_back(c);

@@ -70,7 +70,7 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
     s.comm = comm == kNone ? ":" + std::to_string(s.tid) : p.strings.Get(comm);
     s.cpu = st.cpu[i] == kNone ? 0 : static_cast<uint32_t>(st.cpu[i]);
     s.time = st.time[i];
-    s.period = WeightToU64(st.weight[i]);
+    s.period = st.weight[i];
     s.event = a.name;
     s.attr_type = a.attr.type;
     s.sample_type = a.attr.sample_type;

@@ -290,7 +290,7 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
       stacks_.Stack(s, a->attr, rec.PeekU16(4), pid, tid, time, th, spaces_, session_.features.simpleperf, user);
   SampleTable& t = out_.profile.samples;
   if (t.time.size() == t.time.capacity()) ReserveRows(row);
-  auto add = [&](const PerfSession::AttrInfo* attr, double weight) {
+  auto add = [&](const PerfSession::AttrInfo* attr, uint64_t weight) {
     t.time.push_back(time);
     t.thread.push_back(th);
     t.cpu.push_back((st & kSampleCpu) ? static_cast<int32_t>(s.cpu) : kNone);
@@ -304,7 +304,7 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
   if ((st & kSampleRead) && DeliverRead(rec)) {
     for (const auto& [member, period] : read_samples_) add(member, period);
   } else {
-    add(a, (st & kSamplePeriod) ? static_cast<double>(s.period) : 1.0);
+    add(a, (st & kSamplePeriod) ? s.period : 1);
   }
   if (time) {
     if (!have_time_ || time < out_.time_start) out_.time_start = time;
@@ -379,7 +379,7 @@ bool PerfRecordParser::DeliverRead(ByteReader rec) {
     uint64_t& last = read_last_[id];
     const uint64_t period = value - last;
     last = value;
-    if (period) read_samples_.emplace_back(member, static_cast<double>(period));
+    if (period) read_samples_.emplace_back(member, period);
   }
   return true;
 }

@@ -94,7 +94,7 @@ class PerfRecordParser : public RecordSink {
   std::vector<uint32_t> empty_chain_;
   // PERF_SAMPLE_READ: each event id's last counter value; values whose id names no event.
   std::unordered_map<uint64_t, uint64_t> read_last_;
-  std::vector<std::pair<const PerfSession::AttrInfo*, double>> read_samples_;
+  std::vector<std::pair<const PerfSession::AttrInfo*, uint64_t>> read_samples_;
   uint64_t unknown_read_ids_ = 0, first_unknown_read_ = 0;
   bool have_time_ = false;
 };

@@ -200,7 +200,7 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
     p.samples.thread.push_back(thread);
     p.samples.cpu.push_back(kNone);
     p.samples.event.push_back(0);
-    p.samples.weight.push_back(static_cast<double>(end >= o.tsc ? end - o.tsc : o.tsc - end));
+    p.samples.weight.push_back(end >= o.tsc ? end - o.tsc : o.tsc - end);
     p.samples.stack.push_back(o.stack);
     p.samples.record.push_back(o.row);
     p.events.samples[0]++;
