@@ -177,8 +177,13 @@ class PackedColumn {
   // f(value) for every row in order, without a search per row.
   template <typename F>
   void ForEach(F f) const {
-    if (width_ != 0) {
-      for (size_t i = 0; i < n_; ++i) f(Plain(i));
+    if (width_ != 0) {  // (the width chosen once, not per value)
+      switch (width_) {
+        case 1: for (size_t i = 0; i < n_; ++i) f(static_cast<T>(d8_[i])); break;
+        case 2: for (size_t i = 0; i < n_; ++i) f(static_cast<T>(d16_[i])); break;
+        case 4: for (size_t i = 0; i < n_; ++i) f(static_cast<T>(d32_[i])); break;
+        default: for (size_t i = 0; i < n_; ++i) f(static_cast<T>(d64_[i])); break;
+      }
       return;
     }
     for (size_t r = 0; r < starts_.size(); ++r) {
