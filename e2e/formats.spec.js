@@ -131,6 +131,9 @@ test('XRay log + its instrumented binary: functions named from xray_instr_map', 
   expect(await expectMatches(page, 'leaf_a(unsigned long)', 1)).toBe(1);
   // the chart draws the exact calls (enter/exit pairs), not sampled stacks
   await expect(page.getByTestId('chart-status')).toContainText('1 lane');
+  // (no sampling interval: the calls have their own times)
+  await expect(page.getByTestId('chart-status')).toContainText('each call drawn from its exact enter and exit times');
+  await expect(page.getByTestId('chart-status')).not.toContainText('a sample is drawn');
   const canvas = page.locator('.flame-chart canvas');
   const box = await canvas.boundingBox();
   // hover the outermost call (depth row 1, just under the lane title) in the middle of the chart

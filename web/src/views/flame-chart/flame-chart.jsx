@@ -498,13 +498,16 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
     return next;
   };
   const togglePin = (/** @type {string} */ key) => setPinned((p) => (p.includes(key) ? p.filter((k) => k !== key) : p.concat([key])));
-  // what a sample's width is (the busiest lane's interval: lanes of one event share it unless it is each lane's gap)
+  // what a sample's width is (the busiest lane's interval: lanes of one event share it unless it is each lane's gap);
+  // a tracer's calls have their own
   const firstTimed = shown.find((l) => l.samples.length) || geo.lanes.find((l) => l.samples.length);
   const intervalText = geo.noTime
     ? geo.lanes.some((l) => l.weights)
       ? 'records not in time order (the file has no times): stacks in file order, each as wide as its sample count'
       : 'no sample times: sample order'
-    : firstTimed
+    : doc.intervals && !byCpu
+      ? 'each call drawn from its exact enter and exit times' // (a tracer's lanes: no sampling interval)
+      : firstTimed
       ? `a sample is drawn ${fmtTime(firstTimed.interval.ns)} wide (${INTERVAL_FROM[firstTimed.interval.from] || firstTimed.interval.from})`
       : '';
   // lane controls over the lanes in view (HTML, so they can be reached by keyboard and named)
