@@ -72,7 +72,7 @@ export function cpuRows(sampleCpus) {
 /**
  * The exact calls of one thread by depth (a negative depth as 0), each depth in entry order (equal entries
  * in call order): per depth, the calls' indices with their entries and exits (the page's code before the
- * session ordered them: Session.flameIntervals).
+ * session ordered them into rows: Session.flameRows).
  * @param {{thread: Int32Array, depth: Int32Array, start: Float64Array, end: Float64Array}} calls
  * @param {number} thread
  * @returns {{idx: number[], start: number[], end: number[]}[]}

@@ -1,7 +1,8 @@
 // @ts-check
 // Data the views need that the worker derives once per opened file from the session's columns
 // (pure functions, unit-tested): flame chart lanes (from the session's order), the heaviest event, the
-// record composition and source positions per function.
+// record types' names and the composition's groups named (the session counts them), and source positions
+// per function.
 import { RecordKind } from '../lib/record-kind.js';
 
 /**
