@@ -61,13 +61,24 @@ std::vector<int32_t> ToDepthFirst(CallTree& t) {
   return pos;
 }
 
+// Whether every value of the column is v (told from its runs; a plain column is not looked through).
+bool EveryValueIs(const PackedColumn<int32_t>& c, int32_t v) {
+  if (!c.is_runs()) return false;
+  for (size_t r = 0; r < c.run_count(); ++r) {
+    const bool one = r + 1 < c.run_count() ? c.starts()[r + 1] - c.starts()[r] == 1 : c.size() - c.starts()[r] == 1;
+    if (c.firsts()[r] != v || (c.steps()[r] != 0 && !one)) return false;
+  }
+  return true;
+}
+
 constexpr int32_t kDropped = -2;  // the node and its subtree are out of the view
 constexpr int32_t kPending = -4;  // not in the view yet (a sample there is out), its subtree may be
 
 // A tree of `t`'s nodes that samples reached (sample_node, -1 for none) and their ancestors, in
 // depth-first order with a node's children in the order samples first reached them; self and
-// total from the samples' values (empty: their counts).
-void KeepReached(const Trie& tr, const SampleTable& s, const std::vector<double>& values, CallTree& t) {
+// total from the samples' values.
+template <typename Values>
+void KeepReached(const Trie& tr, const SampleTable& s, Values& values, CallTree& t) {
   const size_t nn = tr.size();
   std::vector<double> self(nn, 0.0);
   // numbered as samples first reach them: a sample's node and the ancestors no earlier sample reached,
@@ -77,9 +88,8 @@ void KeepReached(const Trie& tr, const SampleTable& s, const std::vector<double>
   for (size_t i = 0; i < t.sample_node.size(); ++i) {
     const int32_t n = t.sample_node[i];
     if (n < 0) continue;
-    const uint64_t c = s.Count(i);
-    self[static_cast<size_t>(n)] += values.empty() ? static_cast<double>(c) : values[i];
-    t.samples += c;
+    self[static_cast<size_t>(n)] += values.At(i, s.stack[i]);
+    t.samples += s.Count(i);
     chain.clear();
     for (int32_t x = n; id[static_cast<size_t>(x)] < 0; x = tr.parent[static_cast<size_t>(x)]) chain.push_back(x);
     for (size_t j = chain.size(); j-- > 0;) {
@@ -289,41 +299,33 @@ void CallTreeBuilder::EnsurePlain() {
   plain_.depth = std::move(dfs.depth);
 }
 
-std::vector<double> CallTreeBuilder::SampleValues(const AnalysisOptions& o, const std::vector<uint8_t>& threads,
-                                                  const std::vector<uint8_t>& cpus) const {
+CallTreeBuilder::SampleValues CallTreeBuilder::ValuesOf(const AnalysisOptions& o, const std::vector<uint8_t>& threads,
+                                                        const std::vector<uint8_t>& cpus) const {
   const SampleTable& s = p_.samples;
+  if (!o.weighted) return SampleValues(s, SampleValues::Kind::kCounts);
+  if (!weights_inclusive_) return SampleValues(s, SampleValues::Kind::kWeights);
+  SampleValues v(s, SampleValues::Kind::kStackSelf);
   const size_t ns = s.size();
-  if (!o.weighted) return {};  // counts: SampleTable::Count
-  std::vector<double> v(ns, 0.0);
-  size_t i = 0;
-  s.weight.ForEach([&](uint64_t w) {
-    if (i < ns) v[i++] = static_cast<double>(w);
-  });
-  if (!weights_inclusive_) return v;
   const size_t nstacks = p_.stacks.frame.size();
-  std::vector<double> self(nstacks, 0.0);
-  std::vector<int64_t> first(nstacks, -1);
+  v.self_.assign(nstacks, 0.0);
+  v.first_.assign(nstacks, -1);
+  size_t run = 0;
   for (size_t i = 0; i < ns; ++i) {
     const int32_t st = s.stack[i];
     if (st < 0 || static_cast<size_t>(st) >= nstacks || !Passes(i, o, threads, cpus)) continue;
-    self[static_cast<size_t>(st)] += v[i];
-    if (first[static_cast<size_t>(st)] < 0) first[static_cast<size_t>(st)] = static_cast<int64_t>(i);
+    v.self_[static_cast<size_t>(st)] += static_cast<double>(s.weight.At(i, &run));
+    if (v.first_[static_cast<size_t>(st)] < 0) v.first_[static_cast<size_t>(st)] = static_cast<int64_t>(i);
   }
-  std::vector<double> inclusive = self;
+  const std::vector<double> inclusive = v.self_;
   for (size_t st = 0; st < nstacks; ++st) {
     const int32_t pre = p_.stacks.prefix[st];
-    if (pre >= 0 && static_cast<size_t>(pre) < nstacks) self[static_cast<size_t>(pre)] -= inclusive[st];
-  }
-  for (size_t i = 0; i < ns; ++i) {
-    const int32_t st = s.stack[i];
-    if (st >= 0 && static_cast<size_t>(st) < nstacks)
-      v[i] = first[static_cast<size_t>(st)] == static_cast<int64_t>(i) ? std::max(0.0, self[static_cast<size_t>(st)]) : 0.0;
+    if (pre >= 0 && static_cast<size_t>(pre) < nstacks) v.self_[static_cast<size_t>(pre)] -= inclusive[st];
   }
   return v;
 }
 
 CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector<uint8_t>& threads, const std::vector<uint8_t>& cpus,
-                                     const std::vector<double>& values) {
+                                     SampleValues& values) {
   EnsurePlain();
   const SampleTable& s = p_.samples;
   const size_t ns = s.size();
@@ -338,10 +340,9 @@ CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector
     int32_t st = s.stack[i];
     int32_t n = st >= 0 && static_cast<size_t>(st) < plain_node_.size() ? plain_node_[static_cast<size_t>(st)] : 0;
     t.sample_node[i] = n;
-    const uint64_t c = s.Count(i);
-    cnt[static_cast<size_t>(n)] += values.empty() ? static_cast<double>(c) : values[i];
+    cnt[static_cast<size_t>(n)] += values.At(i, st);
     reached[static_cast<size_t>(n)] = 1;
-    t.samples += c;
+    t.samples += s.Count(i);
   }
   // keep the nodes samples reached and their ancestors, renumbered in order (parents first)
   const std::vector<uint8_t> keep = WithAncestors(plain_, reached);
@@ -374,6 +375,11 @@ CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector
 }
 
 CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
+  if (o.event >= 0 && EveryValueIs(p_.samples.event, o.event)) {  // (no test per sample: a file of one event)
+    AnalysisOptions every = o;
+    every.event = -1;
+    return Build(every);
+  }
   const SampleTable& s = p_.samples;
   const size_t ns = s.size();
   std::vector<uint8_t> threads, cpus;
@@ -390,7 +396,7 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
       if (c >= -1) cpus[static_cast<size_t>(c + 1)] = 1;
   }
 
-  const std::vector<double> values = SampleValues(o, threads, cpus);
+  SampleValues values = ValuesOf(o, threads, cpus);
   if (o.transforms.empty() && !o.invert && o.sandwich == AnalysisOptions::Sandwich::kNone)
     return BuildPlain(o, threads, cpus, values);
 
@@ -465,7 +471,7 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
         if (n < 0) continue;
         int32_t a = at[static_cast<size_t>(n)];
         if (a >= 0 && callers) a = upto[static_cast<size_t>(a)];
-        const double v = values.empty() ? static_cast<double>(s.Count(i)) : values[i];
+        const double v = values.At(i, s.stack[i]);
         if (a >= 0 && v == v) weight[static_cast<size_t>(a)] += v;  // (a NaN would unorder the heaviest first)
       }
       return weight;

@@ -9,6 +9,7 @@
 // Profiler's call tree does.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -103,12 +104,36 @@ class CallTreeBuilder {
   // the full tree of every stack is built once, and each such Build counts samples into it
   // and keeps the nodes they reach (no hashing per Build).
   void EnsurePlain();
+  // What each sample adds to its node: its count; (weighted) its weight; inclusive weights
+  // (set_weights_inclusive) become self weights: per stack, the passing samples' weights minus those of
+  // its child stacks, given to the stack's first passing sample. Read in sample order (At), from the
+  // table's columns: a vector per stack at most, none per sample.
+  class SampleValues {
+   public:
+    enum class Kind : uint8_t { kCounts, kWeights, kStackSelf };
+    SampleValues(const SampleTable& s, Kind k) : s_(s), kind_(k) {}
+    // Sample i's value (its stack st); i ascending from call to call is fastest.
+    double At(size_t i, int32_t st) {
+      switch (kind_) {
+        case Kind::kCounts: return static_cast<double>(s_.Count(i));
+        case Kind::kWeights: return static_cast<double>(s_.weight.At(i, &run_));
+        default:  // (a sample without a stack keeps its weight)
+          if (st < 0 || static_cast<size_t>(st) >= first_.size()) return static_cast<double>(s_.weight.At(i, &run_));
+          return first_[static_cast<size_t>(st)] == static_cast<int64_t>(i) ? std::max(0.0, self_[static_cast<size_t>(st)]) : 0.0;
+      }
+    }
+
+   private:
+    friend class CallTreeBuilder;
+    const SampleTable& s_;
+    Kind kind_;
+    size_t run_ = 0;                // kWeights: the weight column's run the last read found
+    std::vector<double> self_;      // kStackSelf: per stack
+    std::vector<int64_t> first_;    // kStackSelf: per stack, its first passing sample (-1: none)
+  };
   CallTree BuildPlain(const AnalysisOptions& o, const std::vector<uint8_t>& threads, const std::vector<uint8_t>& cpus,
-                      const std::vector<double>& values);
-  // What each sample adds to its node (empty: its count): (weighted) its weight; inclusive weights
-  // (set_weights_inclusive) become self weights: per stack, the passing samples'
-  // weights minus those of its child stacks, given to the stack's first passing sample.
-  std::vector<double> SampleValues(const AnalysisOptions& o, const std::vector<uint8_t>& threads, const std::vector<uint8_t>& cpus) const;
+                      SampleValues& values);
+  SampleValues ValuesOf(const AnalysisOptions& o, const std::vector<uint8_t>& threads, const std::vector<uint8_t>& cpus) const;
   bool plain_ready_ = false;
   bool weights_inclusive_ = false;
   std::vector<int32_t> plain_node_;        // stack -> node of plain_

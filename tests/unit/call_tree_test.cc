@@ -188,6 +188,49 @@ TEST(CallTree, InclusiveWeightsBecomeSelfWeights) {
   EXPECT_EQ(Folded(tb, tb.Build(o)), "run;a;b 5\n");
 }
 
+TEST(CallTree, AnEventFilterEverySamplePassesIsNoFilter) {
+  Fixture f;  // every sample of event 0
+  CallTreeBuilder b(f.p);
+  AnalysisOptions o;
+  const std::string all = Folded(b, b.Build(o));
+  o.event = 0;
+  EXPECT_EQ(Folded(b, b.Build(o)), all);
+  EXPECT_EQ(b.Build(o).samples, 6u);
+  o.event = 1;  // no sample of event 1
+  EXPECT_EQ(b.Build(o).samples, 0u);
+  // samples 1 and 3 of event 1: the filter keeps each event's own
+  Fixture g;
+  g.p.samples.event = {0, 1, 0, 1, 0, 0};
+  CallTreeBuilder gb(g.p);
+  o.event = 1;
+  EXPECT_EQ(Folded(gb, gb.Build(o)), "main;a;b 1\nmain;libx;liby;c 1\n");
+  o.event = 0;
+  EXPECT_EQ(Folded(gb, gb.Build(o)), "main 1\nmain;a;a;a 1\nmain;a;b 1\n<root> 1\n");
+  o.weighted = true;  // (weights 1 each)
+  o.invert = true;
+  EXPECT_EQ(gb.Build(o).total[0], 4.0);
+}
+
+TEST(CallTree, InclusiveWeightsOfASampleWithoutAStackStayItsOwn) {
+  Profile p;
+  AddThreads(p, 1);
+  StackBuilder b(p);
+  const int32_t run = b.Stack(kNone, b.Frame(0, b.Func(p.strings.Intern("run"), kNone), kNone));
+  AddSample(p, 0, 0, 0, 1, run);
+  AddSample(p, 0, 0, 0, 2, kNone);
+  AddSample(p, 0, 0, 0, 3, run);
+  p.samples.weight = {4, 6, 5};
+  CallTreeBuilder tb(p);
+  tb.set_weights_inclusive(true);
+  AnalysisOptions o;
+  o.weighted = true;
+  const CallTree t = tb.Build(o);
+  EXPECT_EQ(Folded(tb, t), "run 9\n<root> 6\n");
+  EXPECT_EQ(t.total[0], 15.0);
+  o.invert = true;  // the transform path reads the same values
+  EXPECT_EQ(tb.Build(o).total[0], 15.0);
+}
+
 TEST(CallTree, EmptyProfile) {
   Profile p;
   CallTreeBuilder b(p);
