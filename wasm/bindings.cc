@@ -392,6 +392,20 @@ class JsSession {
     out.set("first", Fill<int32_t>("Int32Array", g.size(), [&](size_t i) { return g[i].first; }));
     return out;
   }
+  // The record table's children lists and the main file's leaves (Session::BuildRecordIndex): kidsStart, kids
+  // and leafOrder as runs where they take at most `share` runs a value, else Int32Arrays; leafMaxEnd a
+  // Float64Array or null; containers an Int32Array (web/src/lib/records.js reads them).
+  val recordIndex(double share) const {
+    const profscope::RecordIndex x = session_.BuildRecordIndex();
+    val out = val::object();
+    out.set("kidsStart", IntRuns(x.kids_start, share));
+    out.set("kids", IntRuns(x.kids, share));
+    // (few leaves among many rows: runs only where they take at most a third of the leaves' array)
+    out.set("leafOrder", IntRuns(x.leaf_order, 1.0 / 3));
+    out.set("leafMaxEnd", x.leaf_max_end.empty() ? val::null() : Copy("Float64Array", x.leaf_max_end));
+    out.set("containers", Copy("Int32Array", x.containers));
+    return out;
+  }
   std::string recordTypeName(int row) const { return session_.RecordTypeName(row); }
   std::string recordFieldsJson(int row) { return session_.RecordFieldsJson(row); }
   val containerBytes(int row) { return Copy("Uint8Array", session_.ContainerBytes(row)); }
@@ -611,6 +625,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("recordTypeName", &JsSession::recordTypeName)
       .function("recordTypeList", &JsSession::recordTypeList)
       .function("recordComposition", &JsSession::recordComposition)
+      .function("recordIndex", &JsSession::recordIndex)
       .function("accountJson", &JsSession::accountJson)
       .function("sideFilesJson", &JsSession::sideFilesJson)
       .function("missingJson", &JsSession::missingJson)

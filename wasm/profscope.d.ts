@@ -264,6 +264,11 @@ export interface Session {
   recordTypeList(): { kind: Uint8Array; type: Uint32Array; first: Int32Array };
   /** Bytes and counts per (kind, type) of the record table: containers and pieces inside a record left out; by bytes, then count (Session::RecordComposition). */
   recordComposition(): { kind: Uint8Array; type: Uint32Array; count: Float64Array; bytes: Float64Array; first: Int32Array };
+  /**
+   * The record table's children lists and the main file's leaves by offset (Session::BuildRecordIndex): kidsStart,
+   * kids and leafOrder as runs where they take at most `share` runs a value (leafOrder: a third), else arrays.
+   */
+  recordIndex(share: number): { kidsStart: Int32Array | IntRuns; kids: Int32Array | IntRuns; leafOrder: Int32Array | IntRuns; leafMaxEnd: Float64Array | null; containers: Int32Array };
   /** JSON array of Field {name, offset, size, value, children?}; offsets absolute. */
   recordFieldsJson(row: number): string;
   /**

@@ -11,6 +11,7 @@
 #include "core/api/output_sink.h"
 #include "core/analysis/call_tree.h"
 #include "core/analysis/record_composition.h"
+#include "core/analysis/record_index.h"
 #include "core/analysis/sample_lanes.h"
 #include "core/model/interval_view.h"
 #include "core/format/decoder.h"
@@ -121,6 +122,8 @@ class Session {
   // (core/analysis/record_composition.h).
   RecordTypes ListRecordTypes() const { return profscope::ListRecordTypes(res_.records); }
   std::vector<CompositionGroup> RecordComposition() const { return profscope::RecordComposition(res_.records); }
+  // Each row's children and the main file's leaves by offset (core/analysis/record_index.h).
+  RecordIndex BuildRecordIndex() const { return profscope::BuildRecordIndex(res_.records); }
   // The row's type name without instance detail ("SAMPLE", "TSCWrap", "feature HOSTNAME"; "" for no row).
   std::string RecordTypeName(int32_t row) const;
   // The row's format-neutral category (kUnparsed for no row).

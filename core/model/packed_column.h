@@ -88,6 +88,38 @@ class PackedColumn {
     PushSlow(v);
   }
 
+  // Appends len values first, first + step, ... (as many push_backs would, wrapping as T): once the column's
+  // last run goes on with this step, the rest of them in one go. Throws std::bad_alloc with the values
+  // appended so far kept.
+  void AppendRun(T first, T step, size_t len) {
+    U x = static_cast<U>(first);
+    const S ds = static_cast<S>(step);
+    size_t k = 0;
+    for (; k < len; ++k, x = static_cast<U>(x + static_cast<U>(step))) {
+      if (width_ == 0 && going_ && k + 1 < len && StepOf(steps_.size() - 1) == static_cast<N>(ds) && static_cast<N>(static_cast<T>(x)) == next_) {
+        // the rest lie on the run if they stay in T's range and on one side of 0 (their largest, as
+        // unsigned, is then one of the two ends)
+        const N last = next_ + static_cast<N>(ds) * static_cast<N>(len - k - 1);
+        const N lo = static_cast<N>(std::numeric_limits<T>::min()), hi = static_cast<N>(std::numeric_limits<T>::max());
+        if (last >= lo && last <= hi && (next_ < 0) == (last < 0)) break;
+      }
+      push_back(static_cast<T>(x));
+    }
+    if (k == len) return;
+    const size_t rest = len - k;
+    const N last = next_ + static_cast<N>(ds) * static_cast<N>(rest - 1);
+    const U a = static_cast<U>(static_cast<T>(next_)), b = static_cast<U>(static_cast<T>(last));
+    most_ = std::max({most_, a, b});
+    next_ = last + static_cast<N>(ds);
+    n_ += rest;
+    if (RunBytes() > PlainBytes(n_)) {
+      try {
+        ToPlain();
+      } catch (const std::bad_alloc&) {  // (the runs stay: they hold every value)
+      }
+    }
+  }
+
   // Drops the values from row n on (n <= size()): what a table does when a row was added to some of its
   // columns only.
   void truncate(size_t n) {

@@ -233,5 +233,60 @@ TEST(PackedColumn, RandomColumnsOfEveryShape) {
   }
 }
 
+// AppendRun holds what push_back of each value holds, whatever came before it and whatever the run: long
+// and short, rising and falling, crossing 0 and T's ends, after runs and plain values.
+template <typename T>
+void AppendRunsAsPushes(uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  for (int round = 0; round < 80; ++round) {
+    PackedColumn<T> c;
+    std::vector<T> want;
+    const int pieces = 1 + static_cast<int>(rng() % 40);
+    for (int k = 0; k < pieces; ++k) {
+      T first, step;
+      switch (rng() % 4) {
+        case 0: first = static_cast<T>(rng() % 1000); step = static_cast<T>(rng() % 3); break;  // small, rising
+        case 1: first = static_cast<T>(rng()); step = static_cast<T>(rng()); break;              // anything
+        case 2: first = static_cast<T>(std::numeric_limits<T>::max() - static_cast<T>(rng() % 50)); step = 1; break;  // past the top
+        default: first = static_cast<T>(static_cast<T>(rng() % 100) - static_cast<T>(50)); step = static_cast<T>(static_cast<T>(0) - static_cast<T>(rng() % 3)); break;  // across 0
+      }
+      const size_t len = rng() % 4 == 0 ? rng() % 3 : rng() % 9000;
+      const bool pushed = rng() % 3 == 0;  // half the pieces pushed value by value
+      for (size_t i = 0; i < len; ++i) want.push_back(static_cast<T>(static_cast<std::make_unsigned_t<T>>(first) + static_cast<std::make_unsigned_t<T>>(step) * static_cast<std::make_unsigned_t<T>>(i)));
+      if (pushed)
+        for (size_t i = want.size() - len; i < want.size(); ++i) c.push_back(want[i]);
+      else
+        c.AppendRun(first, step, len);
+    }
+    ExpectSame(c, want);
+    std::make_unsigned_t<T> most = 0;
+    for (T v : want) most = std::max(most, static_cast<std::make_unsigned_t<T>>(v));
+    EXPECT_EQ(c.most(), most);
+    c.push_back(static_cast<T>(5));  // the column goes on
+    want.push_back(static_cast<T>(5));
+    ExpectSame(c, want);
+  }
+}
+
+TEST(PackedColumn, AppendRunHoldsWhatPushesHold) {
+  AppendRunsAsPushes<int32_t>(1);
+  AppendRunsAsPushes<uint32_t>(2);
+  AppendRunsAsPushes<uint64_t>(3);
+  AppendRunsAsPushes<int64_t>(4);
+  AppendRunsAsPushes<uint8_t>(5);
+}
+
+TEST(PackedColumn, AppendRunOfAMillionRowsIsOneRun) {
+  PackedColumn<int32_t> c;
+  c.AppendRun(7, 0, 1000000);
+  c.AppendRun(100, 1, 1000000);
+  EXPECT_TRUE(c.is_runs());
+  EXPECT_EQ(c.run_count(), 2u);
+  EXPECT_EQ(c.size(), 2000000u);
+  EXPECT_EQ(c[999999], 7);
+  EXPECT_EQ(c[1000000], 100);
+  EXPECT_EQ(c.back(), 100 + 999999);
+}
+
 }  // namespace
 }  // namespace profscope

@@ -1,5 +1,5 @@
 // Record table helpers on the page (all O(log n) or O(depth); the O(n) indexes
-// are built in the worker, see worker/record-index.js). The table's parents and the index's children
+// are made by the session, Session.recordIndex: core/analysis/record_index.h). The table's parents and the index's children
 // lists and leaf order are columns that may be held as runs (lib/int-runs.js): read them through these
 // helpers, never by subscript.
 import { RecordKind } from './record-kind.js';

@@ -3,7 +3,7 @@
 // (streamed-file.js reads it ahead in a second worker); a 'stop' between them ends the decode and what it
 // read is answered as 'decoded' (a decoder that does not pause is stopped by the page terminating this
 // worker). It reads the session's columns (session-columns.js),
-// derives what the views need (derive.js, record-index.js), runs the core's aggregation
+// derives what the views need (derive.js, tables.js), runs the core's aggregation
 // (file-analysis.js) and answers the page. Every typed array it posts is transferred.
 //
 // Page -> worker                                       worker -> page

@@ -89,6 +89,15 @@ export function readRecords(s) {
 }
 
 /**
+ * The record table's children lists and the main file's leaves by offset (lib/records.js reads them), made by
+ * the session (core/analysis/record_index.h).
+ * @param {Session} s
+ */
+export function readRecordIndex(s) {
+  return s.recordIndex(RUNS_SHARE);
+}
+
+/**
  * The markers (perf MMAP/COMM/..., jitdump code loads, XRay custom events), times scaled to ns.
  * Their kinds become a small table (kind[i] indexes kindNames); label[i] is a string id.
  * @param {Session} s

@@ -8,8 +8,7 @@
 // answered between them (a click on the flame graph waits one step, not all of them), and given up when
 // another file opened meanwhile.
 import { RecordKind } from '../lib/record-kind.js';
-import { buildRecordIndex } from './record-index.js';
-import { parseJson, readFlameRows, readRecords } from './session-columns.js';
+import { parseJson, readFlameRows, readRecordIndex, readRecords } from './session-columns.js';
 import { lanesFrom, recordComposition, recordTypeNames } from './derive.js';
 
 /** @typedef {import('../../../wasm/profscope').Session} Session */
@@ -41,7 +40,7 @@ export async function makeTables(s, lanesOf, { between, current, post, lap = (_w
   try {
     const records = await step('record columns', () => readRecords(s));
     const typeNames = await step('type names', () => recordTypeNames(s.recordTypeList(), (r, kind) => typeName(s, kind, r)));
-    const index = await step('record index', () => buildRecordIndex(records));
+    const index = await step('record index', () => readRecordIndex(s));
     const composition = await step('composition', () => recordComposition(s.recordComposition(), typeNames));
     // (a record's sample is asked of the worker when it is selected: 'recordSample')
     // typeNames: (kind, type) -> type name, a row's name until its label arrives

@@ -1,8 +1,8 @@
 // Unit tests of the record table's indexes: children lists and the file-offset lookup.
 import { describe, expect, it } from 'vitest';
-import { childCount, findRowAt, kidAt, kidPos, kidsBegin, leafAt, leafEndMax, leavesInRange, parentOf, rowDepth } from '../lib/records.js';
-import { intsOf, packInts } from '../lib/int-runs.js';
-import { RecordKind } from '../lib/record-kind.js';
+import { childCount, findRowAt, kidAt, kidPos, kidsBegin, leafAt, leafEndMax, leavesInRange, parentOf, rowDepth } from '../../web/src/lib/records.js';
+import { intsOf, packInts } from '../../web/src/lib/int-runs.js';
+import { RecordKind } from '../../web/src/lib/record-kind.js';
 import { buildRecordIndex } from './record-index.js';
 
 const K = RecordKind;

@@ -1,6 +1,8 @@
 // @ts-check
-// Indexes over the record table, built in the worker (O(n log n) at most) so the
-// page never loops over millions of rows.
+// The record table's indexes as the page's worker built them from the table's columns, row by row
+// (before the session made them: Session.recordIndex, core/analysis/record_index.cc): the reference the
+// session's are checked against (tests/node/record-index-parity.test.mjs), and the builder the unit tests
+// of lib/records.js's lookups index their hand-made tables with (record-index.test.js).
 //
 // Tree (table order): children of row r are kids[kidsStart[r] .. kidsStart[r+1]), in row order;
 // top-level rows use the slot n (= row count). A row's place among them is found by a binary search
@@ -22,12 +24,12 @@
 // dropped: garbage the worker would hold until V8 collects it). A row's depth is not kept: it is its
 // parents counted (lib/records.js rowDepth).
 
-import { RecordKind } from '../lib/record-kind.js';
-import { RunBuilder, intAt, intsOf, joinRuns, packInts, readerOf } from '../lib/int-runs.js';
+import { RecordKind } from '../../web/src/lib/record-kind.js';
+import { RunBuilder, intAt, intsOf, joinRuns, packInts, readerOf } from '../../web/src/lib/int-runs.js';
 
 /**
- * @typedef {{offsets: import('./session-columns.js').RecordColumns['offsets'], sizes: import('./session-columns.js').RecordColumns['sizes'], kinds: import('./session-columns.js').RecordColumns['kinds'], parents: import('../lib/int-runs.js').IntColumn, files: import('./session-columns.js').RecordColumns['files']}} IndexedColumns
- * @typedef {import('../lib/int-runs.js').IntColumn} IntColumn
+ * @typedef {{offsets: import('../../web/src/worker/session-columns.js').RecordColumns['offsets'], sizes: import('../../web/src/worker/session-columns.js').RecordColumns['sizes'], kinds: import('../../web/src/worker/session-columns.js').RecordColumns['kinds'], parents: import('../../web/src/lib/int-runs.js').IntColumn, files: import('../../web/src/worker/session-columns.js').RecordColumns['files']}} IndexedColumns
+ * @typedef {import('../../web/src/lib/int-runs.js').IntColumn} IntColumn
  * @typedef {{parent: (r: number) => number, offset: (r: number) => number, size: (r: number) => number, inMainFile: (r: number) => boolean}} Readers
  *   the columns' readers (lib/int-runs.js readerOf) the loops over every row use
  */
