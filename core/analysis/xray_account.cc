@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <unordered_map>
 
 namespace profscope {
@@ -12,7 +11,9 @@ std::vector<AccountRow> XRayAccount(const CallLog& log) {
   // `llvm-xray account`: records in the order its loader gives them (no
   // sorting, no sibling-call deduction); records it cannot place are skipped
   // as with -keep-going.
-  std::map<int32_t, std::vector<uint64_t>> lat;
+  std::unordered_map<int32_t, std::vector<uint64_t>> lat;
+  int32_t last_func = 0;                // (exits of one function follow each other: one lookup for them)
+  std::vector<uint64_t>* last = nullptr;
   std::unordered_map<uint32_t, std::vector<std::pair<int32_t, uint64_t>>> stacks;
   uint64_t first = 0;
   bool have_first = false;
@@ -31,23 +32,43 @@ std::vector<AccountRow> XRayAccount(const CallLog& log) {
       }
       if (s.empty() || s.back().first != func) continue;
       uint64_t a = s.back().second;
-      lat[func].push_back(std::max(a, tsc) - std::min(a, tsc));
+      if (!last || func != last_func) {
+        last = &lat[func];  // (unordered_map: references stay valid)
+        last_func = func;
+      }
+      last->push_back(std::max(a, tsc) - std::min(a, tsc));
       s.pop_back();
     }
   }
+  std::vector<int32_t> ids;  // by function id, as llvm-xray lists them
+  for (const auto& [id, t] : lat) ids.push_back(id);
+  std::sort(ids.begin(), ids.end());
   std::vector<AccountRow> rows;
-  for (auto& [id, t] : lat) {
+  for (int32_t id : ids) {
+    std::vector<uint64_t>& t = lat[id];
     AccountRow r;
     r.func = id;
     r.count = t.size();
     double sum = 0;
-    for (uint64_t v : t) sum += static_cast<double>(v);
-    std::sort(t.begin(), t.end());
-    r.min = static_cast<double>(t.front());
-    r.max = static_cast<double>(t.back());
-    r.median = static_cast<double>(t[t.size() / 2]);
-    r.p90 = static_cast<double>(t[static_cast<size_t>(std::floor(t.size() * 0.9))]);
-    r.p99 = static_cast<double>(t[static_cast<size_t>(std::floor(t.size() * 0.99))]);
+    uint64_t most = 0;
+    for (uint64_t v : t) {
+      sum += static_cast<double>(v);
+      most = std::max(most, v);
+    }
+    // the sorted latencies' k-th values, by selection (linear) instead of a sort: p99's first, then p90's
+    // and the median's among the values below it
+    const size_t k99 = static_cast<size_t>(std::floor(t.size() * 0.99)), k90 = static_cast<size_t>(std::floor(t.size() * 0.9)),
+                 k50 = t.size() / 2;
+    const auto nth = [&](size_t k, size_t end) {
+      std::nth_element(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(k), t.begin() + static_cast<std::ptrdiff_t>(end));
+      return static_cast<double>(t[k]);
+    };
+    r.p99 = nth(k99, t.size());
+    r.p90 = nth(k90, k99 + 1);
+    r.median = nth(k50, k90 + 1);
+    r.min = static_cast<double>(*std::min_element(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(k50 + 1)));
+    r.max = static_cast<double>(most);
+    std::vector<uint64_t>().swap(t);
     r.sum = sum;
     if (log.ticks_per_second) {
       double f = static_cast<double>(log.ticks_per_second);
