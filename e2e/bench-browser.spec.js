@@ -145,9 +145,14 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
             b.tablesWorker = d.benchTimes ?? null;
           }
           if (d.type === 'timeline') {
-            // the flame chart's lanes and calls, and XRay's account, sent after 'tables'
+            // the flame chart's lanes and calls, sent after 'tables'
             b.t.timelineMessage = now;
             b.timelineWorker = d.benchTimes ?? null;
+          }
+          if (d.type === 'account') {
+            // XRay's account, sent after 'timeline'
+            b.t.accountMessage = now;
+            b.accountWorker = d.benchTimes ?? null;
           }
           if (d.type === 'error') b.error = String(d.message);
         });
@@ -224,7 +229,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
     await page.waitForFunction(
       () => {
         const b = window.__bench;
-        return b.error || (b.t.hex != null && b.t.summary != null && b.t.flame != null && b.t.recordTree != null && b.t.timelineMessage != null);
+        return b.error || (b.t.hex != null && b.t.summary != null && b.t.flame != null && b.t.recordTree != null && b.t.timelineMessage != null && b.t.accountMessage != null);
       },
       null,
       { timeout: TIMEOUT, polling: 500 },
@@ -315,7 +320,8 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `drop -> summary filled (decode finished): ${ms(b?.t.summary)}`,
       `drop -> flame graph painted: ${ms(b?.t.flame)}${b?.firstView ? ` (the page opened on its ${b.firstView})` : ''}`,
       `drop -> 'tables' message (the record table, its index, composition) at the page: ${ms(b?.t.tablesMessage)} (made in ${ms(b?.tablesWorker?.tablesMs)}: ${JSON.stringify(b?.tablesWorker?.laps ?? {})}); record tree shown: ${ms(b?.t.recordTree)}`,
-      `drop -> 'timeline' message (the flame chart's lanes and calls, XRay's account) at the page: ${ms(b?.t.timelineMessage)} (made in ${ms(b?.timelineWorker?.tablesMs)}: ${JSON.stringify(b?.timelineWorker?.laps ?? {})})`,
+      `drop -> 'timeline' message (the flame chart's lanes and calls) at the page: ${ms(b?.t.timelineMessage)} (made in ${ms(b?.timelineWorker?.tablesMs)}: ${JSON.stringify(b?.timelineWorker?.laps ?? {})})`,
+      `drop -> 'account' message (XRay's account: its Functions view) at the page: ${ms(b?.t.accountMessage)} (made in ${ms(b?.accountWorker?.tablesMs)})`,
       `flame chart draw (once the timeline is in; canvas data-draw-ms): ${chartDraws?.error ?? (chartDraws ? `first ${chartDraws.first.toFixed(1)} ms, while zooming in and out ${chartDraws.zooms.map((v) => v.toFixed(1)).join(', ')} ms${chartDraws.answers.length ? `; the worker's boxes of each new view answered in ${chartDraws.answers.map((a) => a.asked.toFixed(0)).join(', ')} ms (from the chart's question; as the test sees them, from the wheel: ${chartDraws.answers.map((a) => a.seen).join(', ')} ms)` : ''}; the main thread busy 50 ms or more at a time from the tab's click on: ${chartDraws.busy.map((x) => `${x.ms} ms`).join(', ') || 'never'}` : '–')}`,
       `the page's main thread busy 50 ms or more at a time, from the drop until the views were drawn: ${b?.longTasks ? (() => { const lt = b.longTasks.filter((x) => x.at >= 0); return `${lt.length} times, ${lt.reduce((n, x) => n + x.ms, 0)} ms in all, the longest ${lt.reduce((m, x) => Math.max(m, x.ms), 0)} ms (${[...lt].sort((x, y) => y.ms - x.ms).slice(0, 4).map((x) => `${x.ms} ms at ${x.at} ms`).join(', ')})`; })() : '–'}`,
       `a request sent on 'decoded' (a record label) answered at ${ms(b?.t.probeAnswer)} (its wait: ${ms(b?.t.probeAnswer != null && b?.t.decodedMessage != null ? b.t.probeAnswer - b.t.decodedMessage : null)})`,
@@ -326,7 +332,7 @@ test(`open a ${MB} MB perf.data: hex paint, summary, flame graph, WASM heap`, as
       `browser memory once every V8 heap was collected: +${mbOf(pssCollected == null || pss0 == null ? null : pssCollected - pss0)}${pssCollected == null || pss0 == null ? '' : ` (${((pssCollected - pss0) / bytes).toFixed(2)}x)`}`,
       `V8 heaps 3 s later, by target (MB: JS used / ArrayBuffers and WASM memories): ${heaps ? heaps.map((h) => `${h.what} ${mbOf(h.used)} / ${mbOf(h.backing)}`).join(', ') : '–'}`,
       `(test wall from setInputFiles: ${wall} ms; load average ${load})`,
-      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, tablesWorker: b?.tablesWorker ?? null, timelineWorker: b?.timelineWorker ?? null, chartDraws, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, heaps, browserMemory })}`,
+      `BENCH_JSON ${JSON.stringify({ file: name, bytes, outcome, load, t: b?.t ?? null, worker: b?.worker ?? null, tablesWorker: b?.tablesWorker ?? null, timelineWorker: b?.timelineWorker ?? null, accountWorker: b?.accountWorker ?? null, chartDraws, heapBytes: b?.heapBytes ?? null, records: b?.records ?? null, samples: b?.samples ?? null, jsHeap: mem, heaps, browserMemory })}`,
     ].join('\n'),
   );
   expect(outcome, 'the browser benchmark did not finish (see the printed outcome)').toBe('ok');

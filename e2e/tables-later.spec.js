@@ -1,7 +1,7 @@
 // The record table and the flame chart's lanes arrive after the rest of a decoded file (issue 16:
 // the worker posts 'decoded' for the flame graph first, then 'tables': the record table, its index,
-// composition; then 'timeline': the lanes, exact calls, XRay's account). Here the page's 'tables' and
-// 'timeline' messages are held back, so what a person sees in between is checked: the flame graph and the bytes are there, the record tree, composition and
+// composition; then 'timeline': the lanes and exact calls; then 'account': XRay's account). Here the page's
+// 'tables', 'timeline' and 'account' messages are held back, so what a person sees in between is checked: the flame graph and the bytes are there, the record tree, composition and
 // flame chart say what they wait for, a clicked byte says so too; once the tables are in, the same
 // document gains its rows, shading, selection and lanes, and a shared link's selected record is
 // applied then.
@@ -10,10 +10,10 @@ import path from 'node:path';
 import { num, REPO, shot, summaryField, watchErrors } from './helpers.js';
 
 /**
- * Holds every message of the given types ('tables', 'timeline') from the decoding workers until
+ * Holds every message of the given types ('tables', 'timeline', 'account') from the decoding workers until
  * window.__releaseTables() (in their order).
  */
-async function holdRecords(page, types = ['tables', 'timeline']) {
+async function holdRecords(page, types = ['tables', 'timeline', 'account']) {
   await page.addInitScript((held_types) => {
     const held = [];
     let holding = true;
@@ -42,7 +42,7 @@ test('the flame graph is shown before the record table and lanes, which then com
   await holdRecords(page);
   await page.goto('./');
   await expect(page.getByTestId('file-name')).toContainText('calltree.perf.data');
-  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(2);
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(3);
 
   // decoded: summary, flame graph and bytes are shown; what needs the record table says it is coming
   await expect(summaryField(page, 'records')).toHaveText('339');
@@ -121,7 +121,7 @@ test("a shared link's selected record is applied when the record table arrives",
   await holdRecords(fresh);
   await fresh.goto(url);
   await expect(fresh.locator('canvas.flame-canvas')).toHaveAttribute('aria-label', /: 305 samples$/);
-  await expect.poll(() => fresh.evaluate(() => window.__tablesHeld())).toBe(2);
+  await expect.poll(() => fresh.evaluate(() => window.__tablesHeld())).toBe(3);
   await expect(fresh.getByTestId('records-pending')).toHaveText('Indexing 339 records…');
   // the link's record waits for the table (and stays in the hash meanwhile)
   expect(await fresh.evaluate(() => decodeURIComponent(location.hash))).toContain('"row":5');
@@ -149,12 +149,39 @@ test("a selection made before the record table arrives wins over a shared link's
   errs.check();
 });
 
+test("an XRay log's flame chart is drawn while its account is still being made", async ({ page }) => {
+  const errs = watchErrors(page);
+  await holdRecords(page, ['account']);
+  await page.goto('./');
+  await expect(page.getByTestId('file-name')).toContainText('calltree.perf.data');
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(1);
+  await page.evaluate(() => window.__releaseTables());
+  await page.evaluate(() => window.__holdTables());
+  await page.getByTestId('file-input').setInputFiles([
+    path.join(REPO, 'tests', 'data', 'xray', 'fdr_threads', 'xray.log'),
+    path.join(REPO, 'tests', 'data', 'xray', 'fdr_threads', 'xray_threads'),
+  ]);
+  await expect(page.getByTestId('file-name')).toContainText('xray.log');
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(1);
+  // the timeline is in, the account is not: the flame chart draws its calls, Functions says what it waits for
+  await page.getByRole('tab', { name: 'Flame chart' }).click();
+  await expect(page.getByTestId('lanes-pending')).toHaveCount(0);
+  await expect(page.getByTestId('flame-chart').getByRole('img')).toHaveAttribute('aria-label', /^Flame chart: \d+ threads?, /);
+  await expect(page.getByTestId('flame-chart')).not.toHaveAttribute('data-boxes-view', '');
+  await page.getByRole('tab', { name: 'Functions' }).click();
+  await expect(page.getByTestId('account-pending')).toBeVisible();
+  await page.evaluate(() => window.__releaseTables());
+  await expect(page.getByTestId('account-pending')).toHaveCount(0);
+  await expect(page.getByRole('table', { name: 'Function accounting' })).toContainText('worker(int)');
+  errs.check();
+});
+
 test("an XRay log's Functions view (llvm-xray account) says it is coming until the tables arrive", async ({ page }) => {
   const errs = watchErrors(page);
   await holdRecords(page);
   await page.goto('./');
   await expect(page.getByTestId('file-name')).toContainText('calltree.perf.data');
-  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(2);
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(3);
   // (the sample's tables go to the sample, as the worker's messages keep their order; the log's are held)
   await page.evaluate(() => window.__releaseTables());
   await page.evaluate(() => window.__holdTables());
@@ -163,7 +190,7 @@ test("an XRay log's Functions view (llvm-xray account) says it is coming until t
     path.join(REPO, 'tests', 'data', 'xray', 'fdr_threads', 'xray_threads'),
   ]);
   await expect(page.getByTestId('file-name')).toContainText('xray.log');
-  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(2);
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(3);
   await page.getByRole('tab', { name: 'Functions' }).click();
   const calls = num(await summaryField(page, 'samples').textContent());
   await expect(page.getByTestId('account-pending')).toHaveText(`Accounting ${calls.toLocaleString('en-US')} calls per function…`);

@@ -1,4 +1,4 @@
-// The 'tables' and 'timeline' messages are made in steps (web/src/worker/tables.js): the worker answers the
+// The 'tables', 'timeline' and 'account' messages are made in steps (web/src/worker/tables.js): the worker answers the
 // page's other requests between them, posts the record table's message before making the lanes, and gives up
 // when another file opened meanwhile. Checked on real files with the
 // WASM module: the requests a page sends meanwhile (a record's fields and label, a call tree) are answered
@@ -37,7 +37,7 @@ async function open(file, side = []) {
 const noWait = { between: async () => {}, current: () => true };
 
 /**
- * makeTables' messages: {made, posted: [msg], tables, timeline, at: [steps done when each was posted]}.
+ * makeTables' messages: {made, posted: [msg], tables, timeline, account, at: [steps done when each was posted]}.
  * `done` (the steps' names, as lap sees them) is shared with the caller's lap.
  */
 async function collect(s, lanesOf, opts, done = []) {
@@ -51,7 +51,8 @@ async function collect(s, lanesOf, opts, done = []) {
     },
     lap: (what, v) => (done.push(what), v),
   });
-  return { made, posted, at, tables: posted.find((m) => m.type === 'tables'), timeline: posted.find((m) => m.type === 'timeline') };
+  const of = (/** @type {string} */ type) => posted.find((m) => m.type === type);
+  return { made, posted, at, tables: of('tables'), timeline: of('timeline'), account: of('account') };
 }
 
 describe('tables in steps', () => {
@@ -77,11 +78,13 @@ describe('tables in steps', () => {
       current: () => true,
     }, done);
     expect(done).toEqual(STEPS);
-    // the record table is posted once its steps are done, before the lanes are made; the timeline last
+    // the record table is posted once its steps are done, before the lanes are made; the timeline once the
+    // lanes and calls are, before the account is made; the account last
     expect(got.made).toBe(true);
-    expect(got.posted.map((m) => m.type)).toEqual(['tables', 'timeline']);
-    expect(got.at).toEqual([TABLES_STEPS, STEPS.length]);
-    const msg = { ...got.tables, ...got.timeline };
+    expect(got.posted.map((m) => m.type)).toEqual(['tables', 'timeline', 'account']);
+    expect(got.at).toEqual([TABLES_STEPS, STEPS.length - 1, STEPS.length]);
+    expect(Object.keys(got.timeline).sort()).toEqual(['intervals', 'lanes', 'type']);
+    const msg = { ...got.tables, ...got.timeline, ...got.account };
     // one turn before each step (the lanes are one: the session orders the samples by thread and time)
     for (let i = 0; i < STEPS.length; i++) expect(answers.filter((a) => a.after === i).length).toBe(1);
     expect(answers.length).toBe(STEPS.length);
@@ -97,7 +100,7 @@ describe('tables in steps', () => {
     expect(msg.composition).toEqual(whole.tables.composition);
     expect(msg.lanes).toEqual(whole.timeline.lanes);
     expect(msg.intervals).toEqual(whole.timeline.intervals);
-    expect(msg.account).toEqual(whole.timeline.account);
+    expect(msg.account).toEqual(whole.account.account);
     // every sample is in one lane
     const inLanes = msg.lanes.reduce((n, l) => n + l.samples.length, 0);
     expect(inLanes).toBe(s.sampleCount());
@@ -108,8 +111,8 @@ describe('tables in steps', () => {
 
   it('the XRay log\'s type names and its rows of exact calls come with the tables; their boxes are asked for', async () => {
     const { s, analysis, lanesOf } = await open(D('xray', 'fdr_threads', 'xray.log'), [D('xray', 'fdr_threads', 'xray_threads')]);
-    const { tables, timeline } = await collect(s, lanesOf, noWait);
-    const msg = { ...tables, ...timeline };
+    const { tables, timeline, account } = await collect(s, lanesOf, noWait);
+    const msg = { ...tables, ...timeline, ...account };
     expect([...msg.typeNames.values()].join(' ')).toMatch(/function enter/);
     // the rows and the calls' span in ns, not the calls (they stay in the session)
     const iv = msg.intervals;
@@ -124,7 +127,7 @@ describe('tables in steps', () => {
     const named = new Set(Array.from(boxes.func, (f) => analysis.names[f]));
     expect([...named].some((n) => /worker|main/.test(n))).toBe(true);
     expect(Math.min(...boxes.start)).toBe(iv.lo);
-    // llvm-xray account's rows (the Functions view) come with them too
+    // llvm-xray account's rows (the Functions view) come after them
     expect(msg.account.length).toBeGreaterThan(0);
     expect(msg.account.map((r) => String(r.function)).some((n) => /worker|main/.test(n))).toBe(true);
   });
@@ -154,8 +157,8 @@ describe('tables in steps', () => {
       current: () => !closed,
     }, done);
     expect(got.made).toBe(false);
-    // the record table was posted when its steps were done before the close; the timeline never is
-    expect(got.posted.map((m) => m.type)).toEqual(k >= TABLES_STEPS ? ['tables'] : []);
+    // what was made before the close was posted (the record table, then the timeline); nothing after it
+    expect(got.posted.map((m) => m.type)).toEqual(k >= STEPS.length - 1 ? ['tables', 'timeline'] : k >= TABLES_STEPS ? ['tables'] : []);
     expect(turns).toBe(k + 1);
     expect(done).toEqual(STEPS.slice(0, k));
     expect(askedAfter).toBe(0);

@@ -31,7 +31,7 @@ export function useOpenFile(client, onOpened) {
   const [error, setError] = useState('');
   const [doc, setDoc] = useState(/** @type {any} */ (null));
   const [source, setSource] = useState(/** @type {ByteSource | null} */ (null));
-  // bumped when 'tables' or 'timeline' arrive (each completes its doc in place): the change re-renders the page
+  // bumped when 'tables', 'timeline' or 'account' arrive (each completes its doc in place): the change re-renders the page
   const [, setTablesIn] = useState(0);
   const openSeq = useRef(0);
   const opened = useRef(onOpened);
@@ -67,14 +67,14 @@ export function useOpenFile(client, onOpened) {
         if (seq !== openSeq.current) return { error: 'superseded by another file' };
         const key = await fileKey(file, name);
         if (seq !== openSeq.current) return { error: 'superseded by another file' };
-        const { whenTables, whenTimeline, ...decoded } = msg;
+        const { whenTables, whenTimeline, whenAccount, ...decoded } = msg;
         const next = { ...decoded, file, name: extras.label || name, key, extras: { ...extras, label: extras.label || name, openName: name }, fieldsCache: new Map(), labels: new Map(), tablesError: '' };
         setDoc(next);
         setSource(src);
         setStatus('ready');
         opened.current(next);
         // The record table (records, index, typeNames, composition), then the flame chart's lanes and
-        // intervals and the account, arrive after the flame graph is drawn. They complete this document in
+        // intervals, then the account, arrive after the flame graph is drawn. They complete this document in
         // place, so nothing keyed on the document (selection, URL state, zoom) sees a new file; views that
         // need them wait for doc.records, doc.lanes or doc.account.
         const complete = (/** @type {any} */ r, /** @type {(r: any) => object} */ parts) => {
@@ -84,7 +84,8 @@ export function useOpenFile(client, onOpened) {
           setTablesIn((n) => n + 1);
         };
         whenTables?.then((/** @type {any} */ r) => complete(r, ({ records, index, typeNames, composition, benchTimes }) => ({ records, index, typeNames, composition, tablesBench: benchTimes })));
-        whenTimeline?.then((/** @type {any} */ r) => complete(r, ({ lanes, intervals, account, benchTimes }) => ({ lanes, intervals, account, timelineBench: benchTimes })));
+        whenTimeline?.then((/** @type {any} */ r) => complete(r, ({ lanes, intervals, benchTimes }) => ({ lanes, intervals, timelineBench: benchTimes })));
+        whenAccount?.then((/** @type {any} */ r) => complete(r, ({ account, benchTimes }) => ({ account, accountBench: benchTimes })));
         return { ok: msg.ok !== false, summary: msg.summary, diagnostics: (msg.diagnostics || []).length, files: fileRoles(name, extras, msg.sideFileRoles) };
       } catch (err) {
         if (seq !== openSeq.current) return { error: 'superseded by another file' };

@@ -10,6 +10,8 @@
  *   sideFolders?: SideFolder[], options?: Record<string, string>}} OpenOptions
  * @typedef {import('./file-analysis.js').PageOptions} PageOptions
  */
+/** @typedef {{tables: Function | null, timeline: Function | null, account: Function | null}} Due the open file's waits for its messages */
+
 export class DecoderClient {
   constructor() {
     /** @type {Worker | null} */
@@ -21,8 +23,8 @@ export class DecoderClient {
     this.opening = null;
     /** @type {Worker | null} */
     this.spare = null;
-    /** the opened file's record table and then its timeline, on their way after 'decoded' (see open())
-     * @type {{tables: Function | null, timeline: Function} | null} */
+    /** the opened file's record table, its timeline and its account, on their way after 'decoded' (see open())
+     * @type {Due | null} */
     this.tablesDue = null;
   }
 
@@ -84,21 +86,37 @@ export class DecoderClient {
   }
 
   /**
-   * Ends the wait for the open file's tables and timeline that have not come: with `answer` ({error}, or
-   * null when the worker was stopped first).
+   * Ends the wait for the open file's tables, timeline and account that have not come: with `answer`
+   * ({error}, or null when the worker was stopped first).
    * @param {any} answer
    */
   endTables(answer) {
     this.tablesDue?.tables?.(answer);
-    this.tablesDue?.timeline(answer);
+    this.tablesDue?.timeline?.(answer);
+    this.tablesDue?.account?.(answer);
     this.tablesDue = null;
   }
 
   /**
+   * Hands a message that completes the open file to its wait ('tables', 'timeline' or 'account'); the wait
+   * for the file ends once all three came (whatever their order).
+   * @param {'tables' | 'timeline' | 'account'} part
+   * @param {any} msg
+   */
+  arrived(part, msg) {
+    const due = this.tablesDue;
+    if (!due) return;
+    due[part]?.(msg);
+    due[part] = null;
+    if (!due.tables && !due.timeline && !due.account) this.tablesDue = null;
+  }
+
+  /**
    * Opens a file in a fresh worker; resolves with the 'decoded' message. Its record table comes next, then
-   * its timeline: the message's `whenTables` resolves with the 'tables' message (records, index, typeNames,
-   * composition), its `whenTimeline` with the 'timeline' message (lanes, intervals, account); each with
-   * {error} when making it failed, or with null when the worker is stopped first (another file opened).
+   * its timeline, then its account: the message's `whenTables` resolves with the 'tables' message (records,
+   * index, typeNames, composition), its `whenTimeline` with the 'timeline' message (lanes, intervals), its
+   * `whenAccount` with the 'account' message (account); each with {error} when making it failed, or with
+   * null when the worker is stopped first (another file opened).
    * @param {Blob} file
    * @param {string} name
    * @param {OpenOptions} [opts]
@@ -121,14 +139,8 @@ export class DecoderClient {
       if (this.opening) this.opening.decoded = true;
       return;
     }
-    if (msg.type === 'tables') {
-      this.tablesDue?.tables?.(msg);
-      if (this.tablesDue) this.tablesDue.tables = null;
-      return;
-    }
-    if (msg.type === 'timeline') {
-      this.tablesDue?.timeline(msg);
-      this.tablesDue = null;
+    if (msg.type === 'tables' || msg.type === 'timeline' || msg.type === 'account') {
+      this.arrived(msg.type, msg);
       return;
     }
     if (msg.type === 'progress') {
@@ -138,13 +150,16 @@ export class DecoderClient {
     if (msg.type === 'decoded') {
       const o = this.opening;
       this.opening = null;
-      /** @type {{tables: Function | null, timeline: Function}} */
-      const due = { tables: null, timeline: () => {} };
+      /** @type {Due} */
+      const due = { tables: null, timeline: null, account: null };
       msg.whenTables = new Promise((resolve) => {
         due.tables = resolve;
       });
       msg.whenTimeline = new Promise((resolve) => {
         due.timeline = resolve;
+      });
+      msg.whenAccount = new Promise((resolve) => {
+        due.account = resolve;
       });
       this.tablesDue = due;
       o?.resolve(msg);

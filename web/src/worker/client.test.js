@@ -113,10 +113,41 @@ describe('DecoderClient: the record table follows the decoded file', () => {
     const kinds = new Uint8Array([0, 1]);
     w.answer({ type: 'tables', records: { kinds }, index: {} });
     await expect(doc.whenTables).resolves.toMatchObject({ type: 'tables', records: { kinds } });
-    // the timeline follows
+    // the timeline follows, then the account
     const lanes = [{ thread: 0 }];
-    w.answer({ type: 'timeline', lanes, intervals: null, account: [] });
+    w.answer({ type: 'timeline', lanes, intervals: null });
     await expect(doc.whenTimeline).resolves.toMatchObject({ type: 'timeline', lanes });
+    const account = [{ function: 'main' }];
+    w.answer({ type: 'account', account });
+    await expect(doc.whenAccount).resolves.toMatchObject({ type: 'account', account });
+  });
+
+  it('each of the three messages reaches its wait, in whatever order they come', async () => {
+    const c = new DecoderClient();
+    const opened = c.open(new Blob([]), 'x.xray');
+    const w = FakeWorker.made[0];
+    w.answer({ type: 'decoded', ok: true });
+    const doc = await opened;
+    w.answer({ type: 'account', account: [] });
+    w.answer({ type: 'tables', records: {} });
+    w.answer({ type: 'timeline', lanes: [] });
+    await expect(doc.whenAccount).resolves.toMatchObject({ type: 'account' });
+    await expect(doc.whenTables).resolves.toMatchObject({ type: 'tables' });
+    await expect(doc.whenTimeline).resolves.toMatchObject({ type: 'timeline' });
+    expect(c.tablesDue).toBeNull();
+  });
+
+  it('the account says why when making it failed after the timeline came', async () => {
+    const c = new DecoderClient();
+    const opened = c.open(new Blob([]), 'x.xray');
+    const w = FakeWorker.made[0];
+    w.answer({ type: 'decoded', ok: true });
+    const doc = await opened;
+    w.answer({ type: 'tables', records: {} });
+    w.answer({ type: 'timeline', lanes: [] });
+    await expect(doc.whenTimeline).resolves.toMatchObject({ type: 'timeline' });
+    w.answer({ type: 'error', request: 'open', message: 'out of memory' });
+    await expect(doc.whenAccount).resolves.toEqual({ error: 'out of memory' });
   });
 
   it('the timeline says why when making it failed after the record table came', async () => {
@@ -129,6 +160,7 @@ describe('DecoderClient: the record table follows the decoded file', () => {
     await expect(doc.whenTables).resolves.toMatchObject({ type: 'tables' });
     w.answer({ type: 'error', request: 'open', message: 'out of memory' });
     await expect(doc.whenTimeline).resolves.toEqual({ error: 'out of memory' });
+    await expect(doc.whenAccount).resolves.toEqual({ error: 'out of memory' });
   });
 
   it('says why when the worker fails making them, and gives null when another file opens first', async () => {
@@ -139,6 +171,7 @@ describe('DecoderClient: the record table follows the decoded file', () => {
     FakeWorker.made[0].answer({ type: 'error', request: 'open', message: 'out of memory' });
     await expect(doc.whenTables).resolves.toEqual({ error: 'out of memory' });
     await expect(doc.whenTimeline).resolves.toEqual({ error: 'out of memory' });
+    await expect(doc.whenAccount).resolves.toEqual({ error: 'out of memory' });
 
     opened = c.open(new Blob([]), 'b.perf.data');
     FakeWorker.made[1].answer({ type: 'decoded', ok: true });
@@ -147,6 +180,7 @@ describe('DecoderClient: the record table follows the decoded file', () => {
     expect(FakeWorker.made[1].terminated).toBe(true);
     await expect(doc.whenTables).resolves.toBeNull();
     await expect(doc.whenTimeline).resolves.toBeNull();
+    await expect(doc.whenAccount).resolves.toBeNull();
   });
 });
 

@@ -12,10 +12,11 @@
 //                                                      {type:'decodeOver'}  (the decode is over; the tables follow)
 //                                                      {type:'decoded', ...}  (see open() below; records: null)
 //                                                      {type:'tables', records, index, typeNames, composition}
-//                                                      {type:'timeline', lanes, intervals, account}
-//                                                        (the record table and what is made from it, and the flame
-//                                                        chart's lanes, right after 'decoded': the flame graph is
-//                                                        drawn meanwhile)
+//                                                      {type:'timeline', lanes, intervals}
+//                                                      {type:'account', account}
+//                                                        (the record table and what is made from it, the flame
+//                                                        chart's lanes, then XRay's account, right after 'decoded':
+//                                                        the flame graph is drawn meanwhile)
 //   {type:'stop'}  (Cancel while decoding)             {type:'stopping'} (in steps), then 'decoded' with what was read
 //   {type:'fields', id, row}                           {type:'fields', id, row, label, fields}
 //   {type:'labels', id, rows}                          {type:'labels', id, rows, labels}
@@ -278,7 +279,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
     lanes: null, // ('timeline')
     markers: lap('json answers, markers', readMarkers(s, strings, base.scale)),
     intervals: null, // ('timeline': the flame chart's exact calls, XRay)
-    account: null, // ('timeline': llvm-xray account's rows, XRay)
+    account: null, // ('account': llvm-xray account's rows, XRay)
     funcSources: funcSources(s.frameSourceFrames(), s.frameSourceStrings(), profile.frameFuncs, analysis.canon, strings),
     funcInlined: lap('sources', funcInlined(s.frameInlined(), profile.frameFuncs, analysis.canon)),
     timing,
@@ -294,7 +295,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
 }
 
 /**
- * Makes and posts the 'tables' and 'timeline' messages (tables.js) for session `s`: in steps, answering the
+ * Makes and posts the 'tables', 'timeline' and 'account' messages (tables.js) for session `s`: in steps, answering the
  * page's other messages between them; nothing more is posted when another file opened meanwhile.
  * @param {Session} s
  * @param {{scale: number, counts: any}} lanesOf see makeTables

@@ -1,10 +1,11 @@
 // @ts-check
-// The record table's and the timeline's messages, made after 'decoded' (decode-worker.js), in this order:
-// 'tables': the record table (its columns read from the session: its parents as runs where that is smaller),
-// its index, the rows' type names and the composition (the record tree, hex shading and composition wait
-// for it); 'timeline': the flame chart's lanes and exact calls (XRay's intervals), and XRay's account (the
-// flame chart and Functions wait for it). Each is posted as soon as it is made, so the record tree does not
-// wait for the lanes of an XRay log's millions of calls. Made in steps with the worker's other messages
+// The record table's, the timeline's and the account's messages, made after 'decoded' (decode-worker.js), in
+// this order: 'tables': the record table (its columns read from the session: its parents as runs where that
+// is smaller), its index, the rows' type names and the composition (the record tree, hex shading and
+// composition wait for it); 'timeline': the flame chart's lanes and exact calls (XRay's intervals; the flame
+// chart waits for it); 'account': XRay's account (its Functions view waits for it). Each is posted as soon as
+// it is made, so the record tree does not wait for the lanes of an XRay log's millions of calls, nor the
+// flame chart for the account of them. Made in steps with the worker's other messages
 // answered between them (a click on the flame graph waits one step, not all of them), and given up when
 // another file opened meanwhile.
 import { RecordKind } from '../lib/record-kind.js';
@@ -18,8 +19,8 @@ import { lanesFrom, recordComposition, recordTypeNames } from './derive.js';
  * @param {{scale: number, counts: any}} lanesOf the scale of the session's times to ns, the samples' weights
  * @param {{between: () => Promise<void>, current: () => boolean, post: (msg: any) => void, lap?: (what: string, value: any) => any}} steps
  *   between: lets the worker answer other messages (awaited before each step); current: false once `s` is
- *   no longer the open session (nothing more is asked of it); post: sends a message ('tables', then
- *   'timeline'); lap: (bench) notes each step's time
+ *   no longer the open session (nothing more is asked of it); post: sends a message ('tables', 'timeline',
+ *   then 'account'); lap: (bench) notes each step's time
  * @returns {Promise<boolean>} false when `s` was closed meanwhile (what was not posted yet never will be)
  */
 export async function makeTables(s, lanesOf, { between, current, post, lap = (_w, v) => v }) {
@@ -52,9 +53,9 @@ export async function makeTables(s, lanesOf, { between, current, post, lap = (_w
       type: 'timeline',
       lanes, // the flame chart's, one per thread
       intervals, // the rows of exact calls (XRay enter/exit pairs), or null: the chart asks for their boxes ('flameBoxes')
-      // llvm-xray account's rows (XRay; [] for other formats): the Functions view of a tracer
-      account: await step('account', () => parseJson(s.accountJson(), [])),
     });
+    // llvm-xray account's rows (XRay; [] for other formats): the Functions view of a tracer
+    post({ type: 'account', account: await step('account', () => parseJson(s.accountJson(), [])) });
     return true;
   } catch (err) {
     if (err === CLOSED) return false;
