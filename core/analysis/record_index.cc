@@ -182,7 +182,7 @@ RecordIndex BuildRecordIndex(const RecordTable& t) {
       if (end >= most || (len == 0 && out.leaf_order.empty())) most = end;
       else decreases = true;
       if (len == 1) step = r - first;
-      if (len <= 1 || r == first + step * static_cast<int32_t>(len)) {
+      if (len <= 1 || static_cast<int64_t>(r) == first + static_cast<int64_t>(step) * len) {
         if (len++ == 0) first = r;
         continue;
       }

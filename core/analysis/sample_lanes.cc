@@ -246,12 +246,25 @@ IntervalBoxes BoxIntervals(const IntervalView& calls, const IntervalRows& rows, 
 
 std::vector<double> EventTotals(const SampleTable& samples, size_t n_named) {
   int32_t used = -1;
-  samples.event.ForEach([&](int32_t e) { used = std::max(used, e); });
+  samples.event.ForEachRun([&](int32_t first, int32_t step, size_t len) {  // (a run's largest is an end)
+    const auto last = static_cast<int32_t>(static_cast<uint32_t>(first) + static_cast<uint32_t>(step) * static_cast<uint32_t>(len - 1));
+    used = std::max({used, first, last});
+  });
   std::vector<double> totals(std::max(n_named, static_cast<size_t>(used + 1)), 0.0);
-  for (size_t i = 0; i < samples.event.size(); ++i) {
-    const int32_t e = samples.event[i];
-    if (e >= 0) totals[static_cast<size_t>(e)] += static_cast<double>(samples.Count(i));
+  if (samples.count.empty()) {  // (a sample each: a count per run of one event)
+    samples.event.ForEachRun([&](int32_t first, int32_t step, size_t len) {
+      for (size_t k = 0; k < (step == 0 ? 1 : len); ++k) {
+        const auto e = static_cast<int32_t>(static_cast<uint32_t>(first) + static_cast<uint32_t>(step) * static_cast<uint32_t>(k));
+        if (e >= 0) totals[static_cast<size_t>(e)] += static_cast<double>(step == 0 ? len : 1);
+      }
+    });
+    return totals;
   }
+  size_t i = 0;
+  samples.event.ForEach([&](int32_t e) {
+    if (e >= 0) totals[static_cast<size_t>(e)] += static_cast<double>(samples.Count(i));
+    ++i;
+  });
   return totals;
 }
 
@@ -259,14 +272,19 @@ std::vector<std::pair<int32_t, uint32_t>> CpuRows(const PackedColumn<int32_t>& c
   // CPUs are few and small: a dense count up to the largest below 2^16, a sorted list past it
   std::vector<uint32_t> dense;
   std::vector<int32_t> large;
-  cpu.ForEach([&](int32_t c) {
+  auto add = [&](int32_t c, size_t times) {
     if (c < 0) return;
     if (c < 65536) {
       if (static_cast<size_t>(c) >= dense.size()) dense.resize(static_cast<size_t>(c) + 1, 0);
-      ++dense[static_cast<size_t>(c)];
+      dense[static_cast<size_t>(c)] += static_cast<uint32_t>(times);
     } else {
-      large.push_back(c);
+      large.insert(large.end(), times, c);
     }
+  };
+  cpu.ForEachRun([&](int32_t first, int32_t step, size_t len) {  // (a run of one CPU counted at once)
+    if (step == 0) add(first, len);
+    else
+      for (size_t k = 0; k < len; ++k) add(static_cast<int32_t>(static_cast<uint32_t>(first) + static_cast<uint32_t>(step) * static_cast<uint32_t>(k)), 1);
   });
   std::vector<std::pair<int32_t, uint32_t>> out;
   for (size_t c = 0; c < dense.size(); ++c)

@@ -226,6 +226,20 @@ class PackedColumn {
     }
   }
 
+  // f(first, step, len) for each stretch of values first, first + step, ... (len of them) in order: a run at
+  // a time, or (plain) a value at a time with step 0 and len 1. A count per value costs a step per run.
+  template <typename F>
+  void ForEachRun(F f) const {
+    if (width_ != 0) {
+      ForEach([&](T v) { f(v, T{0}, size_t{1}); });
+      return;
+    }
+    for (size_t r = 0; r < starts_.size(); ++r) {
+      const size_t end = r + 1 < starts_.size() ? starts_[r + 1] : n_;
+      f(firsts_[r], steps_[r], end - starts_[r]);
+    }
+  }
+
   // Every value, as a vector (tests; small columns).
   std::vector<T> ToVector() const {
     std::vector<T> out;

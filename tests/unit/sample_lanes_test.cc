@@ -115,6 +115,35 @@ TEST(SampleLanes, CpuRowsByCpuIncludingLargeNumbers) {
   EXPECT_TRUE(CpuRows({-1, -1}).empty());
 }
 
+// Long runs (one event, one CPU, counting CPUs) and plain columns count as row by row does.
+TEST(SampleLanes, TotalsAndCpuRowsOfRunsAndPlainColumnsAsRowByRow) {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 30; ++round) {
+    SampleTable t;
+    PackedColumn<int32_t> cpu;
+    std::vector<double> want_totals(4, 0.0);
+    std::map<int32_t, uint32_t> want_cpus;
+    const bool counted = round % 3 == 0;
+    for (int piece = 0; piece < 20; ++piece) {
+      const int32_t e = static_cast<int32_t>(rng() % 5) - 1, c = static_cast<int32_t>(rng() % 6) - 1;
+      const int32_t cstep = rng() % 4 == 0 ? 1 : 0;
+      const size_t len = round % 2 ? 1 + rng() % 3 : rng() % 20000;  // (short pieces: plain columns)
+      for (size_t k = 0; k < len; ++k) {
+        t.event.push_back(e);
+        t.time.push_back(0);
+        const uint32_t n = counted ? 1 + static_cast<uint32_t>(rng() % 3) : 1;
+        if (counted) t.count.push_back(n);
+        if (e >= 0) want_totals[static_cast<size_t>(e)] += n;
+        const int32_t cc = c + cstep * static_cast<int32_t>(k);
+        cpu.push_back(cc);
+        if (cc >= 0) ++want_cpus[cc];
+      }
+    }
+    EXPECT_EQ(EventTotals(t, 4), want_totals) << "round " << round;
+    EXPECT_EQ(CpuRows(cpu), (std::vector<std::pair<int32_t, uint32_t>>(want_cpus.begin(), want_cpus.end()))) << "round " << round;
+  }
+}
+
 // Exact calls kept in their columns (as an XRay log's calls that never exited).
 Profile Calls(const std::vector<int32_t>& thread, const std::vector<int32_t>& depth, const std::vector<uint64_t>& start) {
   Profile p;
