@@ -89,6 +89,11 @@ inline void DriveSession(profscope::Session& s, uint8_t mode) {
       sink += std::to_string(s.FlameBoxes(which, 1.0, span.first, span.second + 1, cols).row.size());
       sink += std::to_string(s.FlameBoxes(which, 2.5, span.first * 2.5 + 7, (span.first + span.second) * 1.25, cols).row.size());
     }
+    // the record tree's: its index and the table's composition; the totals and CPUs the page shows
+    const profscope::RecordIndex index = s.BuildRecordIndex();
+    sink += std::to_string(index.kids.size() + index.kids_start.size() + index.leaf_order.size() + index.leaf_max_end.size() + index.containers.size());
+    sink += std::to_string(s.RecordComposition().size() + s.ListRecordTypes().first.size() + s.EventTotals().size() + s.CpuRows().size());
+    sink += s.AccountJson();
   }
   sink += s.DiagnosticsJson();
 }
