@@ -115,10 +115,11 @@ uint64_t TimeOriginOf(const Profile& p, uint64_t* zero) {
   scan(p.intervals.start);  // the intervals kept; those read from the samples start at their times
   scan(p.intervals.end);
   const IntervalView iv(p);
-  for (size_t i = 0; i < p.intervals.from_samples && i < p.samples.size(); ++i) {
-    const uint64_t t = iv.end(i);
-    if (t != 0) { lo = std::min(lo, t); hi = std::max(hi, t); }
-  }
+  const size_t from = std::min(p.intervals.from_samples, p.samples.size());
+  size_t i = 0;
+  iv.ForEachSpan([&](uint64_t, uint64_t t) {  // (the ends of those read from the samples)
+    if (i++ < from && t != 0) { lo = std::min(lo, t); hi = std::max(hi, t); }
+  });
   scan(p.markers.time);
   *zero = lo;
   return hi >= (uint64_t{1} << 53) ? lo - 1 : 0;
@@ -361,10 +362,10 @@ std::pair<double, double> Session::IntervalSpan() const {
   const IntervalView& v = Calls();
   if (!v.size()) return {0, 0};
   double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity();
-  for (size_t i = 0; i < v.size(); ++i) {
-    lo = std::min(lo, RelativeTime(v.start(i)));
-    hi = std::max(hi, RelativeTime(v.end(i)));
-  }
+  v.ForEachSpan([&](uint64_t start, uint64_t end) {
+    lo = std::min(lo, RelativeTime(start));
+    hi = std::max(hi, RelativeTime(end));
+  });
   return {lo, hi};
 }
 

@@ -25,6 +25,18 @@ class IntervalView {
   }
   int32_t depth(size_t i) const;
   int32_t record(size_t i) const { return i < from_ ? p_.samples.record[i] : p_.intervals.record[i - from_]; }
+  // f(start, end) of every interval in order, the samples' weights read a run or a plain stretch at a time
+  // (not a look-up a row).
+  template <typename F>
+  void ForEachSpan(F f) const {
+    size_t i = 0;
+    p_.samples.weight.ForEach([&](uint64_t d) {
+      if (i >= from_) return;
+      const uint64_t t = p_.samples.time[i++];
+      f(t, d > UINT64_MAX - t ? UINT64_MAX : t + d);
+    });
+    for (size_t k = 0; k + from_ < size(); ++k) f(p_.intervals.start[k], p_.intervals.end[k]);
+  }
   // The interval of sample i, when the intervals are made from the samples (else kNone).
   int32_t OfSample(size_t i) const { return i < from_ ? static_cast<int32_t>(i) : kNone; }
 

@@ -192,6 +192,34 @@ void ExpectRows(const Profile& p, uint64_t origin) {
   for (size_t k = static_cast<size_t>(got.first.back()); k < got.order.size(); ++k) ASSERT_LT(v.thread(static_cast<size_t>(got.order[k])), 0);
 }
 
+// ForEachSpan gives each interval's start and end as start(i) and end(i) do: those read from the samples
+// (their weights plain or runs, an end past 2^64 saturated) and those kept after them.
+TEST(IntervalView, EachSpanAsStartAndEnd) {
+  for (const bool runs : {false, true}) {
+    Profile p;
+    for (uint64_t i = 0; i < 5000; ++i) {
+      p.samples.time.push_back(i == 7 ? UINT64_MAX - 3 : 1000 + 10 * i);
+      p.samples.weight.push_back(runs ? 5 : (i * 7919) % 97);
+      p.samples.thread.push_back(0);
+      p.samples.stack.push_back(kNone);
+    }
+    p.intervals.from_samples = 4000;  // (the last 1000 samples are no calls)
+    p.intervals.thread = {0, 1};
+    p.intervals.depth = {0, 0};
+    p.intervals.start = {5, 9};
+    p.intervals.end = {6, 99};
+    p.intervals.func = {0, 0};
+    p.intervals.record = {0, 0};
+    const IntervalView v(p);
+    std::vector<std::pair<uint64_t, uint64_t>> got, want;
+    v.ForEachSpan([&](uint64_t s, uint64_t e) { got.emplace_back(s, e); });
+    for (size_t i = 0; i < v.size(); ++i) want.emplace_back(v.start(i), v.end(i));
+    EXPECT_EQ(got, want);
+    EXPECT_EQ(got.size(), 4002u);
+    EXPECT_EQ(got[7].second, UINT64_MAX);
+  }
+}
+
 TEST(IntervalRows, RowsByThreadThenDepthInStartOrder) {
   // thread 1 depth 0, thread 0 depths 1 and 0 (and -1 as 0), a call of no thread; exit order (inner first)
   const Profile p = Calls({1, 0, 0, -1, 0, 0}, {0, 1, 0, 0, -1, 1}, {50, 12, 10, 5, 30, 11});
