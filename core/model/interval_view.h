@@ -30,11 +30,12 @@ class IntervalView {
   template <typename F>
   void ForEachSpan(F f) const {
     size_t i = 0;
-    p_.samples.weight.ForEach([&](uint64_t d) {
-      if (i >= from_) return;
-      const uint64_t t = p_.samples.time[i++];
-      f(t, d > UINT64_MAX - t ? UINT64_MAX : t + d);
-    });
+    if (from_ > 0)
+      p_.samples.weight.ForEach([&](uint64_t d) {
+        if (i >= from_) return;
+        const uint64_t t = p_.samples.time[i++];
+        f(t, d > UINT64_MAX - t ? UINT64_MAX : t + d);
+      });
     for (size_t k = 0; k + from_ < size(); ++k) f(p_.intervals.start[k], p_.intervals.end[k]);
   }
   // The interval of sample i, when the intervals are made from the samples (else kNone).
