@@ -1,37 +1,16 @@
 #include "core/analysis/record_index.h"
 
 #include <algorithm>
-#include <memory>
 #include <unordered_map>
+
+#include "core/model/record_blocks.h"
 
 namespace profscope {
 namespace {
 
-// The rows in blocks: f(from, n, block) with the block's columns read a run or a plain stretch at a time
-// (PackedColumn::Read), not row by row.
-constexpr size_t kRows = 4096;
-struct Block {
-  int32_t parent[kRows];
-  uint8_t kind[kRows];
-  uint8_t file[kRows];
-  uint64_t offset[kRows];
-  uint64_t size[kRows];
-};
-template <typename F>
-void ForBlocks(const RecordTable& t, bool extents, F f) {
-  auto b = std::make_unique<Block>();
-  for (size_t from = 0, n = t.rows(); from < n; from += kRows) {
-    const size_t k = std::min(kRows, n - from);
-    t.parent.Read(from, k, b->parent);
-    t.kind.Read(from, k, b->kind);
-    t.file.Read(from, k, b->file);
-    if (extents) {
-      t.offset.Read(from, k, b->offset);
-      t.size.Read(from, k, b->size);
-    }
-    f(from, k, *b);
-  }
-}
+using Block = RecordBlock;
+constexpr unsigned kTree = RecordBlock::kParent | RecordBlock::kKind | RecordBlock::kFile;
+constexpr unsigned kExtents = kTree | RecordBlock::kOffset | RecordBlock::kSize;
 
 // A row is in the main file's space when it is not nested and belongs to file 0 (rows of perf --threads
 // data.N files have offsets in their own file).
@@ -55,7 +34,7 @@ bool KidsAsRuns(const RecordTable& t, size_t max_runs, std::vector<bool>& file_k
   int32_t last_slot = -1;
   size_t last = 0;
   bool fits = true;
-  ForBlocks(t, false, [&](size_t from, size_t k, const Block& b) {
+  ForRecordBlocks(t, kTree, [&](size_t from, size_t k, const Block& b) {
     for (size_t i = 0; i < k; ++i) {
       const int32_t r = static_cast<int32_t>(from + i);
       const int32_t p = b.parent[i];
@@ -115,7 +94,7 @@ bool KidsAsRuns(const RecordTable& t, size_t max_runs, std::vector<bool>& file_k
 void KidsAsArrays(const RecordTable& t, RecordIndex& out) {
   const size_t n = t.rows();
   std::vector<int32_t> start(n + 2, 0);
-  ForBlocks(t, false, [&](size_t, size_t k, const Block& b) {
+  ForRecordBlocks(t, kTree, [&](size_t, size_t k, const Block& b) {
     for (size_t i = 0; i < k; ++i) {
       const int32_t p = b.parent[i];
       ++start[(p >= 0 && static_cast<size_t>(p) < n ? static_cast<size_t>(p) : n) + 1];
@@ -125,7 +104,7 @@ void KidsAsArrays(const RecordTable& t, RecordIndex& out) {
   std::vector<int32_t> kids(n);
   {
     std::vector<int32_t> at(start.begin(), start.end() - 1);  // each slot's next place
-    ForBlocks(t, false, [&](size_t from, size_t k, const Block& b) {
+    ForRecordBlocks(t, kTree, [&](size_t from, size_t k, const Block& b) {
       for (size_t i = 0; i < k; ++i) {
         const int32_t p = b.parent[i];
         kids[static_cast<size_t>(at[p >= 0 && static_cast<size_t>(p) < n ? static_cast<size_t>(p) : n]++)] = static_cast<int32_t>(from + i);
@@ -159,7 +138,7 @@ RecordIndex BuildRecordIndex(const RecordTable& t) {
   double most = 0;
   int32_t first = 0, step = 0;  // the leaves' run being made (len of them)
   uint32_t len = 0;
-  ForBlocks(t, true, [&](size_t from, size_t k, const Block& b) {
+  ForRecordBlocks(t, kExtents, [&](size_t from, size_t k, const Block& b) {
     for (size_t i = 0; i < k; ++i) {
       if (!InMainFile(b, i)) continue;
       const int32_t r = static_cast<int32_t>(from + i);
