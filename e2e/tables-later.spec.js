@@ -37,6 +37,25 @@ async function holdRecords(page, types = ['tables', 'timeline', 'account']) {
   }, types);
 }
 
+/**
+ * Opens the bundled sample, then the fdr_threads XRay log with its messages of the given types held (the
+ * sample's are let through first: the worker's messages keep their order).
+ */
+async function openXRayHeld(page, types) {
+  await holdRecords(page, types);
+  await page.goto('./');
+  await expect(page.getByTestId('file-name')).toContainText('calltree.perf.data');
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(types.length);
+  await page.evaluate(() => window.__releaseTables());
+  await page.evaluate(() => window.__holdTables());
+  await page.getByTestId('file-input').setInputFiles([
+    path.join(REPO, 'tests', 'data', 'xray', 'fdr_threads', 'xray.log'),
+    path.join(REPO, 'tests', 'data', 'xray', 'fdr_threads', 'xray_threads'),
+  ]);
+  await expect(page.getByTestId('file-name')).toContainText('xray.log');
+  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(types.length);
+}
+
 test('the flame graph is shown before the record table and lanes, which then complete the same view', async ({ page }) => {
   const errs = watchErrors(page);
   await holdRecords(page);
@@ -151,18 +170,7 @@ test("a selection made before the record table arrives wins over a shared link's
 
 test("an XRay log's flame chart is drawn while its account is still being made", async ({ page }) => {
   const errs = watchErrors(page);
-  await holdRecords(page, ['account']);
-  await page.goto('./');
-  await expect(page.getByTestId('file-name')).toContainText('calltree.perf.data');
-  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(1);
-  await page.evaluate(() => window.__releaseTables());
-  await page.evaluate(() => window.__holdTables());
-  await page.getByTestId('file-input').setInputFiles([
-    path.join(REPO, 'tests', 'data', 'xray', 'fdr_threads', 'xray.log'),
-    path.join(REPO, 'tests', 'data', 'xray', 'fdr_threads', 'xray_threads'),
-  ]);
-  await expect(page.getByTestId('file-name')).toContainText('xray.log');
-  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(1);
+  await openXRayHeld(page, ['account']);
   // the timeline is in, the account is not: the flame chart draws its calls, Functions says what it waits for
   await page.getByRole('tab', { name: 'Flame chart' }).click();
   await expect(page.getByTestId('lanes-pending')).toHaveCount(0);
@@ -178,19 +186,7 @@ test("an XRay log's flame chart is drawn while its account is still being made",
 
 test("an XRay log's Functions view (llvm-xray account) says it is coming until the tables arrive", async ({ page }) => {
   const errs = watchErrors(page);
-  await holdRecords(page);
-  await page.goto('./');
-  await expect(page.getByTestId('file-name')).toContainText('calltree.perf.data');
-  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(3);
-  // (the sample's tables go to the sample, as the worker's messages keep their order; the log's are held)
-  await page.evaluate(() => window.__releaseTables());
-  await page.evaluate(() => window.__holdTables());
-  await page.getByTestId('file-input').setInputFiles([
-    path.join(REPO, 'tests', 'data', 'xray', 'fdr_threads', 'xray.log'),
-    path.join(REPO, 'tests', 'data', 'xray', 'fdr_threads', 'xray_threads'),
-  ]);
-  await expect(page.getByTestId('file-name')).toContainText('xray.log');
-  await expect.poll(() => page.evaluate(() => window.__tablesHeld())).toBe(3);
+  await openXRayHeld(page, ['tables', 'timeline', 'account']);
   await page.getByRole('tab', { name: 'Functions' }).click();
   const calls = num(await summaryField(page, 'samples').textContent());
   await expect(page.getByTestId('account-pending')).toHaveText(`Accounting ${calls.toLocaleString('en-US')} calls per function…`);

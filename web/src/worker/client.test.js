@@ -96,6 +96,15 @@ describe('DecoderClient: Cancel while decoding', () => {
   });
 });
 
+/** A client whose worker answered 'decoded' for an XRay log: the client, its worker, the opened document. */
+async function decodedXRay() {
+  const c = new DecoderClient();
+  const opened = c.open(new Blob([]), 'x.xray');
+  const w = FakeWorker.made[0];
+  w.answer({ type: 'decoded', ok: true });
+  return { c, w, doc: await opened };
+}
+
 describe('DecoderClient: the record table follows the decoded file', () => {
   beforeEach(() => {
     FakeWorker.made = [];
@@ -123,11 +132,7 @@ describe('DecoderClient: the record table follows the decoded file', () => {
   });
 
   it('each of the three messages reaches its wait, in whatever order they come', async () => {
-    const c = new DecoderClient();
-    const opened = c.open(new Blob([]), 'x.xray');
-    const w = FakeWorker.made[0];
-    w.answer({ type: 'decoded', ok: true });
-    const doc = await opened;
+    const { c, w, doc } = await decodedXRay();
     w.answer({ type: 'account', account: [] });
     w.answer({ type: 'tables', records: {} });
     w.answer({ type: 'timeline', lanes: [] });
@@ -138,11 +143,7 @@ describe('DecoderClient: the record table follows the decoded file', () => {
   });
 
   it('the account says why when making it failed after the timeline came', async () => {
-    const c = new DecoderClient();
-    const opened = c.open(new Blob([]), 'x.xray');
-    const w = FakeWorker.made[0];
-    w.answer({ type: 'decoded', ok: true });
-    const doc = await opened;
+    const { w, doc } = await decodedXRay();
     w.answer({ type: 'tables', records: {} });
     w.answer({ type: 'timeline', lanes: [] });
     await expect(doc.whenTimeline).resolves.toMatchObject({ type: 'timeline' });
@@ -151,11 +152,7 @@ describe('DecoderClient: the record table follows the decoded file', () => {
   });
 
   it('the timeline says why when making it failed after the record table came', async () => {
-    const c = new DecoderClient();
-    const opened = c.open(new Blob([]), 'x.xray');
-    const w = FakeWorker.made[0];
-    w.answer({ type: 'decoded', ok: true });
-    const doc = await opened;
+    const { w, doc } = await decodedXRay();
     w.answer({ type: 'tables', records: {} });
     await expect(doc.whenTables).resolves.toMatchObject({ type: 'tables' });
     w.answer({ type: 'error', request: 'open', message: 'out of memory' });
