@@ -64,11 +64,9 @@ std::vector<int32_t> ToDepthFirst(CallTree& t) {
 // Whether every value of the column is v (told from its runs; a plain column is not looked through).
 bool EveryValueIs(const PackedColumn<int32_t>& c, int32_t v) {
   if (!c.is_runs()) return false;
-  for (size_t r = 0; r < c.run_count(); ++r) {
-    const bool one = r + 1 < c.run_count() ? c.starts()[r + 1] - c.starts()[r] == 1 : c.size() - c.starts()[r] == 1;
-    if (c.firsts()[r] != v || (c.steps()[r] != 0 && !one)) return false;
-  }
-  return true;
+  bool every = true;
+  c.ForEachRun([&](int32_t first, int32_t step, size_t len) { every = every && first == v && (step == 0 || len == 1); });
+  return every;
 }
 
 constexpr int32_t kDropped = -2;  // the node and its subtree are out of the view

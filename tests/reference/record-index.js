@@ -25,7 +25,8 @@
 // parents counted (lib/records.js rowDepth).
 
 import { RecordKind } from '../../web/src/lib/record-kind.js';
-import { RunBuilder, intAt, intsOf, joinRuns, packInts, readerOf } from '../../web/src/lib/int-runs.js';
+import { intAt, intsOf } from '../../web/src/lib/int-runs.js';
+import { RunBuilder, joinRuns, packInts, readerOf } from './int-runs-make.js';
 
 /**
  * @typedef {{offsets: import('../../web/src/worker/session-columns.js').RecordColumns['offsets'], sizes: import('../../web/src/worker/session-columns.js').RecordColumns['sizes'], kinds: import('../../web/src/worker/session-columns.js').RecordColumns['kinds'], parents: import('../../web/src/lib/int-runs.js').IntColumn, files: import('../../web/src/worker/session-columns.js').RecordColumns['files']}} IndexedColumns

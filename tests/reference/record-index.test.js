@@ -1,7 +1,8 @@
 // Unit tests of the record table's indexes: children lists and the file-offset lookup.
 import { describe, expect, it } from 'vitest';
 import { childCount, findRowAt, kidAt, kidPos, kidsBegin, leafAt, leafEndMax, leavesInRange, parentOf, rowDepth } from '../../web/src/lib/records.js';
-import { intsOf, packInts } from '../../web/src/lib/int-runs.js';
+import { intsOf } from '../../web/src/lib/int-runs.js';
+import { packInts } from './int-runs-make.js';
 import { RecordKind } from '../../web/src/lib/record-kind.js';
 import { buildRecordIndex } from './record-index.js';
 

@@ -3,7 +3,8 @@
 // row by row (before the session made them: Session.recordTypeList, recordComposition,
 // core/analysis/record_composition.cc): the reference the session's are checked against
 // (tests/node/record-composition-parity.test.mjs).
-import { intAt, readerOf } from '../../web/src/lib/int-runs.js';
+import { intAt } from '../../web/src/lib/int-runs.js';
+import { readerOf } from './int-runs-make.js';
 import { RecordKind } from '../../web/src/lib/record-kind.js';
 import { typeKey } from '../../web/src/worker/derive.js';
 

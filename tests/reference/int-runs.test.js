@@ -1,6 +1,7 @@
 // Unit tests of integer columns held as runs (lib/int-runs.js).
 import { describe, expect, it } from 'vitest';
-import { intAt, intsOf, packInts, readerOf } from './int-runs.js';
+import { intAt, intsOf } from '../../web/src/lib/int-runs.js';
+import { packInts, readerOf } from './int-runs-make.js';
 
 describe('int runs', () => {
   it('packs rows counting up, flat stretches and jumps into a few runs', () => {
