@@ -51,13 +51,18 @@ void SortByKey(int32_t* rows, size_t n, Key key, std::vector<int32_t>& scratch, 
 
 // Sorts each run of `order` (run r = [bounds[r], bounds[r + 1])) by key, stably, unless it is in order
 // already (a recording's lanes and rows nearly always are: this only checks them).
+// Rows below `known` (each run holds them first, in row order) are known in order among themselves: only the
+// rest are checked.
 template <typename Key>
-void SortRuns(std::vector<int32_t>& order, const std::vector<int32_t>& bounds, Key key, std::vector<int32_t>& scratch, Counts& counts) {
+void SortRuns(std::vector<int32_t>& order, const std::vector<int32_t>& bounds, Key key, std::vector<int32_t>& scratch, Counts& counts,
+              size_t known = 0) {
   for (size_t r = 0; r + 1 < bounds.size(); ++r) {
     int32_t* rows = order.data() + bounds[r];
     const size_t m = static_cast<size_t>(bounds[r + 1] - bounds[r]);
     bool sorted = true;
-    for (size_t j = 1; j < m && sorted; ++j) sorted = key(rows[j - 1]) <= key(rows[j]);
+    size_t from = 1;
+    while (known > 0 && from < m && static_cast<size_t>(rows[from]) < known) ++from;
+    for (size_t j = from; j < m && sorted; ++j) sorted = key(rows[j - 1]) <= key(rows[j]);
     if (!sorted) SortByKey(rows, m, key, scratch, counts);
   }
 }
@@ -79,7 +84,7 @@ void GroupRows(size_t n, size_t groups, Group group, std::vector<int32_t>& order
 
 }  // namespace
 
-IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin) {
+IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin, size_t in_order) {
   IntervalRows out;
   const size_t n = calls.size();
   auto thread_of = [&](size_t i) { return calls.thread(i); };
@@ -135,7 +140,7 @@ IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin) {
   }
   // each row in start order: a thread's calls at one depth do not overlap, so their exit order (an XRay
   // log's) is their start order already
-  SortRuns(out.order, out.first, start_of, scratch, counts);
+  SortRuns(out.order, out.first, start_of, scratch, counts, in_order);
   // the rows' blocks and where each ends (a row's ends are in order too: its calls do not overlap)
   const size_t rows = out.thread.size();
   out.block_first.reserve(rows + 1);
@@ -179,6 +184,207 @@ SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const s
 }
 SampleLanes OrderLanes(const PackedColumn<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
   return LanesBy(key, n_lanes, time, origin);
+}
+
+namespace {
+
+// A lane's calls so far that no later call holds yet, as stretches of calls one after another at one depth
+// (with the calls inside them), the deepest last: each stretch's depth, the lane's place of its first call,
+// its first call's start and the latest start in it. The stretches left at the end are the calls inside
+// calls that never exited (no samples), one after another in time: a call's place in the start order is its
+// stretch's first call's place plus its depth below that stretch's.
+class Nesting {
+ public:
+  struct Stretch {
+    int32_t depth;
+    uint32_t first;
+    uint64_t first_start;
+    uint64_t last_start;
+  };
+  // Takes the lane's next call in (exit order) at depth d starting at t (kCheck: else t is not read);
+  // `first` is the place of the first call in it (itself, or the first inside it). False when kCheck and
+  // the calls do not nest.
+  template <bool kCheck>
+  PROFSCOPE_ALWAYS_INLINE bool Take(int32_t d, uint64_t t, uint32_t* first) {
+    Stretch here{d, seen_++, t, t};
+    if (!open_.empty() && open_.back().depth > d) {  // the calls inside this one: it started strictly before them
+      const Stretch& inner = open_.back();
+      if (kCheck && (static_cast<int64_t>(inner.depth) != static_cast<int64_t>(d) + 1 || !(t < inner.first_start))) return false;
+      here.first = inner.first;
+      here.last_start = inner.last_start;
+      open_.pop_back();
+    }
+    *first = here.first;
+    if (!open_.empty() && open_.back().depth == d) {  // after the calls before it at its depth, which ended
+      if (kCheck && !(open_.back().last_start <= here.first_start)) return false;
+      open_.back().last_start = here.last_start;
+    } else {
+      open_.push_back(here);
+    }
+    return true;
+  }
+  // How many calls were taken.
+  uint32_t seen() const { return seen_; }
+  // The stretches left, outermost first; the lane starts again.
+  std::vector<Stretch> Restart() {
+    seen_ = 0;
+    std::vector<Stretch> left;
+    left.swap(open_);
+    return left;
+  }
+
+ private:
+  std::vector<Stretch> open_;
+  uint32_t seen_ = 0;
+};
+
+}  // namespace
+
+SampleLanes LanesOfNestedCalls(const IntervalView& calls, size_t n_samples, int32_t n_lanes, uint64_t origin, bool* nested) {
+  *nested = false;
+  SampleLanes out;
+  const size_t lanes = static_cast<size_t>(std::max(n_lanes, 0));
+  n_samples = std::min(n_samples, calls.from_samples());
+  auto lane_of = [&](size_t i) {
+    const int32_t th = calls.thread(i);
+    return th >= 0 && static_cast<size_t>(th) < lanes ? static_cast<size_t>(th) : lanes;
+  };
+  // First the lanes' sizes and whether the calls nest, then again, each call to its place.
+  std::vector<Nesting> nesting(lanes);
+  out.start.assign(lanes + 2, 0);
+  for (size_t i = 0; i < n_samples; ++i) {
+    const size_t l = lane_of(i);
+    ++out.start[l + 1];
+    uint32_t first;
+    const int32_t d = calls.depth(i);
+    if (l == lanes) {
+      if (calls.thread(i) >= 0) return {};  // (a thread past the table's)
+    } else if (d < 0 || !nesting[l].Take<true>(d, Relative(calls.start(i), origin), &first)) {
+      return {};
+    }
+  }
+  for (size_t l = 0; l <= lanes; ++l) out.start[l + 1] += out.start[l];
+  std::vector<std::vector<Nesting::Stretch>> outermost(lanes);  // each lane's stretches left at the end, last first
+  for (size_t l = 0; l < lanes; ++l) {
+    std::vector<Nesting::Stretch> left = nesting[l].Restart();
+    for (size_t k = 1; k < left.size(); ++k)  // (the calls inside calls that never exited: one after another)
+      if (!(left[k - 1].last_start <= left[k].first_start)) return {};
+    outermost[l].assign(left.rbegin(), left.rend());
+  }
+  out.samples.resize(static_cast<size_t>(out.start.back()));
+  size_t other = static_cast<size_t>(out.start[lanes]);
+  for (size_t i = 0; i < n_samples; ++i) {
+    const size_t l = lane_of(i);
+    if (l == lanes) {
+      out.samples[other++] = static_cast<int32_t>(i);
+      continue;
+    }
+    std::vector<Nesting::Stretch>& outer = outermost[l];
+    const uint32_t k = nesting[l].seen();  // (its place among the lane's calls in exit order)
+    while (outer.size() > 1 && k >= outer[outer.size() - 2].first) outer.pop_back();  // (the stretch it is in)
+    const int32_t d = calls.depth(i);
+    uint32_t first = 0;
+    nesting[l].Take<false>(d, 0, &first);
+    const int64_t below = static_cast<int64_t>(d) - outer.back().depth;
+    const size_t place = first + static_cast<size_t>(below);
+    if (below < 0 || place >= static_cast<size_t>(out.start[l + 1] - out.start[l])) return {};  // (not for calls that nest)
+    out.samples[static_cast<size_t>(out.start[l]) + place] = static_cast<int32_t>(i);
+  }
+  std::sort(out.samples.begin() + out.start[lanes], out.samples.end(), [&](int32_t a, int32_t b) {
+    const uint64_t ka = Relative(calls.start(static_cast<size_t>(a)), origin), kb = Relative(calls.start(static_cast<size_t>(b)), origin);
+    return ka < kb || (ka == kb && a < b);
+  });
+  *nested = true;
+  return out;
+}
+
+SampleLanes LanesOfCalls(const IntervalView& calls, const IntervalRows& rows, size_t n_samples, int32_t n_lanes, uint64_t origin) {
+  SampleLanes out;
+  const size_t lanes = static_cast<size_t>(std::max(n_lanes, 0));
+  n_samples = std::min(n_samples, calls.from_samples());
+  const size_t n_rows = rows.thread.size();
+  auto in_lane = [&](size_t r) {  // a row's lane: its thread's, else the lane of the samples of no lane
+    const int32_t th = rows.thread[r];
+    return th >= 0 && static_cast<size_t>(th) < lanes ? static_cast<size_t>(th) : lanes;
+  };
+  auto is_sample = [&](int32_t c) { return static_cast<size_t>(c) < n_samples; };
+  // (a call past the samples: one that never exited, kept as an interval of its own)
+  auto key_of = [&](int32_t c) { return Relative(calls.start(static_cast<size_t>(c)), origin); };
+  out.start.assign(lanes + 2, 0);
+  for (size_t r = 0; r < n_rows; ++r)
+    for (int32_t k = rows.first[r]; k < rows.first[r + 1]; ++k) out.start[in_lane(r) + 1] += is_sample(rows.order[static_cast<size_t>(k)]);
+  for (size_t k = static_cast<size_t>(rows.first.back()); k < rows.order.size(); ++k) out.start[lanes + 1] += is_sample(rows.order[k]);
+  for (size_t l = 0; l <= lanes; ++l) out.start[l + 1] += out.start[l];
+  out.samples.resize(static_cast<size_t>(out.start.back()));
+  // Each lane's rows (by thread, then depth: a lane's are side by side) merged by (start, call), as the
+  // rows are ordered: a min-heap of the rows' next samples.
+  struct Head {
+    uint64_t key;
+    int32_t call;
+    int32_t at;   // its place in rows.order
+    int32_t end;  // its row's end there
+  };
+  auto before = [](const Head& a, const Head& b) { return a.key < b.key || (a.key == b.key && a.call < b.call); };
+  std::vector<Head> heap;
+  auto sift_down = [&](size_t at) {
+    const size_t size = heap.size();
+    const Head moving = heap[at];
+    for (;;) {
+      size_t c = 2 * at + 1;
+      if (c >= size) break;
+      if (c + 1 < size && before(heap[c + 1], heap[c])) ++c;
+      if (!before(heap[c], moving)) break;
+      heap[at] = heap[c];
+      at = c;
+    }
+    heap[at] = moving;
+  };
+  // The next sample of a row from `at` on, as a head; false when the row has none left.
+  auto next_head = [&](int32_t at, int32_t end, Head* h) {
+    for (; at < end; ++at) {
+      const int32_t c = rows.order[static_cast<size_t>(at)];
+      if (!is_sample(c)) continue;
+      *h = Head{key_of(c), c, at, end};
+      return true;
+    }
+    return false;
+  };
+  size_t fill = 0;
+  size_t r = 0;
+  for (size_t l = 0; l < lanes; ++l) {
+    while (r < n_rows && in_lane(r) < l) ++r;  // (rows past the lanes come last: in_lane is then `lanes`)
+    heap.clear();
+    for (; r < n_rows && in_lane(r) == l; ++r) {
+      Head h;
+      if (next_head(rows.first[r], rows.first[r + 1], &h)) heap.push_back(h);
+    }
+    for (size_t k = heap.size() / 2; k-- > 0;) sift_down(k);
+    fill = static_cast<size_t>(out.start[l]);
+    while (!heap.empty()) {
+      Head& top = heap[0];
+      out.samples[fill++] = top.call;
+      if (!next_head(top.at + 1, top.end, &top)) {
+        top = heap.back();
+        heap.pop_back();
+        if (heap.empty()) break;
+      }
+      sift_down(0);
+    }
+  }
+  // The samples of no lane (of no thread, or of a thread past the lanes): few; sorted as they are
+  fill = static_cast<size_t>(out.start[lanes]);
+  auto take = [&](size_t a, size_t b) {
+    for (size_t k = a; k < b; ++k)
+      if (is_sample(rows.order[k])) out.samples[fill++] = rows.order[k];
+  };
+  for (size_t q = 0; q < n_rows; ++q)
+    if (in_lane(q) == lanes) take(static_cast<size_t>(rows.first[q]), static_cast<size_t>(rows.first[q + 1]));
+  take(static_cast<size_t>(rows.first.back()), rows.order.size());
+  std::sort(out.samples.begin() + out.start[lanes], out.samples.end(), [&](int32_t a, int32_t b) {
+    const uint64_t ka = key_of(a), kb = key_of(b);
+    return ka < kb || (ka == kb && a < b);
+  });
+  return out;
 }
 
 IntervalBoxes BoxIntervals(const IntervalView& calls, const IntervalRows& rows, const std::vector<int32_t>& which, uint64_t origin,

@@ -43,8 +43,26 @@ struct IntervalRows {
   std::vector<int32_t> block_first;  // rows + 1 entries
   std::vector<double> block_end;
 };
-// `origin`: as OrderLanes'. May throw std::bad_alloc.
-IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin);
+// `origin`: as OrderLanes'. `in_order`: the calls below it are known to be in start order at each thread and
+// depth (LanesOfNestedCalls found them nested): their starts are not read again. May throw std::bad_alloc.
+IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin, size_t in_order = 0);
+
+// OrderLanes(samples.thread, n_lanes, samples.time, origin) of a profile whose first `n_samples` calls are
+// its samples (calls.OfSample(i) == i: an XRay log's), made from `rows` (OrderIntervalRows of those calls)
+// by merging each thread's rows: a row is in start order already, so a lane costs a pass over its calls
+// and a heap of its depths, not a sort of its times. May throw std::bad_alloc.
+SampleLanes LanesOfCalls(const IntervalView& calls, const IntervalRows& rows, size_t n_samples, int32_t n_lanes, uint64_t origin);
+
+// The same lanes, when each thread's calls nest as calls do (an XRay log's: every sample is a call that
+// exited, a thread's come in exit order, a call after the calls inside it), made in two passes over the
+// samples without sorting: a call's place in its lane is the exit-order place of the first call inside it
+// (or its own) plus its depth below the outermost calls around it. `nested` says whether the calls nest so:
+// a call is one less deep than the calls right inside it and starts strictly before them; no call starts
+// before the calls before it at its depth (and those inside them) started; the calls inside calls that
+// never exited follow each other the same way; no call is at a negative depth or of a thread past the
+// lanes. Then each thread's calls at each depth are in start order as they are (OrderIntervalRows'
+// `in_order`). When false, the lanes are empty (LanesOfCalls makes them). May throw std::bad_alloc.
+SampleLanes LanesOfNestedCalls(const IntervalView& calls, size_t n_samples, int32_t n_lanes, uint64_t origin, bool* nested);
 
 // The flame chart's boxes of exact calls in a window, made where the calls are (the page holds none of
 // them): for each row of `which` (a row of `rows`; rows out of range are left out), in that order, the calls

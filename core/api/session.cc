@@ -337,7 +337,19 @@ std::string Session::EventsJson() const {
 
 SampleLanes Session::Lanes(bool by_cpu) const {
   const SampleTable& t = res_.profile.samples;
-  if (!by_cpu) return OrderLanes(t.thread, static_cast<int32_t>(res_.profile.threads.size()), t.time, time_origin_);
+  const auto n_threads = static_cast<int32_t>(res_.profile.threads.size());
+  if (!by_cpu) {
+    // (samples that are the calls, an XRay log's: their lanes from their nesting in one pass, else merged
+    // from the flame chart's rows, which are in start order already)
+    if (t.size() > 0 && Calls().from_samples() == t.size()) {
+      bool nested = false;
+      SampleLanes lanes = LanesOfNestedCalls(Calls(), t.size(), n_threads, time_origin_, &nested);
+      calls_nest_ = nested;
+      if (nested) return lanes;
+      return LanesOfCalls(Calls(), FlameRows(), t.size(), n_threads, time_origin_);
+    }
+    return OrderLanes(t.thread, n_threads, t.time, time_origin_);
+  }
   int32_t most = -1;
   t.cpu.ForEach([&](int32_t c) { most = std::max(most, c); });
   if (most < 0 || most >= 65536) return {};
@@ -350,7 +362,7 @@ const IntervalView& Session::Calls() const {
 }
 
 const IntervalRows& Session::FlameRows() const {
-  if (!flame_rows_) flame_rows_ = std::make_unique<IntervalRows>(OrderIntervalRows(Calls(), time_origin_));
+  if (!flame_rows_) flame_rows_ = std::make_unique<IntervalRows>(OrderIntervalRows(Calls(), time_origin_, calls_nest_ ? Calls().from_samples() : 0));
   return *flame_rows_;
 }
 

@@ -209,6 +209,7 @@ class Session {
   std::unique_ptr<CallTreeBuilder> analyzer_;
   mutable std::unique_ptr<IntervalView> calls_;  // (Calls and FlameRows, made when first asked)
   mutable std::unique_ptr<IntervalRows> flame_rows_;
+  mutable bool calls_nest_ = false;  // (Lanes found the calls that are samples nested: FlameRows need not check their order)
   uint64_t time_origin_ = 0;
   uint64_t time_zero_ = 0;
   ByteSource& src_;

@@ -23,11 +23,4 @@ int32_t IntervalView::func(size_t i) const {
   return f >= 0 && static_cast<size_t>(f) < p_.frames.func.size() ? p_.frames.func[static_cast<size_t>(f)] : kNone;
 }
 
-int32_t IntervalView::depth(size_t i) const {
-  if (i >= from_) return p_.intervals.depth[i - from_];
-  const int32_t s = p_.samples.stack[i];
-  // the call's own frame is one below the thread's root: depth 0 for the outermost call
-  return s >= 0 && static_cast<size_t>(s) < stack_depth_.size() ? stack_depth_[static_cast<size_t>(s)] - 1 : 0;
-}
-
 }  // namespace profscope

@@ -23,7 +23,12 @@ class IntervalView {
     const uint64_t t = p_.samples.time[i], d = p_.samples.weight[i];
     return d > UINT64_MAX - t ? UINT64_MAX : t + d;
   }
-  int32_t depth(size_t i) const;
+  int32_t depth(size_t i) const {
+    if (i >= from_) return p_.intervals.depth[i - from_];
+    const int32_t s = p_.samples.stack[i];
+    // the call's own frame is one below the thread's root: depth 0 for the outermost call
+    return s >= 0 && static_cast<size_t>(s) < stack_depth_.size() ? stack_depth_[static_cast<size_t>(s)] - 1 : 0;
+  }
   int32_t record(size_t i) const { return i < from_ ? p_.samples.record[i] : p_.intervals.record[i - from_]; }
   // f(start, end) of every interval in order, the samples' weights read a run or a plain stretch at a time
   // (not a look-up a row).
@@ -40,6 +45,8 @@ class IntervalView {
   }
   // The interval of sample i, when the intervals are made from the samples (else kNone).
   int32_t OfSample(size_t i) const { return i < from_ ? static_cast<int32_t>(i) : kNone; }
+  // How many of the first calls are the samples of the same rows (0 when the intervals are kept apart).
+  size_t from_samples() const { return from_; }
 
  private:
   const Profile& p_;

@@ -254,6 +254,143 @@ TEST(IntervalRows, ManyCallsLikeAStableSort) {
   }
 }
 
+// Samples that are calls: (thread, depth, start) each, in exit order, as XRay's; stack d + 1 is d below the
+// root.
+Profile SampleCalls(const std::vector<int32_t>& thread, const std::vector<int32_t>& depth, const std::vector<uint64_t>& start) {
+  Profile p;
+  for (size_t d = 0; d < 8; ++d) {
+    p.stacks.frame.push_back(0);
+    p.stacks.prefix.push_back(d == 0 ? kNone : static_cast<int32_t>(d - 1));
+  }
+  for (size_t i = 0; i < start.size(); ++i) {
+    p.samples.time.push_back(start[i]);
+    p.samples.thread.push_back(thread[i]);
+    p.samples.stack.push_back(depth[i] + 1);
+    p.samples.weight.push_back(1);
+    p.samples.cpu.push_back(kNone);
+    p.samples.event.push_back(0);
+    p.samples.record.push_back(kNone);
+  }
+  p.intervals.from_samples = start.size();
+  return p;
+}
+
+TEST(SampleLanes, NestedCallsInStartOrder) {
+  // thread 0: main (never exited) calls a (calls b, c) then d, which never exits and calls e; thread 1: f
+  // calls g at the same tick (a tie: not for the one pass); a call of no thread
+  const Profile p = SampleCalls({0, 0, 0, 1, 0, 1, -1, 0}, {2, 2, 1, 1, 2, 0, 0, 3}, {12, 15, 10, 31, 20, 31, 5, 40});
+  const IntervalView v(p);
+  bool nested = true;
+  EXPECT_TRUE(LanesOfNestedCalls(v, p.samples.size(), 2, 0, &nested).samples.empty());
+  EXPECT_FALSE(nested);  // (thread 1's tie)
+  const SampleLanes want = OrderLanes(p.samples.thread, 2, p.samples.time, 0);
+  EXPECT_EQ(want.samples, (std::vector<int32_t>{2, 0, 1, 4, 7, 3, 5, 6}));
+  EXPECT_EQ(LanesOfCalls(v, OrderIntervalRows(v, 0), p.samples.size(), 2, 0).samples, want.samples);
+  // thread 0 alone nests: a (10), b (12), c (15), then d's inner calls e (20) and its inner one (40)
+  const Profile q = SampleCalls({0, 0, 0, 0, 0}, {2, 2, 1, 2, 3}, {12, 15, 10, 20, 40});
+  const IntervalView w(q);
+  const SampleLanes one = LanesOfNestedCalls(w, q.samples.size(), 1, 0, &nested);
+  EXPECT_TRUE(nested);
+  EXPECT_EQ(one.samples, (std::vector<int32_t>{2, 0, 1, 3, 4}));
+  EXPECT_EQ(one.start, (std::vector<int32_t>{0, 5, 5}));
+  // the calls inside a call that never exited starting before the calls before it ended: no nesting
+  const Profile r = SampleCalls({0, 0}, {1, 2}, {50, 10});
+  LanesOfNestedCalls(IntervalView(r), r.samples.size(), 1, 0, &nested);
+  EXPECT_FALSE(nested);
+}
+
+// Calls as an XRay log makes them: each thread's calls nest, the samples come in exit order (a call after
+// the calls inside it) with threads interleaved and ties in time (a call and its first inner call entered at
+// the same tick), some samples of no thread or of a thread past the lanes, and calls that never exited kept
+// as intervals after the samples. LanesOfCalls, merging the flame chart's rows, gives OrderLanes' lanes.
+TEST(SampleLanes, LanesOfCallsAsOrderLanes) {
+  std::mt19937_64 rng(777);
+  int nested_rounds = 0, other_rounds = 0;
+  for (int round = 0; round < 30; ++round) {
+    const size_t target = round == 0 ? 250000 : 200 + rng() % 5000;
+    const int32_t n_lanes = 1 + static_cast<int32_t>(rng() % 5);
+    const size_t most_depth = round % 3 == 0 ? 400 : 1 + rng() % 20;
+    Profile p;
+    for (size_t d = 0; d <= most_depth + 1; ++d) {  // stack d: d frames below the root (call depth d - 1)
+      p.stacks.frame.push_back(0);
+      p.stacks.prefix.push_back(d == 0 ? kNone : static_cast<int32_t>(d - 1));
+    }
+    std::vector<std::vector<uint64_t>> open(static_cast<size_t>(n_lanes) + 2);
+    std::vector<uint64_t> now(open.size(), 1000 + rng() % 50);
+    std::vector<bool> last_exit(open.size(), false);
+    auto add_sample = [&](int32_t thread, uint64_t start, size_t depth) {
+      p.samples.time.push_back(start);
+      p.samples.thread.push_back(thread);
+      p.samples.stack.push_back(static_cast<int32_t>(depth + 1));
+      p.samples.weight.push_back(1);
+      p.samples.cpu.push_back(kNone);
+      p.samples.event.push_back(0);
+      p.samples.record.push_back(kNone);
+    };
+    while (p.samples.size() < target) {
+      // the last is of no thread, the one before past the lanes (in some rounds)
+      const size_t t = rng() % (round % 6 == 5 ? open.size() : open.size() - 1);
+      const size_t u = round % 6 == 5 || t + 2 < open.size() ? t : open.size() - 1;
+      const int32_t thread = u + 1 == open.size() ? kNone : static_cast<int32_t>(u);
+      std::vector<uint64_t>& st = open[u];
+      const bool enter = st.size() < most_depth && (st.empty() || rng() % 2 == 0);
+      // ticks before it: rounds of ties anywhere (a call and its first inner call entered at one tick),
+      // rounds of ties only of calls one after another (an enter right after an exit), rounds of none
+      const int ties = round % 4;
+      now[u] += ties == 1 ? rng() % 3 : ties == 2 && (!enter || last_exit[u]) ? rng() % 2 : 1 + rng() % 3;
+      last_exit[u] = !enter;
+      if (enter) {
+        st.push_back(round % 7 == 6 && rng() % 50 == 0 ? 0 : now[u]);  // (a few of no time)
+      } else if (round % 5 == 4 && st.size() > 2 && rng() % 100 == 0) {
+        // an exit that closes inner calls that never exited: the outer one first, as BuildCalls repairs
+        for (size_t d = st.size() - 3; d < st.size(); ++d) add_sample(thread, st[d], d);
+        st.resize(st.size() - 3);
+      } else {
+        add_sample(thread, st.back(), st.size() - 1);
+        st.pop_back();
+      }
+    }
+    p.intervals.from_samples = p.samples.size();
+    for (size_t t = 0; t < open.size(); ++t)  // the calls that never exited
+      for (size_t d = 0; d < open[t].size(); ++d) {
+        p.intervals.thread.push_back(t + 1 == open.size() ? kNone : static_cast<int32_t>(t));
+        p.intervals.depth.push_back(static_cast<int32_t>(d));
+        p.intervals.start.push_back(open[t][d]);
+        p.intervals.end.push_back(now[t]);
+        p.intervals.func.push_back(0);
+        p.intervals.record.push_back(kNone);
+      }
+    const IntervalView v(p);
+    for (const uint64_t origin : {uint64_t{0}, uint64_t{999}}) {
+      SCOPED_TRACE(testing::Message() << "round " << round << " origin " << origin);
+      const SampleLanes got = LanesOfCalls(v, OrderIntervalRows(v, origin), p.samples.size(), n_lanes, origin);
+      const SampleLanes want = OrderLanes(p.samples.thread, n_lanes, p.samples.time, origin);
+      ASSERT_EQ(got.start, want.start);
+      ASSERT_EQ(got.samples, want.samples);
+      // in one pass over their nesting, when they nest (else nothing)
+      bool nested = false;
+      const SampleLanes one_pass = LanesOfNestedCalls(v, p.samples.size(), n_lanes, origin, &nested);
+      if (nested) {
+        ++nested_rounds;
+        ASSERT_EQ(one_pass.start, want.start);
+        ASSERT_EQ(one_pass.samples, want.samples);
+        // and the flame chart's rows need not check the samples' order
+        const IntervalRows rows = OrderIntervalRows(v, origin), trusted = OrderIntervalRows(v, origin, p.samples.size());
+        ASSERT_EQ(trusted.order, rows.order);
+        ASSERT_EQ(trusted.first, rows.first);
+        ASSERT_EQ(trusted.block_end, rows.block_end);
+      } else {
+        ++other_rounds;
+        EXPECT_TRUE(one_pass.samples.empty());
+      }
+    }
+  }
+  // (both ways were taken: most rounds nest; ties of a call and its first inner call, repaired exits and a
+  // thread's calls at two outermost depths do not)
+  EXPECT_GE(nested_rounds, 10);
+  EXPECT_GE(other_rounds, 10);
+}
+
 // The boxes of a call-by-call walk over each asked row: what BoxIntervals makes with a search per column.
 IntervalBoxes WalkBoxes(const IntervalView& v, const IntervalRows& rows, const std::vector<int32_t>& which, uint64_t origin, double scale,
                         double t0, double t1, int32_t cols) {
