@@ -80,8 +80,18 @@ inline void DriveSession(profscope::Session& s, uint8_t mode) {
     }
     // the flame chart's: lanes, and the rows of exact calls with their boxes over the whole span and a
     // slice of it (the page asks for them as its view changes)
-    sink += std::to_string(s.Lanes(false).samples.size() + s.Lanes(true).samples.size());
+    const profscope::SampleLanes lanes = s.Lanes(false);
+    sink += std::to_string(lanes.samples.size() + s.Lanes(true).samples.size());
     const profscope::IntervalRows& flame_rows = s.FlameRows();
+    {
+      // the lanes and rows made from the calls' nesting (an XRay log's) are the sorted ones
+      const profscope::Profile& p = s.result().profile;
+      const profscope::SampleLanes sorted =
+          profscope::OrderLanes(p.samples.thread, static_cast<int32_t>(p.threads.size()), p.samples.time, s.TimeOrigin());
+      const profscope::IntervalRows checked = profscope::OrderIntervalRows(s.Calls(), s.TimeOrigin());
+      if (sorted.samples != lanes.samples || sorted.start != lanes.start || checked.order != flame_rows.order || checked.first != flame_rows.first)
+        __builtin_trap();
+    }
     const auto span = s.IntervalSpan();
     std::vector<int32_t> which;
     for (int32_t r = -1; r <= static_cast<int32_t>(flame_rows.thread.size()) && which.size() < 4096; ++r) which.push_back(r);
