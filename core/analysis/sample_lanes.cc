@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <limits>
 
+#include "core/model/min_heap.h"
+
 namespace profscope {
 namespace {
 
@@ -326,19 +328,6 @@ SampleLanes LanesOfCalls(const IntervalView& calls, const IntervalRows& rows, si
   };
   auto before = [](const Head& a, const Head& b) { return a.key < b.key || (a.key == b.key && a.call < b.call); };
   std::vector<Head> heap;
-  auto sift_down = [&](size_t at) {
-    const size_t size = heap.size();
-    const Head moving = heap[at];
-    for (;;) {
-      size_t c = 2 * at + 1;
-      if (c >= size) break;
-      if (c + 1 < size && before(heap[c + 1], heap[c])) ++c;
-      if (!before(heap[c], moving)) break;
-      heap[at] = heap[c];
-      at = c;
-    }
-    heap[at] = moving;
-  };
   // The next sample of a row from `at` on, as a head; false when the row has none left.
   auto next_head = [&](int32_t at, int32_t end, Head* h) {
     for (; at < end; ++at) {
@@ -358,7 +347,7 @@ SampleLanes LanesOfCalls(const IntervalView& calls, const IntervalRows& rows, si
       Head h;
       if (next_head(rows.first[r], rows.first[r + 1], &h)) heap.push_back(h);
     }
-    for (size_t k = heap.size() / 2; k-- > 0;) sift_down(k);
+    MakeHeap(heap, before);
     fill = static_cast<size_t>(out.start[l]);
     while (!heap.empty()) {
       Head& top = heap[0];
@@ -368,7 +357,7 @@ SampleLanes LanesOfCalls(const IntervalView& calls, const IntervalRows& rows, si
         heap.pop_back();
         if (heap.empty()) break;
       }
-      sift_down(0);
+      SiftDown(heap, 0, before);
     }
   }
   // The samples of no lane (of no thread, or of a thread past the lanes): few; sorted as they are

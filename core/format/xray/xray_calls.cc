@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/format/xray/xray_format.h"
+#include "core/model/min_heap.h"
 #include "core/model/thread_tracker.h"
 
 namespace profscope::xray {
@@ -93,21 +94,7 @@ TimeMerge::TimeMerge(const CallLog& log) : log_(log) {
     tails.emplace(g.last, cur);
   }
   merged_ = true;
-  for (size_t k = heap_.size() / 2; k-- > 0;) SiftDown(k);  // (the chains' keys: a heap once sifted)
-}
-
-void TimeMerge::SiftDown(size_t at) {
-  const size_t size = heap_.size();
-  const Key moving = heap_[at];
-  for (;;) {
-    size_t c = 2 * at + 1;
-    if (c >= size) break;
-    if (c + 1 < size && Before(heap_[c + 1], heap_[c])) ++c;
-    if (!Before(heap_[c], moving)) break;
-    heap_[at] = heap_[c];
-    at = c;
-  }
-  heap_[at] = moving;
+  MakeHeap(heap_, Before);  // (the chains' keys)
 }
 
 bool TimeMerge::Next(Item* out) {
@@ -144,7 +131,7 @@ bool TimeMerge::Next(Item* out) {
     heap_.pop_back();
     if (heap_.empty()) return true;
   }
-  SiftDown(0);
+  SiftDown(heap_, 0, Before);
   return true;
 }
 

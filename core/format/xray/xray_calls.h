@@ -61,7 +61,6 @@ class TimeMerge {
     uint32_t cursor;
   };
   static bool Before(const Key& a, const Key& b) { return a.tsc < b.tsc || (a.tsc == b.tsc && a.index < b.index); }
-  void SiftDown(size_t at);  // moves heap_[at] down to its place
   const CallLog& log_;
   std::vector<Segment> segs_;      // few segments: chained,
   std::vector<Cursor> cursors_;    // a cursor a chain,
