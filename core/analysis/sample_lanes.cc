@@ -190,6 +190,15 @@ SampleLanes OrderLanes(const PackedColumn<int32_t>& key, int32_t n_lanes, const 
 
 namespace {
 
+// Calls [first, last) in start order (relative to the origin), equal starts in call order: the lane of the
+// samples of no thread.
+void SortByStart(const IntervalView& calls, uint64_t origin, std::vector<int32_t>::iterator first, std::vector<int32_t>::iterator last) {
+  std::sort(first, last, [&](int32_t a, int32_t b) {
+    const uint64_t ka = Relative(calls.start(static_cast<size_t>(a)), origin), kb = Relative(calls.start(static_cast<size_t>(b)), origin);
+    return ka < kb || (ka == kb && a < b);
+  });
+}
+
 // A lane's calls so far that no later call holds yet, as stretches of calls one after another at one depth
 // (with the calls inside them), the deepest last: each stretch's depth, the lane's place of its first call,
 // its first call's start and the latest start in it. The stretches left at the end are the calls inside
@@ -292,10 +301,7 @@ SampleLanes LanesOfNestedCalls(const IntervalView& calls, size_t n_samples, int3
     if (below < 0 || place >= static_cast<size_t>(out.start[l + 1] - out.start[l])) return {};  // (not for calls that nest)
     out.samples[static_cast<size_t>(out.start[l]) + place] = static_cast<int32_t>(i);
   }
-  std::sort(out.samples.begin() + out.start[lanes], out.samples.end(), [&](int32_t a, int32_t b) {
-    const uint64_t ka = Relative(calls.start(static_cast<size_t>(a)), origin), kb = Relative(calls.start(static_cast<size_t>(b)), origin);
-    return ka < kb || (ka == kb && a < b);
-  });
+  SortByStart(calls, origin, out.samples.begin() + out.start[lanes], out.samples.end());
   *nested = true;
   return out;
 }
@@ -369,10 +375,7 @@ SampleLanes LanesOfCalls(const IntervalView& calls, const IntervalRows& rows, si
   for (size_t q = 0; q < n_rows; ++q)
     if (in_lane(q) == lanes) take(static_cast<size_t>(rows.first[q]), static_cast<size_t>(rows.first[q + 1]));
   take(static_cast<size_t>(rows.first.back()), rows.order.size());
-  std::sort(out.samples.begin() + out.start[lanes], out.samples.end(), [&](int32_t a, int32_t b) {
-    const uint64_t ka = key_of(a), kb = key_of(b);
-    return ka < kb || (ka == kb && a < b);
-  });
+  SortByStart(calls, origin, out.samples.begin() + out.start[lanes], out.samples.end());
   return out;
 }
 

@@ -339,8 +339,8 @@ SampleLanes Session::Lanes(bool by_cpu) const {
   const SampleTable& t = res_.profile.samples;
   const auto n_threads = static_cast<int32_t>(res_.profile.threads.size());
   if (!by_cpu) {
-    // (samples that are the calls, an XRay log's: their lanes from their nesting in one pass, else merged
-    // from the flame chart's rows, which are in start order already)
+    // (samples that are the calls, an XRay log's: their lanes from their nesting, without a sort, else
+    // merged from the flame chart's rows, which are in start order already)
     if (t.size() > 0 && Calls().from_samples() == t.size()) {
       bool nested = false;
       SampleLanes lanes = LanesOfNestedCalls(Calls(), t.size(), n_threads, time_origin_, &nested);

@@ -94,7 +94,7 @@ TimeMerge::TimeMerge(const CallLog& log) : log_(log) {
     tails.emplace(g.last, cur);
   }
   merged_ = true;
-  MakeHeap(heap_, Before);  // (the chains' keys)
+  MakeHeap(heap_, Before{});  // (the chains' keys)
 }
 
 bool TimeMerge::Next(Item* out) {
@@ -131,7 +131,7 @@ bool TimeMerge::Next(Item* out) {
     heap_.pop_back();
     if (heap_.empty()) return true;
   }
-  SiftDown(heap_, 0, Before);
+  SiftDown(heap_, 0, Before{});
   return true;
 }
 

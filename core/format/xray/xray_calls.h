@@ -60,7 +60,9 @@ class TimeMerge {
     uint32_t index;
     uint32_t cursor;
   };
-  static bool Before(const Key& a, const Key& b) { return a.tsc < b.tsc || (a.tsc == b.tsc && a.index < b.index); }
+  struct Before {  // (a type, not a function pointer: the heap's comparisons inline)
+    bool operator()(const Key& a, const Key& b) const { return a.tsc < b.tsc || (a.tsc == b.tsc && a.index < b.index); }
+  };
   const CallLog& log_;
   std::vector<Segment> segs_;      // few segments: chained,
   std::vector<Cursor> cursors_;    // a cursor a chain,
