@@ -50,6 +50,13 @@ class PauseCheck {
     last_ = offset;
     return fn_(offset, file);
   }
+  // After Ask at some offset of `file`: Ask is false, without asking, at every offset from there up to this
+  // one (exclusive), so a decoder may take the records before it at once.
+  uint64_t QuietUntil(uint8_t file = 0) const {
+    if (!fn_) return UINT64_MAX;
+    const uint64_t last = file == file_ ? last_ : 0;
+    return last > UINT64_MAX - every_ ? UINT64_MAX : last + every_;
+  }
 
  private:
   PauseFn fn_;

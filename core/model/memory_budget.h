@@ -27,6 +27,11 @@ class MemoryBudget {
   void set_limit_mib(uint64_t mib) { limit_ = mib << 20; }
   // True every kCheckEvery calls: when a loop should count (Reached).
   bool Due() { return ++tick_ % kCheckEvery == 0; }
+  // How many of the next Due() calls are false: a loop may take that many rows at once (SkipQuiet) and stop
+  // at the same row as one Due() a row would.
+  uint32_t QuietTicks() const { return kCheckEvery - 1 - tick_ % kCheckEvery; }
+  // Counts n Due() calls, n <= QuietTicks().
+  void SkipQuiet(uint32_t n) { tick_ += n; }
   // True when `used` bytes reach the limit (then, the first time, an error
   // diagnostic at `offset` in `diags`); stays true once reached.
   bool Reached(uint64_t used, uint64_t offset, Diagnostics& diags);

@@ -71,6 +71,25 @@ struct RecordTable {
     }
     return static_cast<int32_t>(n);
   }
+  // Adds k rows one after another from `off`, each `sz` bytes, of types[0 .. k - 1], the rest alike (a run
+  // of a tracer's fixed-size records, a column's run appended at once); the first row's number. Throws
+  // std::bad_alloc with the table unchanged.
+  int32_t AddEvenly(uint64_t off, uint64_t sz, const uint32_t* types, size_t k, RecordKind kd, int32_t par, RecordCategory cat) {
+    const size_t n = offset.size();
+    try {
+      offset.AppendRun(off, sz, k);
+      size.AppendRun(sz, 0, k);
+      for (size_t j = 0; j < k; ++j) type.push_back(types[j]);
+      kind.AppendRun(static_cast<uint8_t>(kd), 0, k);
+      category.AppendRun(static_cast<uint8_t>(cat), 0, k);
+      parent.AppendRun(par, 0, k);
+      file.AppendRun(current_file, 0, k);
+    } catch (const std::bad_alloc&) {
+      Truncate(n);
+      throw;
+    }
+    return static_cast<int32_t>(n);
+  }
   // Drops the rows from n on.
   void Truncate(size_t n) {
     offset.truncate(n);

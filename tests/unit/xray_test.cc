@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <functional>
 #include <set>
 #include <tuple>
 #include <sstream>
@@ -379,6 +380,7 @@ struct FdrBuf {
   uint64_t tsc;
   std::vector<std::array<uint32_t, 3>> fns;  // action, id, delta
   size_t garbage = 0;                        // v3+: bytes after the buffer's extent
+  uint8_t garbage_byte = 0x5a;               // what they are (even: they look like function records)
 };
 
 constexpr uint64_t kV1BufferSize = 160;
@@ -402,7 +404,7 @@ std::vector<uint8_t> FdrLog(int v, bool big, const std::vector<FdrBuf>& bufs) {
     } else {
       W e; e.big = big; e.U64(w.b.size() - body);
       std::copy(e.b.begin(), e.b.end(), w.b.begin() + static_cast<long>(ext));
-      if (v >= 3) for (size_t i = 0; i < b.garbage; ++i) w.U8(0x5a);  // even bytes: would read as function records
+      if (v >= 3) for (size_t i = 0; i < b.garbage; ++i) w.U8(b.garbage_byte);  // even bytes: would read as function records
     }
   }
   return w.b;
@@ -617,6 +619,120 @@ TEST(XRay, MemoryBudgetStopsTheDecodeAndKeepsWhatWasDecoded) {
   auto all = Decode(ManyCalls(2, 60000));
   EXPECT_EQ(all->s->result().profile.samples.size(), 120000u);
   EXPECT_EQ(all->s->DiagnosticsJson(), "[]");
+}
+
+// What a session says of a log, decoded whole (runs of function records taken at once) or asked to pause
+// before every record (one record at a time: a pause could come before any of them), never pausing;
+// `mib`: a memory budget (0: the default).
+std::string Said(const std::vector<uint8_t>& bytes, bool each_record, uint64_t mib) {
+  MemorySource src(bytes.data(), bytes.size());
+  Session s(src, "xray.log");
+  if (mib) s.SetMaxMemoryMiB(mib);
+  if (each_record) {
+    EXPECT_EQ(s.DecodeStart(nullptr, [](uint64_t, uint8_t) { return false; }, 1), Session::DecodeState::kDone);
+  } else {
+    s.Decode();
+  }
+  return s.RecordsText() + "\n" + s.StacksText(false, "") + "\n" + s.InfoJson() + "\n" + s.DiagnosticsJson() + "\n" +
+         std::to_string(s.result().records.rows());
+}
+
+// a == b, else where they first differ (not gtest's diff of two texts of megabytes)
+testing::AssertionResult SameText(const std::string& a, const std::string& b) {
+  if (a == b) return testing::AssertionSuccess();
+  size_t at = 0;
+  while (at < a.size() && at < b.size() && a[at] == b[at]) ++at;
+  const size_t from = at > 80 ? at - 80 : 0;
+  return testing::AssertionFailure() << "sizes " << a.size() << " and " << b.size() << ", first differing at " << at << ":\n"
+                                     << a.substr(from, 200) << "\n---\n" << b.substr(from, 200);
+}
+
+// An FDR log of version v with runs of function records of every action (and unknown ones, 1 in 50) in
+// buffers of two threads; after the second buffer's extent (v3+), bytes that read as function records of
+// a known action.
+std::vector<uint8_t> MixedFdrLog(int v, bool big, std::mt19937_64& rng) {
+  std::vector<FdrBuf> bufs;
+  for (int t = 0; t < (v == 1 ? 40 : 3); ++t) {  // (version 1's buffers hold 160 bytes: a few records each)
+    FdrBuf b{static_cast<uint32_t>(10 + t % 2), 100, static_cast<uint16_t>(t), 1000u + static_cast<uint64_t>(t), {}, v >= 3 && t == 1 ? 24u : 0u, 0x02};
+    const size_t n = v == 1 ? 1 + rng() % 10 : 1 + rng() % 2000;
+    for (size_t c = 0; c < n; ++c) {
+      const uint32_t action = rng() % 50 == 0 ? 5 + static_cast<uint32_t>(rng() % 3) : static_cast<uint32_t>(rng() % 4);
+      b.fns.push_back({action, static_cast<uint32_t>(1 + rng() % 9), static_cast<uint32_t>(rng() % 40)});
+    }
+    bufs.push_back(std::move(b));
+  }
+  return FdrLog(v, big, bufs);
+}
+
+// FDR logs of every version and byte order with function records of every action (and unknown ones),
+// buffers cut short or followed by garbage: taking a run of function records at once decodes what one
+// record at a time does; and a memory budget stops at the same record.
+TEST(XRay, FunctionRecordsTakenTogetherDecodeAsOneByOne) {
+  std::mt19937_64 rng(21);
+  for (const int v : {1, 2, 3, 5}) {
+    for (const bool big : {false, true}) {
+      std::vector<uint8_t> log = MixedFdrLog(v, big, rng);
+      SCOPED_TRACE(testing::Message() << "version " << v << (big ? " big" : " little"));
+      EXPECT_TRUE(SameText(Said(log, false, 0), Said(log, true, 0)));
+      log.resize(log.size() - 13);  // (cut inside a record)
+      EXPECT_TRUE(SameText(Said(log, false, 0), Said(log, true, 0)));
+    }
+  }
+  // (a budget reached while the records are read: 800 000 of them in 16 buffers of 4 threads)
+  std::vector<FdrBuf> bufs;
+  for (int t = 0; t < 16; ++t) {
+    FdrBuf b{static_cast<uint32_t>(10 + t % 4), 100, static_cast<uint16_t>(t % 3), 1000u + static_cast<uint64_t>(t), {}, 0, 0x5a};
+    for (int c = 0; c < 50000; ++c) b.fns.push_back({static_cast<uint32_t>(rng() % 3), static_cast<uint32_t>(1 + rng() % 200), static_cast<uint32_t>(rng() % 4000)});
+    bufs.push_back(std::move(b));
+  }
+  const std::vector<uint8_t> many = FdrLog(5, false, bufs);
+  const std::string budgeted = Said(many, false, 1);
+  EXPECT_NE(budgeted.find("memory_budget"), std::string::npos);
+  EXPECT_LT(std::stoul(budgeted.substr(budgeted.rfind('\n') + 1)), 400000u);
+  EXPECT_TRUE(SameText(budgeted, Said(many, true, 1)));
+}
+
+// The offsets a decode asks its pause function at, pausing where `pause_at` says and resuming, every
+// `every` bytes; what it says of the log at the end.
+std::vector<uint64_t> AskedAt(const std::vector<uint8_t>& bytes, uint64_t every, const std::function<bool(size_t)>& pause_at, std::string* said) {
+  MemorySource src(bytes.data(), bytes.size());
+  Session s(src, "xray.log");
+  std::vector<uint64_t> asked;
+  auto state = s.DecodeStart(nullptr, [&](uint64_t off, uint8_t) { asked.push_back(off); return pause_at(asked.size()); }, every);
+  while (state == Session::DecodeState::kPaused) state = s.DecodeResume();
+  *said = s.RecordsText() + "\n" + s.StacksText(false, "") + "\n" + s.DiagnosticsJson();
+  return asked;
+}
+
+// A decode asked to pause at most once per `every` bytes asks before the first record at least `every`
+// bytes past the one it last asked at, also inside a run of function records it takes at once: the
+// offsets asked at are those of a decode that asks before every record, thinned that way; pausing there
+// (always, or now and then) changes nothing it decodes.
+TEST(XRay, PausesComeBeforeTheSameRecordsWhenFunctionRecordsAreTakenTogether) {
+  std::mt19937_64 rng(22);
+  for (const int v : {1, 3, 5}) {
+    for (const bool big : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "version " << v << (big ? " big" : " little"));
+      const std::vector<uint8_t> log = MixedFdrLog(v, big, rng);
+      std::string whole, said;
+      const std::vector<uint64_t> every_record = AskedAt(log, 1, [](size_t) { return false; }, &whole);
+      ASSERT_GT(every_record.size(), v == 1 ? 100u : 1000u);
+      for (const uint64_t every : {8u, 12u, 24u, 100u, 1000u, 4096u, 8192u}) {
+        std::vector<uint64_t> want;
+        uint64_t last = 0;
+        for (const uint64_t off : every_record) {
+          if (off - last < every) continue;
+          want.push_back(off);
+          last = off;
+        }
+        SCOPED_TRACE(testing::Message() << "every " << every);
+        EXPECT_EQ(AskedAt(log, every, [](size_t) { return true; }, &said), want);
+        EXPECT_TRUE(SameText(said, whole));
+        EXPECT_EQ(AskedAt(log, every, [](size_t k) { return k % 3 == 0; }, &said), want);
+        EXPECT_TRUE(SameText(said, whole));
+      }
+    }
+  }
 }
 
 // The order TimeMerge yields a call log of these times in (thread 1's enters of function i), checking

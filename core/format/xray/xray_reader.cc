@@ -141,6 +141,64 @@ void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck*
   }
 }
 
+// The function records that follow one, taken at once: as many as the loop of ReadFdr would take one by one
+// with nothing else to do between them. They lie in the buffer and the file, no pause is asked before them
+// and no count of the budget is due (so a paused or budgeted read stops at the same record), nothing waits
+// for a function record's time (a wall-time marker), and each is a function record of a known action; the
+// rest is left to that loop. Their rows are added as one run of 8-byte rows (RecordTable::AddEvenly).
+void TakeFunctionStretch(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck* pause) {
+  constexpr size_t kMost = MemoryBudget::kCheckEvery;
+  XRayReadState& st = log->read;
+  if (st.paused || out.budget.reached() || st.wall_pending < log->markers.size()) return;
+  size_t most = std::min<size_t>(out.budget.QuietTicks(), kMost);
+  most = std::min(most, (n - st.off) / kFunctionRecordSize);
+  if (log->version >= 3) most = std::min<uint64_t>(most, st.buffer_left / kFunctionRecordSize);
+  const uint64_t quiet = pause ? pause->QuietUntil() : UINT64_MAX;
+  if (quiet <= st.off) return;
+  most = std::min<uint64_t>(most, (quiet - st.off + kFunctionRecordSize - 1) / kFunctionRecordSize);
+  if (most == 0) return;
+  const uint8_t* span = w.Get(st.off, most * kFunctionRecordSize);
+  if (!span) return;
+  uint32_t types[kMost], words[kMost], deltas[kMost];
+  size_t k = 0;
+  for (; k < most; ++k) {
+    const uint8_t* rec = span + k * kFunctionRecordSize;
+    if (rec[0] & 1) break;  // (a metadata record)
+    ByteReader r(rec, kFunctionRecordSize, st.off + k * kFunctionRecordSize, log->order);
+    words[k] = r.U32();
+    deltas[k] = r.U32();
+    const uint8_t action = (words[k] >> 1) & 7;
+    if (action > kEnterArg) break;
+    types[k] = kTypeFunctionBase + action;
+  }
+  if (k == 0) return;
+  const int32_t first_row = out.records.AddEvenly(st.off, kFunctionRecordSize, types, k, RecordKind::kRecord, -1, RecordCategory::kSample);
+  int32_t blk = kNone;
+  if (!st.ignoring) {
+    if (st.block == kNone) {
+      st.block = static_cast<int32_t>(log->blocks.size());
+      log->blocks.emplace_back();
+    }
+    blk = st.block;
+  }
+  for (size_t j = 0; j < k; ++j) {
+    if (!st.ignoring) {
+      st.base_tsc += deltas[j];
+      try {
+        log->calls.Add(st.tid, st.pid, blk, static_cast<CallAction>((words[j] >> 1) & 7), static_cast<int32_t>(words[j] >> 4), st.base_tsc,
+                       first_row + static_cast<int32_t>(j));
+      } catch (const std::bad_alloc&) {  // (as one record at a time: this record's row stays, the later ones go)
+        out.records.Truncate(static_cast<size_t>(first_row) + j + 1);
+        throw;
+      }
+      st.fn_open = true;
+    }
+    st.off += kFunctionRecordSize;
+    if (log->version >= 3) st.buffer_left -= kFunctionRecordSize;
+  }
+  out.budget.SkipQuiet(static_cast<uint32_t>(k));
+}
+
 void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck* pause) {
   // The reader's state lives in log->read, so a paused read goes on where it stopped.
   XRayReadState& st = log->read;
@@ -409,6 +467,7 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck* p
         buffer_left -= kFunctionRecordSize;
       }
     }
+    TakeFunctionStretch(w, n, log, out, pause);
   }
 }
 
