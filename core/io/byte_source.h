@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace profscope {
@@ -16,6 +17,13 @@ class ByteSource {
   // Copies [offset, offset+len) into dst; returns the number of bytes copied
   // (fewer only at the end of the source or on an I/O error).
   virtual size_t Read(uint64_t offset, uint8_t* dst, size_t len) = 0;
+  // The bytes [offset, offset+len) without a copy (a native file's pages mapped in), valid while the
+  // returned pointer or a copy of it lives; nullptr when this source does not lend them (then Read).
+  // Called with ranges inside size().
+  virtual std::shared_ptr<const uint8_t> Lend(uint64_t offset, size_t len) {
+    (void)offset, (void)len;
+    return nullptr;
+  }
 };
 
 class MemorySource : public ByteSource {
@@ -31,7 +39,8 @@ class MemorySource : public ByteSource {
 };
 
 // A read-through window over a ByteSource: Get(offset, len) returns a pointer
-// to len bytes valid until the next call, reading ahead in chunks.
+// to len bytes valid until the next call, reading ahead in chunks (borrowed
+// from the source when it lends them, else copied into the window's buffer).
 class Window {
  public:
   explicit Window(ByteSource& src, size_t chunk = 4u << 20) : src_(src), chunk_(chunk) {}
@@ -43,9 +52,13 @@ class Window {
   ByteSource& source() { return src_; }
 
  private:
+  const uint8_t* chunk() const { return lent_ ? lent_.get() : buf_.data(); }
+
+ private:
   ByteSource& src_;
   size_t chunk_;
   std::vector<uint8_t> buf_;
+  std::shared_ptr<const uint8_t> lent_;  // the chunk the source lent, else it is in buf_
   uint64_t buf_start_ = 0;
   size_t buf_len_ = 0;
 };
