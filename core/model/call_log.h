@@ -93,6 +93,11 @@ struct CallLog {
   int32_t Func(size_t i) const { return static_cast<int32_t>(func[i]); }
   // Appends a record; returns its index. Throws std::bad_alloc with the log unchanged.
   size_t Add(uint32_t tid, uint32_t pid, int32_t block, CallAction a, int32_t fn, uint64_t t, int32_t record_row);
+  // Appends k records of one thread, process and block, as k Adds would: actions a[j], function ids fn[j],
+  // times t[j] and record-table rows first_row + j (a run of a tracer's function records taken at once);
+  // returns the first one's index. Throws std::bad_alloc with the log unchanged.
+  size_t AddRun(uint32_t tid, uint32_t pid, int32_t block, size_t k, const CallAction* a, const int32_t* fn, const uint64_t* t,
+                int32_t first_row);
   // The last record's action becomes `a` (XRay: an entry whose argument follows).
   void SetLastAction(CallAction a);
   // Room for n records (times and actions at about 2 bytes a record); may throw std::bad_alloc.

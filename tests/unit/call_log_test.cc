@@ -75,6 +75,49 @@ TEST(CallLog, TimesAndActionsReadBackExactly) {
   }
 }
 
+// Runs of records added at once (AddRun: one thread, rows that count up) read back as the same records
+// added one at a time, among single Adds of other threads, with an entry made enter-arg after a run.
+TEST(CallLog, RecordsAddedAsARunReadBackAsAddedOneByOne) {
+  std::mt19937_64 rng(6);
+  for (int round = 0; round < 40; ++round) {
+    CallLog log, one_by_one;
+    std::vector<Rec> want;
+    uint64_t t = rng();
+    int32_t row = 0;
+    while (want.size() < 3000) {
+      const uint32_t tid = static_cast<uint32_t>(rng() % 3 ? 7 : 8);
+      const size_t k = rng() % 4 == 0 ? 1 : rng() % 256;
+      std::vector<CallAction> a(k);
+      std::vector<int32_t> fn(k);
+      std::vector<uint64_t> ts(k);
+      const int32_t first_row = row;
+      for (size_t j = 0; j < k; ++j) {
+        t = rng() % 20 == 0 ? (round % 2 ? rng() : t - rng() % 1000) : t + rng() % (round % 3 == 0 ? 30 : 70000);
+        a[j] = static_cast<CallAction>(rng() % 4);
+        fn[j] = static_cast<int32_t>(rng() % 5 ? rng() % 300 : rng());
+        ts[j] = t;
+        want.push_back(Rec{tid, t, a[j], fn[j], row++});
+        one_by_one.Add(tid, 1, profscope::kNone, a[j], fn[j], t, want.back().row);
+      }
+      EXPECT_EQ(log.AddRun(tid, 1, profscope::kNone, k, a.data(), fn.data(), ts.data(), first_row), want.size() - k);
+      row += static_cast<int32_t>(rng() % 3);  // (rows of other records between the runs)
+      if (k && rng() % 10 == 0) {
+        log.SetLastAction(CallAction::kEnterArg);
+        one_by_one.SetLastAction(CallAction::kEnterArg);
+        want.back().action = CallAction::kEnterArg;
+      }
+    }
+    ExpectReadsBack(log, want);
+    EXPECT_EQ(log.packed_bytes(), one_by_one.packed_bytes());
+    ASSERT_EQ(log.runs.size(), one_by_one.runs.size());
+    for (size_t r = 0; r < log.runs.size(); ++r) {
+      EXPECT_EQ(log.runs[r].first, one_by_one.runs[r].first);
+      EXPECT_EQ(log.runs[r].at, one_by_one.runs[r].at);
+      EXPECT_EQ(log.runs[r].tsc_before, one_by_one.runs[r].tsc_before);
+    }
+  }
+}
+
 TEST(CallLog, ABuffersRecordsTakeAFewBytesEach) {
   CallLog log;
   uint64_t t = 0x123456789abcull;

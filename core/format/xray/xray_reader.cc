@@ -181,21 +181,38 @@ void TakeFunctionStretch(Window& w, size_t n, XRayLog* log, DecodeResult& out, P
     }
     blk = st.block;
   }
-  for (size_t j = 0; j < k; ++j) {
-    if (!st.ignoring) {
-      st.base_tsc += deltas[j];
-      try {
-        log->calls.Add(st.tid, st.pid, blk, static_cast<CallAction>((words[j] >> 1) & 7), static_cast<int32_t>(words[j] >> 4), st.base_tsc,
-                       first_row + static_cast<int32_t>(j));
-      } catch (const std::bad_alloc&) {  // (as one record at a time: this record's row stays, the later ones go)
-        out.records.Truncate(static_cast<size_t>(first_row) + j + 1);
-        throw;
-      }
-      st.fn_open = true;
+  if (!st.ignoring) {
+    CallAction actions[kMost];
+    int32_t funcs[kMost];
+    uint64_t times[kMost];
+    uint64_t tsc = st.base_tsc;
+    for (size_t j = 0; j < k; ++j) {
+      tsc += deltas[j];
+      times[j] = tsc;
+      actions[j] = static_cast<CallAction>((words[j] >> 1) & 7);
+      funcs[j] = static_cast<int32_t>(words[j] >> 4);
     }
-    st.off += kFunctionRecordSize;
-    if (log->version >= 3) st.buffer_left -= kFunctionRecordSize;
+    try {
+      log->calls.AddRun(st.tid, st.pid, blk, k, actions, funcs, times, first_row);
+    } catch (const std::bad_alloc&) {  // (the log as it was: one record at a time, as ReadFdr's loop)
+      for (size_t j = 0; j < k; ++j) {
+        st.base_tsc = times[j];
+        try {
+          log->calls.Add(st.tid, st.pid, blk, actions[j], funcs[j], times[j], first_row + static_cast<int32_t>(j));
+        } catch (const std::bad_alloc&) {  // (this record's row stays, the later ones go)
+          out.records.Truncate(static_cast<size_t>(first_row) + j + 1);
+          st.fn_open = st.fn_open || j > 0;
+          st.off += j * kFunctionRecordSize;
+          if (log->version >= 3) st.buffer_left -= j * kFunctionRecordSize;
+          throw;
+        }
+      }
+    }
+    st.base_tsc = tsc;
+    st.fn_open = true;
   }
+  st.off += k * kFunctionRecordSize;
+  if (log->version >= 3) st.buffer_left -= k * kFunctionRecordSize;
   out.budget.SkipQuiet(static_cast<uint32_t>(k));
 }
 
