@@ -79,6 +79,16 @@ uint64_t KeptBytes(const XRayLog& log) {
          24ull * log.blocks.size();
 }
 
+// The FDR buffer block the records read now belong to (made when the buffer's first one needs it); its index.
+int32_t CurrentBlock(XRayLog* log) {
+  XRayReadState& st = log->read;
+  if (st.block == kNone) {
+    st.block = static_cast<int32_t>(log->blocks.size());
+    log->blocks.emplace_back();
+  }
+  return st.block;
+}
+
 void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck* pause) {
   XRayReadState& st = log->read;
   if (!st.started) {
@@ -173,15 +183,8 @@ void TakeFunctionStretch(Window& w, size_t n, XRayLog* log, DecodeResult& out, P
   }
   if (k == 0) return;
   const int32_t first_row = out.records.AddEvenly(st.off, kFunctionRecordSize, types, k, RecordKind::kRecord, -1, RecordCategory::kSample);
-  int32_t blk = kNone;
   if (!st.ignoring) {
-    if (st.block == kNone) {
-      st.block = static_cast<int32_t>(log->blocks.size());
-      log->blocks.emplace_back();
-    }
-    blk = st.block;
-  }
-  if (!st.ignoring) {
+    const int32_t blk = CurrentBlock(log);
     CallAction actions[kMost];
     int32_t funcs[kMost];
     uint64_t times[kMost];
@@ -246,13 +249,7 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck* p
   size_t& wall_pending = st.wall_pending;
   int32_t& block = st.block;
   bool& extents_past_end_said = st.extents_past_end_said;
-  auto cur_block = [&]() {
-    if (block == kNone) {
-      block = static_cast<int32_t>(log->blocks.size());
-      log->blocks.emplace_back();
-    }
-    return &log->blocks[static_cast<size_t>(block)];
-  };
+  auto cur_block = [&]() { return &log->blocks[static_cast<size_t>(CurrentBlock(log))]; };
   while (off < n) {
     if (pause && pause->Ask(off)) {  // before the budget: asked once per offset, paused or not
       st.paused = true;
@@ -464,8 +461,7 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck* p
       int32_t row = out.records.Add(off, kFunctionRecordSize, kTypeFunctionBase + action, RecordKind::kRecord, -1, RecordCategory::kSample);
       if (!ignoring) {
         base_tsc += delta;
-        int32_t blk = static_cast<int32_t>(cur_block() - log->blocks.data());
-        log->calls.Add(tid, pid, blk, static_cast<CallAction>(action), func, base_tsc, row);
+        log->calls.Add(tid, pid, CurrentBlock(log), static_cast<CallAction>(action), func, base_tsc, row);
         fn_open = true;
         if (wall_pending < log->markers.size()) {
           log->markers[wall_pending].tsc = base_tsc;
