@@ -31,6 +31,7 @@
 #endif
 
 #include "core/api/session.h"
+#include "core/format/elf/elf_reader.h"
 #include "core/format/perf/perf_attr.h"
 #include "core/format/perf/perf_format.h"
 #include "core/format/perf/perf_sample.h"
@@ -102,6 +103,7 @@ struct CaseResult {
   std::string error;
   std::string inline_source;  // "file: N inlined frames" per debug file addr2line read
   std::string missing_system_binaries;  // "path (why); ..." for binaries perf used that this machine lacks
+  std::string missing_vdso;  // why the recording kernel's [vdso] is not here ("" when it is, or none was mapped)
   std::vector<SampleOut> samples;
   std::map<std::string, std::vector<std::string>> references;  // folded_addrs*.txt -> lines
   uw::Unwinder::Stats stats;
@@ -172,7 +174,11 @@ inline std::string FindBinary(const fs::path& dir, const Mapping& m, bool use_bi
     // come last) from a copy of its own process's vdso.
     if (!m.build_id.empty()) {
       fs::path cached = fs::path(std::getenv("HOME") ? std::getenv("HOME") : "/root") / ".debug" / "[vdso]" / m.build_id / "vdso";
-      return fs::exists(cached) ? cached.string() : "";
+      if (fs::exists(cached)) return cached.string();
+      // (or, the same kernel running, its own vdso: what perf caches when it records)
+      if (!OwnVdso().empty() && profscope::elf::ReadElfBytes(OwnVdso().data(), OwnVdso().size()).build_id == m.build_id) return "[vdso]";
+      *why = "the recording's [vdso] (build-id " + m.build_id + "): this machine runs another kernel and perf's cache lacks it";
+      return "";
     }
     return OwnVdso().empty() ? "" : "[vdso]";
   }
@@ -441,6 +447,7 @@ inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
       std::string f = known->second.first;
       why = known->second.second;
       if (f.empty()) {
+        if (maps[i].path == "[vdso]" && !why.empty()) r.missing_vdso = why;
         // The machine binaries perf unwound through when it made the references.
         const std::string base = fs::path(maps[i].path).filename().string();
         if (!why.empty() && (base == "libc.so.6" || base == "ld-linux-x86-64.so.2" || base == "node"))
