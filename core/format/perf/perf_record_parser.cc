@@ -289,7 +289,7 @@ void PerfRecordParser::Sample(ByteReader rec, int32_t row) {
   const int32_t stack =
       stacks_.Stack(s, a->attr, rec.PeekU16(4), pid, tid, time, th, spaces_, session_.features.simpleperf, user);
   SampleTable& t = out_.profile.samples;
-  if (t.time.size() == t.time.capacity()) ReserveRows(row);
+  if (t.time.size() == t.time.capacity() || reestimate_.Due(t.time.size())) ReserveRows(row);
   auto add = [&](const PerfSession::AttrInfo* attr, uint64_t weight) {
     t.time.push_back(time);
     t.thread.push_back(th);
@@ -324,6 +324,7 @@ void PerfRecordParser::ReserveRows(int32_t row) {
   // this sample's record; record rows from the last row, as far as the tokenizer has read (ordered samples
   // come later).
   if (n < 4096) return;
+  reestimate_.Looked(n);
   uint64_t size = 0;
   for (uint64_t s : out_.file_sizes) size += s;
   if (out_.file_sizes.empty()) size = out_.file_size;
@@ -338,17 +339,16 @@ void PerfRecordParser::ReserveRows(int32_t row) {
   const uint64_t sample_at = reached(row), rows_at = reached(static_cast<int32_t>(rt.rows()) - 1);
   if (!sample_at) return;
   // Never more than the memory budget lets the tables hold (it counts 36 bytes a sample row, and its
-  // record row's packed columns at a byte or more), nor less than a quarter more.
+  // record row's packed columns at a byte or more).
   const double most = static_cast<double>(out_.budget.limit()) / 37.0;
-  auto want = [&](size_t have, uint64_t at) {
-    const double est = std::min(static_cast<double>(have) * static_cast<double>(size) / static_cast<double>(at) * 1.05 + 1024, most);
-    return static_cast<size_t>(std::max(est, static_cast<double>(have) * 1.25));
-  };
-  const size_t samples = want(n, sample_at), rows = rows_at ? want(rt.rows(), rows_at) : 0;
+  const size_t samples = RowsToReserve(n, t.time.capacity(), sample_at, size, most);
+  const size_t rows = RowsToReserve(rt.rows(), rt.capacity(), rows_at, size, most);
   try {
-    t.Reserve(samples);
-    sample_comm_.reserve(samples);
-    if (rt.capacity() < rows) rt.Reserve(rows);
+    if (samples > t.time.capacity()) {
+      t.Reserve(samples);
+      sample_comm_.reserve(samples);
+    }
+    if (rows > rt.capacity()) rt.Reserve(rows);
   } catch (const std::bad_alloc&) {
     // (the columns then grow as they fill)
   }

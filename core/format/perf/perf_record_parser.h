@@ -22,6 +22,7 @@
 #include "core/format/perf/perf_zstd_stream.h"
 #include "core/format/perf/simpleperf/simpleperf_split.h"
 #include "core/model/address_space.h"
+#include "core/model/row_estimate.h"
 #include "core/model/thread_tracker.h"
 
 namespace profscope::perf {
@@ -59,10 +60,10 @@ class PerfRecordParser : public RecordSink {
   // Where and when the record happened, from its sample_id trailer.
   RecordWhen When(ByteReader rec, uint32_t type) const;
   void Sample(ByteReader rec, int32_t row);
-  // Before the sample table grows: reserve the rows the file will hold, extrapolated from how far
-  // into it this record is, so the big columns grow once instead of doubling (a copy and fresh
-  // pages each time, and a heap high-water mark of up to twice the tables in WASM).
+  // Before the sample table grows, and each time its rows double from 4096: room for the rows the file will
+  // hold, extrapolated from how far into it this record is (RowsToReserve), for the samples and the records.
   void ReserveRows(int32_t row);
+  EstimateRows reestimate_;
   void Overrun(ByteReader rec, const char* what);
   void Mmap(ByteReader rec, FieldReader& r, uint32_t type, uint16_t misc, int32_t row, const RecordWhen& when);
   // The BUILD_ID feature's build-id of a mapped file ("" when none): by name; the kernel map and
