@@ -2656,6 +2656,75 @@ TEST_P(PerfDecoderModes, RepeatedCallchainsFollowTheMappingsOfTheirTime) {
   EXPECT_EQ(leaves.size(), 8u);
 }
 
+// Interned callchains are told apart by every bit of every entry: two that differ only in an
+// entry's upper half (the same offsets in two libraries 4 GiB apart), or that are one the other's
+// prefix, are different stacks, however often each repeats.
+TEST_P(PerfDecoderModes, InternedCallchainsDifferingInAnUpperHalfOrLengthStayApart) {
+  Builder b = MakeBuilder();
+  PerfEventAttr a = MakeAttr(kTypeSoftware, 0, kSampleIp | kSampleTid | kSampleTime | kSampleCallchain,
+                             kFlagExcludeGuest);
+  b.Attr(a, {1});
+  b.Mmap(100, 0x7f0000400000, 0x1000, 0, "/lib/low.so");
+  b.Mmap(100, 0x7f0100400000, 0x1000, 0, "/lib/high.so");
+  uint64_t t = 10;
+  auto sample = [&](std::vector<uint64_t> cc) {
+    S s;
+    s.ip = cc.back(); s.pid = 100; s.tid = 100; s.time = t++;
+    s.callchain = std::move(cc);
+    b.Sample(a, s);
+  };
+  for (int i = 0; i < 3; ++i) {
+    sample({kContextUser, 0x7f0000400010, 0x7f0000400020});
+    sample({kContextUser, 0x7f0000400010, 0x7f0100400020});  // the root's upper half differs
+    sample({kContextUser, 0x7f0100400010, 0x7f0000400020});  // the leaf's
+    sample({kContextUser, 0x7f0000400010});                  // a prefix of the first
+    sample({kContextUser, 0x7f0000400010, 0x7f0000400020, 0x7f0000400030});  // the first, one longer
+  }
+  Decoded d(b.Build());
+  ASSERT_TRUE(d.ok()) << d.Diags();
+  EXPECT_EQ(d.s().StacksText(false, ""),
+            "/lib/high.so+0x20;/lib/low.so+0x10 3\n"
+            "/lib/low.so+0x10 3\n"
+            "/lib/low.so+0x20;/lib/high.so+0x10 3\n"
+            "/lib/low.so+0x20;/lib/low.so+0x10 3\n"
+            "/lib/low.so+0x30;/lib/low.so+0x20;/lib/low.so+0x10 3\n");
+}
+
+// The interned callchains are bounded (24 MiB of keys): a recording with more distinct callchains
+// than that holds empties them and goes on. Each callchain keeps its own stack, and one seen again
+// after the emptying gets the same stack as before.
+TEST_P(PerfDecoderOrder, InternedCallchainsPastTheirBoundKeepEachStack) {
+  Builder b(Mode::kFile, order());
+  PerfEventAttr a = MakeAttr(kTypeSoftware, 0, kSampleIp | kSampleTid | kSampleTime | kSampleCallchain,
+                             kFlagExcludeGuest);
+  b.Attr(a, {1});
+  b.Mmap(100, 0x400000, 0x100000, 0, "/bin/app");
+  // 3300 callchains of 1001 entries (26 MB of keys), each leaf its own, twice over.
+  constexpr uint64_t kChains = 3300;
+  uint64_t t = 10;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (uint64_t k = 0; k < kChains; ++k) {
+      S s;
+      s.ip = 0x400000 + 16 * k; s.pid = 100; s.tid = 100; s.time = t++;
+      s.callchain = {kContextUser, s.ip};
+      for (uint64_t j = 0; j < 1000; ++j) s.callchain.push_back(0x480000 + 16 * (j % 8));
+      b.Sample(a, s);
+    }
+  }
+  Decoded d(b.Build());
+  ASSERT_TRUE(d.ok()) << d.Diags();
+  const Profile& p = d.r().profile;
+  ASSERT_EQ(p.samples.size(), 2 * kChains);
+  std::vector<int32_t> stacks(p.samples.stack.begin(), p.samples.stack.end());
+  for (size_t k = 0; k < kChains; ++k) ASSERT_EQ(stacks[k], stacks[k + kChains]) << k;
+  std::sort(stacks.begin(), stacks.end());
+  EXPECT_EQ(std::unique(stacks.begin(), stacks.end()) - stacks.begin(), static_cast<ptrdiff_t>(kChains));
+  // the leaf is the sample's own entry
+  const std::string text = d.s().StacksText(false, "");
+  EXPECT_NE(text.find("/bin/app+0x80010;/bin/app+0x80000;/bin/app+0x80070;"), std::string::npos);
+  EXPECT_NE(text.find(";/bin/app+0xce30 2\n"), std::string::npos) << text.substr(0, 400);
+}
+
 // perf script and perf report walk at most 127 callchain entries (context
 // markers do not count), leaf first.
 TEST_P(PerfDecoderModes, CallchainIsCutAt127Entries) {

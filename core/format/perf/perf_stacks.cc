@@ -18,19 +18,6 @@ bool KnownContext(uint64_t v) {
   return v == kContextHv || v == kContextKernel || v == kContextUser || v == kContextGuest ||
          v == kContextGuestKernel || v == kContextGuestUser;
 }
-// Equal keys, compared a word at a time (WebAssembly's memcmp goes byte by byte).
-bool SameBytes(const uint8_t* a, const uint8_t* b, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, b + i, 8);
-    if (x != y) return false;
-  }
-  for (; i < n; ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
 }  // namespace
 
 PerfStacks::PerfStacks(Profile& p) : p_(p), stacks_(std::make_unique<StackBuilder>(p)) {}
@@ -45,7 +32,13 @@ void PerfStacks::Release() {
 void PerfStacks::ClearChains() {
   std::vector<ChainSlot>().swap(chain_slots_);
   chain_count_ = 0;
-  std::vector<uint8_t>().swap(chain_bytes_);
+  std::vector<uint64_t>().swap(chain_words_);
+}
+
+void PerfStacks::EmptyChains() {
+  std::fill(chain_slots_.begin(), chain_slots_.end(), ChainSlot{});
+  chain_count_ = 0;
+  chain_words_.clear();
 }
 
 void PerfStacks::GrowChains() {
@@ -54,9 +47,9 @@ void PerfStacks::GrowChains() {
   const size_t n = old.empty() ? 1024 : old.size() + old.size() / 2;
   chain_slots_.assign(n, ChainSlot{});
   for (const ChainSlot& c : old) {
-    if (!c.size) continue;
+    if (c.at == kNoChain) continue;
     size_t i = static_cast<size_t>((static_cast<uint64_t>(c.tag) * n) >> 32);
-    while (chain_slots_[i].size) i = i + 1 == n ? 0 : i + 1;
+    while (chain_slots_[i].at != kNoChain) i = i + 1 == n ? 0 : i + 1;
     chain_slots_[i] = c;
   }
 }
@@ -68,62 +61,54 @@ uint64_t PerfStacks::ChainKey(const SampleData& s, bool kernel_mode, int32_t pid
     ver_user_ = spaces.Version(pid);
     ver_kernel_ = spaces.Version(kKernelPid);
   }
+  key_head_[0] = ver_user_;
+  key_head_[1] = ver_kernel_ << 1 | static_cast<uint64_t>(kernel_mode);
+  // The entries hashed as they are, 32 bytes at a time in four lanes (independent multiplications):
+  // one pass over the callchain, which a repeated one is not read again for.
   const size_t n = s.callchain.size();
-  const size_t flag_words = n / 64 + 1;
-  // header (3 varints and a byte), the flag words, 8 bytes written per entry, the hash's padding
-  const size_t need = 32 + 8 * flag_words + 8 * n + 16;
-  if (chain_key_.size() < need) chain_key_.resize(need);
-  uint8_t* const b = chain_key_.data();
-  uint8_t* p = b;
-  for (uint64_t z : {ver_user_, ver_kernel_, static_cast<uint64_t>(n)}) {
-    while (z >= 0x80) {
-      *p++ = static_cast<uint8_t>(z | 0x80);
-      z >>= 7;
-    }
-    *p++ = static_cast<uint8_t>(z);
-  }
-  *p++ = kernel_mode;
-  // Each entry XOR the one before (entries in one binary share their upper half): its lower 4
-  // bytes, and its upper 4 when they are not 0, which one bit a entry says (the flag words,
-  // before the entries). Written whole and overlapped by the next one: no branch per entry.
-  uint8_t* const flags = p;
-  p += 8 * flag_words;
-  uint64_t prev = 0, word = 0;
   const uint64_t* v = s.callchain.data();
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t x = v[i] ^ prev;
-    prev = v[i];
-    const uint64_t high = static_cast<uint64_t>((x >> 32) != 0);
-    std::memcpy(p, &x, 8);
-    p += 4 + 4 * high;
-    word |= high << (i % 64);
-    if (i % 64 == 63) {
-      std::memcpy(flags + 8 * (i / 64), &word, 8);
-      word = 0;
-    }
-  }
-  std::memcpy(flags + 8 * (n / 64), &word, 8);
-  const size_t len = static_cast<size_t>(p - b);
-  chain_key_size_ = len;
-  std::memset(p, 0, 8);  // the hash reads whole words
-  // Hashed 16 bytes at a time in two lanes (independent multiplications).
-  uint64_t h1 = len * 0x9e3779b97f4a7c15ULL, h2 = 0xc2b2ae3d27d4eb4fULL;
+  uint64_t h1 = (key_head_[0] ^ n) * 0x9e3779b97f4a7c15ULL, h2 = key_head_[1] * 0xc2b2ae3d27d4eb4fULL;
+  uint64_t h3 = 0x165667b19e3779f9ULL, h4 = 0x27d4eb2f165667c5ULL;
   size_t i = 0;
-  for (; i + 16 <= len; i += 16) {
-    uint64_t w1, w2;
-    std::memcpy(&w1, b + i, 8);
-    std::memcpy(&w2, b + i + 8, 8);
-    h1 = (h1 ^ w1) * 0xff51afd7ed558ccdULL;
-    h2 = (h2 ^ w2) * 0xc4ceb9fe1a85ec53ULL;
+  for (; i + 4 <= n; i += 4) {
+    h1 = (h1 ^ v[i]) * 0xff51afd7ed558ccdULL;
+    h2 = (h2 ^ v[i + 1]) * 0xc4ceb9fe1a85ec53ULL;
+    h3 = (h3 ^ v[i + 2]) * 0xff51afd7ed558ccdULL;
+    h4 = (h4 ^ v[i + 3]) * 0xc4ceb9fe1a85ec53ULL;
     h1 ^= h1 >> 32;
     h2 ^= h2 >> 29;
+    h3 ^= h3 >> 31;
+    h4 ^= h4 >> 33;
   }
-  if (i < len) {
-    uint64_t w1;
-    std::memcpy(&w1, b + i, 8);  // (the padding's zeros past the key)
-    h1 = (h1 ^ w1) * 0xff51afd7ed558ccdULL;
+  for (; i < n; ++i) {
+    h1 = (h1 ^ v[i]) * 0xff51afd7ed558ccdULL;
+    h1 ^= h1 >> 32;
   }
+  h1 = (h1 ^ h3) * 0xc4ceb9fe1a85ec53ULL;
+  h2 = (h2 ^ h4) * 0xff51afd7ed558ccdULL;
   return FlatIndex::Mix(h1, h2);
+}
+
+bool PerfStacks::SameChain(const ChainSlot& c, const SampleData& s) const {
+  const size_t n = s.callchain.size();
+  if (c.size != n) return false;
+  const uint64_t* k = chain_words_.data() + c.at;
+  const uint64_t* v = s.callchain.data();
+  uint64_t diff = (k[0] ^ key_head_[0]) | (k[1] ^ key_head_[1]);
+  k += 2;
+  for (size_t i = 0; i < n; ++i) diff |= k[i] ^ v[i];
+  return diff == 0;
+}
+
+void PerfStacks::AddChain(ChainSlot& slot, uint32_t tag, const SampleData& s) {
+  const size_t n = s.callchain.size();
+  slot = ChainSlot{tag, kNone, static_cast<uint32_t>(chain_words_.size()), static_cast<uint32_t>(n)};
+  ++chain_count_;
+  const size_t want = chain_words_.size() + 2 + n;
+  if (want > chain_words_.capacity())  // doubled, but not past the bound (and what one key takes past it)
+    chain_words_.reserve(std::max(want, std::min(2 * chain_words_.capacity(), kChainWords + 4096)));
+  chain_words_.insert(chain_words_.end(), key_head_, key_head_ + 2);
+  chain_words_.insert(chain_words_.end(), s.callchain.begin(), s.callchain.end());
 }
 
 void PerfStacks::CollectFrames(const SampleData& s, const PerfEventAttr& attr, uint16_t misc) {
@@ -300,18 +285,16 @@ int32_t PerfStacks::Stack(const SampleData& s, const PerfEventAttr& attr, uint16
   // only on its entries, the cpumode and what the process and the kernel have mapped.
   const bool kernel_mode = (misc & kMiscCpumodeMask) == 1 || (misc & kMiscCpumodeMask) == 4;
   if (!user && !spi.present && (attr.sample_type & kSampleCallchain) && !s.callchain.empty() && s.lbr_from.empty()) {
-    if (chain_bytes_.size() >= kChainBytes) ClearChains();
+    if (chain_words_.size() >= kChainWords) EmptyChains();  // (its room is kept)
     if ((chain_count_ + 1) * 4 > chain_slots_.size() * 3) GrowChains();
     const uint64_t h = ChainKey(s, kernel_mode, pid, spaces);
-    const uint8_t* key = chain_key_.data();
-    const uint32_t len = static_cast<uint32_t>(chain_key_size_);
     const uint32_t tag = static_cast<uint32_t>(h >> 32);
     const size_t n = chain_slots_.size();
     size_t i = static_cast<size_t>((static_cast<uint64_t>(tag) * n) >> 32);
     for (;; i = i + 1 == n ? 0 : i + 1) {
       const ChainSlot& c = chain_slots_[i];
-      if (!c.size) break;
-      if (c.tag == tag && c.size == len && SameBytes(chain_bytes_.data() + c.at, key, len)) {
+      if (c.at == kNoChain) break;
+      if (c.tag == tag && SameChain(c, s)) {
         if (c.stack != kNone) {
           chain_empty_ = false;
           return c.stack;
@@ -319,11 +302,9 @@ int32_t PerfStacks::Stack(const SampleData& s, const PerfEventAttr& attr, uint16
         break;
       }
     }
-    const bool added = !chain_slots_[i].size;
+    const bool added = chain_slots_[i].at == kNoChain;
     if (added) {
-      chain_slots_[i] = ChainSlot{tag, kNone, static_cast<uint32_t>(chain_bytes_.size()), len};
-      ++chain_count_;
-      chain_bytes_.insert(chain_bytes_.end(), key, key + len);
+      AddChain(chain_slots_[i], tag, s);
     }
     const int32_t stack = WalkFrames(s, attr, misc, pid, tid, time, thread, spaces, spi, nullptr);
     // (a callchain perf shows empty stands for the sample's ip, which is not in the key)

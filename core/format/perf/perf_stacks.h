@@ -65,11 +65,16 @@ class PerfStacks {
   int32_t WalkFrames(const SampleData& s, const PerfEventAttr& attr, uint16_t misc, int32_t pid, int32_t tid,
                      uint64_t time, int32_t thread, const AddressSpaces& spaces, SimpleperfInfo& spi,
                      const std::vector<uint64_t>* user);
-  // Whole callchains: the key of `s`'s (chain_key_: the versions of the
-  // process's and the kernel's address spaces, the number of entries, the
-  // cpumode, then the raw entries compactly) and its hash.
+  // Whole callchains: the hash of `s`'s key (key_head_: the versions of the
+  // process's and the kernel's address spaces and the cpumode; then the raw entries).
   uint64_t ChainKey(const SampleData& s, bool kernel_mode, int32_t pid, const AddressSpaces& spaces);
-  void ClearChains();
+  struct ChainSlot;
+  // Whether the slot's stored key is key_head_ followed by `s`'s callchain.
+  bool SameChain(const ChainSlot& c, const SampleData& s) const;
+  void ClearChains();  // frees them
+  void EmptyChains();  // forgets them, keeping their room
+  // Stores key_head_ and `s`'s callchain at the end of chain_words_, in `slot`.
+  void AddChain(ChainSlot& slot, uint32_t tag, const SampleData& s);
   void GrowChains();
 
   Profile& p_;
@@ -93,22 +98,23 @@ class PerfStacks {
   bool chain_empty_ = false;
 
   // Callchains seen before -> their stack row: open addressing over 16-byte
-  // slots that hold what a probe compares (32 bits of the hash, the key's
-  // size) and the answer, so a hit reads one slot and its key's bytes.
-  // Bounded: cleared once its keys hold kChainBytes (a recording whose
-  // callchains rarely repeat then costs a probe and a copy of each key more,
-  // and memory stays flat).
-  static constexpr size_t kChainBytes = 24u << 20;
+  // slots that hold what a probe compares (32 bits of the hash, the number of
+  // entries) and the answer, so a hit reads one slot and its key's words.
+  // Bounded: emptied, its room kept, once its keys hold kChainWords (24 MiB;
+  // a recording whose callchains rarely repeat then costs a probe and a copy
+  // of each key more, and memory stays flat).
+  static constexpr size_t kChainWords = (24u << 20) / 8;
+  static constexpr uint32_t kNoChain = UINT32_MAX;
   struct ChainSlot {
     uint32_t tag = 0;
     int32_t stack = kNone;  // kNone: walk its frames (a callchain perf shows empty: the ip's stack)
-    uint32_t at = 0, size = 0;  // its key in chain_bytes_; size 0: an empty slot
+    uint32_t at = kNoChain;  // its key in chain_words_ (the 2 head words, then the entries); kNoChain: an empty slot
+    uint32_t size = 0;       // its number of entries
   };
   std::vector<ChainSlot> chain_slots_;
   size_t chain_count_ = 0;
-  std::vector<uint8_t> chain_bytes_;
-  std::vector<uint8_t> chain_key_;  // scratch: the key being looked up
-  size_t chain_key_size_ = 0;
+  std::vector<uint64_t> chain_words_;
+  uint64_t key_head_[2] = {0, 0};  // the key's head for the callchain being looked up
   // The versions of the last sample's spaces (valid while the spaces' epoch is the same).
   uint64_t ver_epoch_ = ~0ull, ver_user_ = 0, ver_kernel_ = 0;
   int32_t ver_pid_ = 0;
