@@ -32,7 +32,7 @@ void* Allocate(size_t size) {
 }
 
 // Before main: the threshold fixed at kFrom (which also stops glibc from moving it).
-const int kFixedThreshold = mallopt(M_MMAP_THRESHOLD, static_cast<int>(kFrom));
+[[maybe_unused]] const int kFixedThreshold = mallopt(M_MMAP_THRESHOLD, static_cast<int>(kFrom));
 
 }  // namespace
 
