@@ -1,7 +1,6 @@
 #include "core/format/perf/perf_stacks.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "core/format/perf/perf_format.h"
 
@@ -47,9 +46,9 @@ void PerfStacks::GrowChains() {
   const size_t n = old.empty() ? 1024 : old.size() + old.size() / 2;
   chain_slots_.assign(n, ChainSlot{});
   for (const ChainSlot& c : old) {
-    if (c.at == kNoChain) continue;
+    if (!c.size) continue;
     size_t i = static_cast<size_t>((static_cast<uint64_t>(c.tag) * n) >> 32);
-    while (chain_slots_[i].at != kNoChain) i = i + 1 == n ? 0 : i + 1;
+    while (chain_slots_[i].size) i = i + 1 == n ? 0 : i + 1;
     chain_slots_[i] = c;
   }
 }
@@ -293,7 +292,7 @@ int32_t PerfStacks::Stack(const SampleData& s, const PerfEventAttr& attr, uint16
     size_t i = static_cast<size_t>((static_cast<uint64_t>(tag) * n) >> 32);
     for (;; i = i + 1 == n ? 0 : i + 1) {
       const ChainSlot& c = chain_slots_[i];
-      if (c.at == kNoChain) break;
+      if (!c.size) break;
       if (c.tag == tag && SameChain(c, s)) {
         if (c.stack != kNone) {
           chain_empty_ = false;
@@ -302,7 +301,7 @@ int32_t PerfStacks::Stack(const SampleData& s, const PerfEventAttr& attr, uint16
         break;
       }
     }
-    const bool added = chain_slots_[i].at == kNoChain;
+    const bool added = !chain_slots_[i].size;
     if (added) {
       AddChain(chain_slots_[i], tag, s);
     }

@@ -104,12 +104,11 @@ class PerfStacks {
   // a recording whose callchains rarely repeat then costs a probe and a copy
   // of each key more, and memory stays flat).
   static constexpr size_t kChainWords = (24u << 20) / 8;
-  static constexpr uint32_t kNoChain = UINT32_MAX;
   struct ChainSlot {
     uint32_t tag = 0;
     int32_t stack = kNone;  // kNone: walk its frames (a callchain perf shows empty: the ip's stack)
-    uint32_t at = kNoChain;  // its key in chain_words_ (the 2 head words, then the entries); kNoChain: an empty slot
-    uint32_t size = 0;       // its number of entries
+    uint32_t at = 0;    // its key in chain_words_ (the 2 head words, then the entries)
+    uint32_t size = 0;  // its number of entries (never 0: an empty callchain is not interned); 0: an empty slot
   };
   std::vector<ChainSlot> chain_slots_;
   size_t chain_count_ = 0;
