@@ -1,7 +1,5 @@
 #include "core/format/perf/perf_stacks.h"
 
-#include <algorithm>
-
 #include "core/format/perf/perf_format.h"
 
 namespace profscope::perf {
@@ -23,91 +21,20 @@ PerfStacks::PerfStacks(Profile& p) : p_(p), stacks_(std::make_unique<StackBuilde
 
 void PerfStacks::Release() {
   frame_cache_.Clear();
-  ClearChains();
+  chains_.Clear();
   std::vector<std::vector<ChainEntry>>().swap(thread_chains_);
   stacks_->ReleaseIndexes();
 }
 
-void PerfStacks::ClearChains() {
-  std::vector<ChainSlot>().swap(chain_slots_);
-  chain_count_ = 0;
-  std::vector<uint64_t>().swap(chain_words_);
-}
-
-void PerfStacks::EmptyChains() {
-  std::fill(chain_slots_.begin(), chain_slots_.end(), ChainSlot{});
-  chain_count_ = 0;
-  chain_words_.clear();
-}
-
-void PerfStacks::GrowChains() {
-  std::vector<ChainSlot> old;
-  old.swap(chain_slots_);
-  const size_t n = old.empty() ? 1024 : old.size() + old.size() / 2;
-  chain_slots_.assign(n, ChainSlot{});
-  for (const ChainSlot& c : old) {
-    if (!c.size) continue;
-    size_t i = static_cast<size_t>((static_cast<uint64_t>(c.tag) * n) >> 32);
-    while (chain_slots_[i].size) i = i + 1 == n ? 0 : i + 1;
-    chain_slots_[i] = c;
-  }
-}
-
-uint64_t PerfStacks::ChainKey(const SampleData& s, bool kernel_mode, int32_t pid, const AddressSpaces& spaces) {
+void PerfStacks::ChainHead(bool kernel_mode, int32_t pid, const AddressSpaces& spaces) {
   if (spaces.epoch() != ver_epoch_ || pid != ver_pid_) {
     ver_epoch_ = spaces.epoch();
     ver_pid_ = pid;
     ver_user_ = spaces.Version(pid);
     ver_kernel_ = spaces.Version(kKernelPid);
   }
-  key_head_[0] = ver_user_;
-  key_head_[1] = ver_kernel_ << 1 | static_cast<uint64_t>(kernel_mode);
-  // The entries hashed as they are, 32 bytes at a time in four lanes (independent multiplications):
-  // one pass over the callchain, which a repeated one is not read again for.
-  const size_t n = s.callchain.size();
-  const uint64_t* v = s.callchain.data();
-  uint64_t h1 = (key_head_[0] ^ n) * 0x9e3779b97f4a7c15ULL, h2 = key_head_[1] * 0xc2b2ae3d27d4eb4fULL;
-  uint64_t h3 = 0x165667b19e3779f9ULL, h4 = 0x27d4eb2f165667c5ULL;
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    h1 = (h1 ^ v[i]) * 0xff51afd7ed558ccdULL;
-    h2 = (h2 ^ v[i + 1]) * 0xc4ceb9fe1a85ec53ULL;
-    h3 = (h3 ^ v[i + 2]) * 0xff51afd7ed558ccdULL;
-    h4 = (h4 ^ v[i + 3]) * 0xc4ceb9fe1a85ec53ULL;
-    h1 ^= h1 >> 32;
-    h2 ^= h2 >> 29;
-    h3 ^= h3 >> 31;
-    h4 ^= h4 >> 33;
-  }
-  for (; i < n; ++i) {
-    h1 = (h1 ^ v[i]) * 0xff51afd7ed558ccdULL;
-    h1 ^= h1 >> 32;
-  }
-  h1 = (h1 ^ h3) * 0xc4ceb9fe1a85ec53ULL;
-  h2 = (h2 ^ h4) * 0xff51afd7ed558ccdULL;
-  return FlatIndex::Mix(h1, h2);
-}
-
-bool PerfStacks::SameChain(const ChainSlot& c, const SampleData& s) const {
-  const size_t n = s.callchain.size();
-  if (c.size != n) return false;
-  const uint64_t* k = chain_words_.data() + c.at;
-  const uint64_t* v = s.callchain.data();
-  uint64_t diff = (k[0] ^ key_head_[0]) | (k[1] ^ key_head_[1]);
-  k += 2;
-  for (size_t i = 0; i < n; ++i) diff |= k[i] ^ v[i];
-  return diff == 0;
-}
-
-void PerfStacks::AddChain(ChainSlot& slot, uint32_t tag, const SampleData& s) {
-  const size_t n = s.callchain.size();
-  slot = ChainSlot{tag, kNone, static_cast<uint32_t>(chain_words_.size()), static_cast<uint32_t>(n)};
-  ++chain_count_;
-  const size_t want = chain_words_.size() + 2 + n;
-  if (want > chain_words_.capacity())  // doubled, but not past the bound (and what one key takes past it)
-    chain_words_.reserve(std::max(want, std::min(2 * chain_words_.capacity(), kChainWords + 4096)));
-  chain_words_.insert(chain_words_.end(), key_head_, key_head_ + 2);
-  chain_words_.insert(chain_words_.end(), s.callchain.begin(), s.callchain.end());
+  chain_head_[0] = ver_user_;
+  chain_head_[1] = ver_kernel_ << 1 | static_cast<uint64_t>(kernel_mode);
 }
 
 void PerfStacks::CollectFrames(const SampleData& s, const PerfEventAttr& attr, uint16_t misc) {
@@ -284,30 +211,18 @@ int32_t PerfStacks::Stack(const SampleData& s, const PerfEventAttr& attr, uint16
   // only on its entries, the cpumode and what the process and the kernel have mapped.
   const bool kernel_mode = (misc & kMiscCpumodeMask) == 1 || (misc & kMiscCpumodeMask) == 4;
   if (!user && !spi.present && (attr.sample_type & kSampleCallchain) && !s.callchain.empty() && s.lbr_from.empty()) {
-    if (chain_words_.size() >= kChainWords) EmptyChains();  // (its room is kept)
-    if ((chain_count_ + 1) * 4 > chain_slots_.size() * 3) GrowChains();
-    const uint64_t h = ChainKey(s, kernel_mode, pid, spaces);
-    const uint32_t tag = static_cast<uint32_t>(h >> 32);
-    const size_t n = chain_slots_.size();
-    size_t i = static_cast<size_t>((static_cast<uint64_t>(tag) * n) >> 32);
-    for (;; i = i + 1 == n ? 0 : i + 1) {
-      const ChainSlot& c = chain_slots_[i];
-      if (!c.size) break;
-      if (c.tag == tag && SameChain(c, s)) {
-        if (c.stack != kNone) {
-          chain_empty_ = false;
-          return c.stack;
-        }
-        break;
-      }
-    }
-    const bool added = !chain_slots_[i].size;
-    if (added) {
-      AddChain(chain_slots_[i], tag, s);
+    ChainHead(kernel_mode, pid, spaces);
+    const uint64_t* v = s.callchain.data();
+    const size_t n = s.callchain.size();
+    const uint64_t h = CallchainTable::Hash(chain_head_, v, n);
+    const CallchainTable::Found f = chains_.Find(h, chain_head_, v, n);
+    if (f.hit && f.stack != kNone) {
+      chain_empty_ = false;
+      return f.stack;
     }
     const int32_t stack = WalkFrames(s, attr, misc, pid, tid, time, thread, spaces, spi, nullptr);
     // (a callchain perf shows empty stands for the sample's ip, which is not in the key)
-    if (added && !chain_empty_) chain_slots_[i].stack = stack;
+    chains_.Add(f, h, chain_head_, v, n, chain_empty_ ? kNone : stack);
     return stack;
   }
   return WalkFrames(s, attr, misc, pid, tid, time, thread, spaces, spi, user);

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/format/perf/callchain_table.h"
 #include "core/format/perf/perf_sample.h"
 #include "core/format/perf/simpleperf/simpleperf_features.h"
 #include "core/model/address_space.h"
@@ -48,7 +49,7 @@ class PerfStacks {
   // Frames may have been renamed (side files): the frame cache no longer holds.
   void ForgetFrames() {
     frame_cache_.Clear();
-    ClearChains();
+    chains_.Clear();
   }
   // Per frame row: 1 when a sample had it as an unwound user frame (perf adds
   // inlined frames to those only: perf_inlines.h). Kept by Release().
@@ -65,17 +66,8 @@ class PerfStacks {
   int32_t WalkFrames(const SampleData& s, const PerfEventAttr& attr, uint16_t misc, int32_t pid, int32_t tid,
                      uint64_t time, int32_t thread, const AddressSpaces& spaces, SimpleperfInfo& spi,
                      const std::vector<uint64_t>* user);
-  // Whole callchains: the hash of `s`'s key (key_head_: the versions of the
-  // process's and the kernel's address spaces and the cpumode; then the raw entries).
-  uint64_t ChainKey(const SampleData& s, bool kernel_mode, int32_t pid, const AddressSpaces& spaces);
-  struct ChainSlot;
-  // Whether the slot's stored key is key_head_ followed by `s`'s callchain.
-  bool SameChain(const ChainSlot& c, const SampleData& s) const;
-  void ClearChains();  // frees them
-  void EmptyChains();  // forgets them, keeping their room
-  // Stores key_head_ and `s`'s callchain at the end of chain_words_, in `slot`.
-  void AddChain(ChainSlot& slot, uint32_t tag, const SampleData& s);
-  void GrowChains();
+  // chain_head_ for a callchain of `pid` sampled in kernel mode or not.
+  void ChainHead(bool kernel_mode, int32_t pid, const AddressSpaces& spaces);
 
   Profile& p_;
   std::unique_ptr<StackBuilder> stacks_;
@@ -97,23 +89,11 @@ class PerfStacks {
   std::vector<uint8_t> address_named_;
   bool chain_empty_ = false;
 
-  // Callchains seen before -> their stack row: open addressing over 16-byte
-  // slots that hold what a probe compares (32 bits of the hash, the number of
-  // entries) and the answer, so a hit reads one slot and its key's words.
-  // Bounded: emptied, its room kept, once its keys hold kChainWords (24 MiB;
-  // a recording whose callchains rarely repeat then costs a probe and a copy
-  // of each key more, and memory stays flat).
-  static constexpr size_t kChainWords = (24u << 20) / 8;
-  struct ChainSlot {
-    uint32_t tag = 0;
-    int32_t stack = kNone;  // kNone: walk its frames (a callchain perf shows empty: the ip's stack)
-    uint32_t at = 0;    // its key in chain_words_ (the 2 head words, then the entries)
-    uint32_t size = 0;  // its number of entries (never 0: an empty callchain is not interned); 0: an empty slot
-  };
-  std::vector<ChainSlot> chain_slots_;
-  size_t chain_count_ = 0;
-  std::vector<uint64_t> chain_words_;
-  uint64_t key_head_[2] = {0, 0};  // the key's head for the callchain being looked up
+  // Callchains seen before -> their stack row.
+  CallchainTable chains_;
+  // The key's head for the callchain being looked up: the versions of the
+  // process's and the kernel's address spaces, and the cpumode.
+  uint64_t chain_head_[2] = {0, 0};
   // The versions of the last sample's spaces (valid while the spaces' epoch is the same).
   uint64_t ver_epoch_ = ~0ull, ver_user_ = 0, ver_kernel_ = 0;
   int32_t ver_pid_ = 0;
