@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/io/keyed_hash.h"
+
 namespace profscope {
 
 enum class Severity : uint8_t { kInfo, kWarning, kError, kFatal };
@@ -85,7 +87,7 @@ class Diagnostics {
 
  private:
   std::vector<Diagnostic> items_;
-  std::unordered_map<std::string, size_t> same_;  // message shape -> item
+  std::unordered_map<std::string, size_t, KeyedStringHash> same_;  // message shape -> item
   std::vector<uint32_t> per_code_;
   uint64_t suppressed_ = 0;
   bool has_fatal_ = false;

@@ -1,15 +1,13 @@
 #include "core/model/profile.h"
 
-#include <functional>
-
 namespace profscope {
 
 int32_t StringTable::Intern(std::string_view s) {
   bool added = false;
   int32_t next = static_cast<int32_t>(strings_.size());
-  // std::hash is 32 bits wide on wasm32: mix it to 64 so the index's tag bits are random.
+  // (keyed: names a file chose to collide cannot be made without the key)
   int32_t id = index_.FindOrInsert(
-      FlatIndex::Mix(std::hash<std::string_view>()(s), s.size()),
+      KeyedHash(s),
       [&](int32_t row) { return strings_[static_cast<size_t>(row)] == s; }, next, &added);
   if (added) strings_.emplace_back(s);
   return id;

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/io/keyed_hash.h"
 #include "core/model/packed_column.h"
 
 namespace profscope {
@@ -21,13 +22,15 @@ inline constexpr int32_t kNone = -1;
 // so growing needs no rehash); keys are compared through the table's own
 // columns. 8 bytes per slot, 50-75 % full (grows by 1.5x): ~13 bytes per row,
 // instead of a node-based map's copy of the key plus an allocation per entry.
+// The slot comes from the hash keyed by the process's secret (keyed_hash.h):
+// keys a file chose to share their upper hash bits still spread out.
 class FlatIndex {
  public:
   // The row whose key matches (eq(row) true), or `new_row` after recording it.
   template <typename Eq>
   int32_t FindOrInsert(uint64_t hash, Eq eq, int32_t new_row, bool* inserted) {
     if ((count_ + 1) * 4 > slots_.size() * 3) Grow();
-    const uint32_t tag = static_cast<uint32_t>(hash >> 32);
+    const uint32_t tag = Tag(hash);
     const size_t n = slots_.size();
     for (size_t i = Home(tag, n);; i = i + 1 == n ? 0 : i + 1) {
       Slot& s = slots_[i];
@@ -47,7 +50,7 @@ class FlatIndex {
   // Starts loading the slot where `hash` is looked for (several lookups then overlap their cache misses).
   void Prefetch(uint64_t hash) const {
 #if defined(__GNUC__) || defined(__clang__)
-    if (!slots_.empty()) __builtin_prefetch(&slots_[Home(static_cast<uint32_t>(hash >> 32), slots_.size())]);
+    if (!slots_.empty()) __builtin_prefetch(&slots_[Home(Tag(hash), slots_.size())]);
 #else
     (void)hash;
 #endif
@@ -55,7 +58,7 @@ class FlatIndex {
   // Records a row whose key is known to be in no other row.
   void Insert(uint64_t hash, int32_t row) {
     if ((count_ + 1) * 4 > slots_.size() * 3) Grow();
-    Place(Slot{static_cast<uint32_t>(hash >> 32), row});
+    Place(Slot{Tag(hash), row});
     ++count_;
   }
   // Frees the slots (the index is then empty).
@@ -77,6 +80,11 @@ class FlatIndex {
     uint32_t tag = 0;
     int32_t row = -1;
   };
+  uint32_t Tag(uint64_t hash) const {
+    uint64_t z = hash ^ seed_;
+    z = (z ^ (z >> 32)) * 0xd6e8feb86659fd93ULL;
+    return static_cast<uint32_t>(z >> 32);
+  }
   static size_t Home(uint32_t tag, size_t n) { return static_cast<size_t>((static_cast<uint64_t>(tag) * n) >> 32); }
   void Place(Slot s) {
     const size_t n = slots_.size();
@@ -93,6 +101,7 @@ class FlatIndex {
   }
   std::vector<Slot> slots_;
   size_t count_ = 0;
+  uint64_t seed_ = HashSeed();
 };
 
 // Interned strings: dense ids.

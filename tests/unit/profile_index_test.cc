@@ -2,9 +2,11 @@
 // rehashing) and StackBuilder's lazily indexed NewFunc/NewFrame rows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "core/io/keyed_hash.h"
 #include "core/model/profile.h"
 
 namespace profscope {
@@ -17,6 +19,47 @@ TEST(ProfileIndex, StringsInternAcrossGrowth) {
   EXPECT_EQ(t.size(), 20000u);
   EXPECT_EQ(t.Intern(""), 20000);
   EXPECT_EQ(t.Get(123), "s123");
+}
+
+// Hashes that share their upper 32 bits (what used to place a row: keys a hostile file
+// can aim, since the hashes are not secret) still spread over the slots, because the
+// slot comes from the hash keyed by the process's secret: interning 60 000 of them
+// compares a handful of rows per key, not every row before it (quadratic: 1.8e9).
+TEST(ProfileIndex, FlatIndexSpreadsHashesThatShareTheirUpperHalf) {
+  FlatIndex idx;
+  std::vector<uint64_t> hashes;
+  uint64_t compares = 0;
+  auto find = [&](uint64_t h, int32_t new_row, bool* added) {
+    return idx.FindOrInsert(h, [&](int32_t r) { ++compares; return hashes[static_cast<size_t>(r)] == h; }, new_row, added);
+  };
+  for (uint64_t i = 0; i < 60000; ++i) {
+    const uint64_t h = 0xdeadbeef00000000ULL | (i * 16);
+    bool added = false;
+    ASSERT_EQ(find(h, static_cast<int32_t>(hashes.size()), &added), static_cast<int32_t>(i));
+    ASSERT_TRUE(added);
+    hashes.push_back(h);
+  }
+  for (uint64_t i = 0; i < 60000; ++i) {
+    bool added = true;
+    ASSERT_EQ(find(hashes[i], -2, &added), static_cast<int32_t>(i));
+    ASSERT_FALSE(added);
+  }
+  // each lookup compares its own row, and another only when 32 keyed bits agree (rare)
+  EXPECT_LT(compares, 60000u + 1000u);
+}
+
+// The strings' hash is keyed (SipHash-1-3 under the process's secret): equal strings
+// hash alike, and strings that differ anywhere (a byte, the length, a trailing NUL) do not.
+TEST(ProfileIndex, KeyedStringHashTellsStringsApart) {
+  EXPECT_EQ(KeyedHash("libc.so.6"), KeyedHash(std::string("libc.so.6")));
+  EXPECT_NE(KeyedHash(""), KeyedHash(std::string_view("\0", 1)));
+  EXPECT_NE(KeyedHash("abcdefgh"), KeyedHash(std::string_view("abcdefgh\0", 9)));
+  std::vector<uint64_t> all;
+  for (int i = 0; i < 100000; ++i) all.push_back(KeyedHash("func_" + std::to_string(i)));
+  for (int len = 0; len < 40; ++len) all.push_back(KeyedHash(std::string(static_cast<size_t>(len), 'x')));
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end());
+  EXPECT_NE(HashSeed(), 0u);
 }
 
 TEST(ProfileIndex, FlatIndexFindsEveryRowAcrossGrowth) {

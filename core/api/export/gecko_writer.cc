@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/io/keyed_hash.h"
 #include "core/model/fields.h"
 
 namespace profscope::exporter {
@@ -19,7 +20,7 @@ constexpr uint64_t kMaxGeckoSamples = 10'000'000;
 struct GeckoThread {
   std::string strings, frames, stacks, samples, markers;
   size_t nstrings = 0, nframes = 0, nstacks = 0, nsamples = 0, nmarkers = 0;
-  std::unordered_map<std::string, int32_t> string_ids;
+  std::unordered_map<std::string, int32_t, KeyedStringHash> string_ids;
   std::map<std::pair<int32_t, int64_t>, int32_t> frame_ids;  // (location string, line)
   std::unordered_map<int32_t, int32_t> stack_ids;            // profile stack -> gecko stack
 

@@ -10,6 +10,8 @@
 #include <zlib.h>
 #endif
 
+#include "core/io/keyed_hash.h"
+
 namespace profscope::exporter {
 
 namespace {
@@ -46,7 +48,7 @@ class Strings {
   const std::vector<std::string>& all() const { return all_; }
 
  private:
-  std::unordered_map<std::string, int64_t> ids_;
+  std::unordered_map<std::string, int64_t, KeyedStringHash> ids_;
   std::vector<std::string> all_;
 };
 

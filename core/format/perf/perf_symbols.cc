@@ -1,5 +1,6 @@
 #include "core/format/perf/perf_symbols.h"
 
+#include <map>
 #include <string>
 #include <unordered_map>
 
@@ -76,7 +77,7 @@ void NameFramesFromElf(const std::vector<SideFile>& files, std::vector<bool>& us
         p.frames.mapping[fr] = kmap;
   }
   std::unordered_map<const symbols::Symbol*, int32_t> name_ids;
-  std::unordered_map<std::string, uint64_t> named_by_source;
+  std::map<std::string, uint64_t> named_by_source;  // (its facts in the order of their names)
   for (size_t fr = 0; fr < p.frames.address.size(); ++fr) {
     int32_t mp = p.frames.mapping[fr];
     if (mp == kNone) continue;

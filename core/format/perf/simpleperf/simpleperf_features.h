@@ -16,6 +16,7 @@
 
 #include "core/diag/diagnostics.h"
 #include "core/io/byte_reader.h"
+#include "core/io/keyed_hash.h"
 #include "core/model/fields.h"
 
 namespace profscope::perf {
@@ -52,7 +53,7 @@ struct SimpleperfInfo {
   bool present = false;  // the file has simpleperf features or records
 
   // Lookup state (built on first use, reset when files change).
-  std::unordered_map<std::string, size_t> by_path;
+  std::unordered_map<std::string, size_t, KeyedStringHash> by_path;
   bool indexed = false;
   std::vector<std::pair<uint64_t, std::string>> kernel_syms;      // parsed kallsyms, sorted
 
