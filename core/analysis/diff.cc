@@ -7,6 +7,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/io/keyed_hash.h"
 #include "core/io/path_name.h"
 
 namespace profscope {
@@ -112,7 +113,7 @@ class Builder {
 
   ProfileDiff& d_;
   std::map<std::pair<std::string, std::string>, int32_t> keys_;
-  std::unordered_map<uint64_t, int32_t> children_;
+  std::unordered_map<uint64_t, int32_t, KeyedIntHash> children_;
 };
 
 double Pct(uint64_t a, int64_t delta) {

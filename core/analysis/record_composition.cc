@@ -4,6 +4,7 @@
 #include <array>
 #include <unordered_map>
 
+#include "core/io/keyed_hash.h"
 #include "core/model/record_blocks.h"
 
 namespace profscope {
@@ -35,7 +36,7 @@ class KeyNumbers {
  private:
   std::array<uint64_t, 256> key_;
   std::array<size_t, 256> number_{};
-  std::unordered_map<uint64_t, size_t> all_;
+  std::unordered_map<uint64_t, size_t, KeyedIntHash> all_;
 };
 
 }  // namespace

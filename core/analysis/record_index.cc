@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "core/io/keyed_hash.h"
 #include "core/model/record_blocks.h"
 
 namespace profscope {
@@ -30,7 +31,7 @@ struct KidRun {
 bool KidsAsRuns(const RecordTable& t, size_t max_runs, std::vector<bool>& file_kids, RecordIndex& out) {
   const size_t n = t.rows();
   std::vector<KidRun> runs;
-  std::unordered_map<int32_t, size_t> last_run;  // slot -> its last run
+  std::unordered_map<int32_t, size_t, KeyedIntHash> last_run;  // slot -> its last run
   int32_t last_slot = -1;
   size_t last = 0;
   bool fits = true;

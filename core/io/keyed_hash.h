@@ -24,4 +24,17 @@ struct KeyedStringHash {
   size_t operator()(std::string_view s) const { return static_cast<size_t>(KeyedHash(s)); }
 };
 
+// For std::unordered_map / set of numbers read from a file (ids, pids, tids, offsets): the
+// standard hash of a number is the number itself, so keys a file picks to be equal modulo
+// the bucket count would all share one bucket.
+struct KeyedIntHash {
+  uint64_t key = HashSeed();
+  size_t operator()(uint64_t v) const {
+    uint64_t z = v ^ key;
+    z = (z ^ (z >> 32)) * 0xd6e8feb86659fd93ULL;
+    z = (z ^ (z >> 32)) * 0xd6e8feb86659fd93ULL;
+    return static_cast<size_t>(z ^ (z >> 32));
+  }
+};
+
 }  // namespace profscope

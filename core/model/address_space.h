@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "core/io/keyed_hash.h"
 #include "core/model/profile.h"
 
 namespace profscope {
@@ -47,8 +48,8 @@ class AddressSpaces {
   }
 
  private:
-  std::unordered_map<int32_t, Space> spaces_;
-  std::unordered_map<int32_t, uint64_t> versions_;
+  std::unordered_map<int32_t, Space, KeyedIntHash> spaces_;
+  std::unordered_map<int32_t, uint64_t, KeyedIntHash> versions_;
   uint64_t epoch_ = 0;
 };
 

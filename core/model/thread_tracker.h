@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include "core/io/keyed_hash.h"
 #include "core/model/profile.h"
 
 namespace profscope {
@@ -39,7 +40,7 @@ class ThreadTracker {
  private:
   Profile& p_;
   ThreadTable& t_;
-  std::unordered_map<int32_t, int32_t> rows_;  // tid -> row
+  std::unordered_map<int32_t, int32_t, KeyedIntHash> rows_;  // tid -> row
   // The rows of recent tids (a tid keeps its row): most lookups skip the map's hashing.
   struct Recent {
     int32_t tid = 0, row = kNone;

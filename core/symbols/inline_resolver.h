@@ -22,6 +22,7 @@
 
 #include "core/format/elf/dwarf_info.h"
 #include "core/io/byte_source.h"
+#include "core/io/keyed_hash.h"
 
 namespace profscope::symbols {
 
@@ -60,7 +61,7 @@ class InlineResolver {
   std::unique_ptr<elf::DwarfInfo> dwarf_;
   std::vector<Sym> syms_;  // the function-like symbols addr2line reads, by value (stable)
   std::vector<uint8_t> strtab_;
-  std::unordered_map<uint64_t, std::vector<std::string>> cache_;
+  std::unordered_map<uint64_t, std::vector<std::string>, KeyedIntHash> cache_;
   std::vector<elf::InlineFrame> scratch_;
 };
 

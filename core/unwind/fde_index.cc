@@ -3,14 +3,16 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "core/io/keyed_hash.h"
+
 namespace profscope::unwind {
 
 void FdeIndex::Build(const CfiSection& s, size_t max_entries) {
   entries_.clear();
   skipped_ = 0;
   truncated_ = false;
-  std::unordered_map<uint64_t, Cie> cies;
-  std::unordered_map<uint64_t, bool> bad_cies;
+  std::unordered_map<uint64_t, Cie, KeyedIntHash> cies;
+  std::unordered_map<uint64_t, bool, KeyedIntHash> bad_cies;
   uint64_t off = 0;
   while (off < s.size) {
     EntryHeader h;

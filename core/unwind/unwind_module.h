@@ -15,6 +15,7 @@
 
 #include "core/format/elf/elf_layout.h"
 #include "core/io/byte_source.h"
+#include "core/io/keyed_hash.h"
 #include "core/unwind/cfi_entries.h"
 #include "core/unwind/eh_frame_hdr.h"
 #include "core/unwind/fde_index.h"
@@ -101,8 +102,8 @@ class UnwindModule {
   CfiSection eh_, debug_;
   FdeIndex eh_index_, debug_index_;
   bool eh_index_built_ = false, debug_index_built_ = false;
-  std::unordered_map<uint64_t, std::unique_ptr<Cie>> eh_cies_, debug_cies_;
-  std::unordered_map<uint64_t, CfiError> bad_cies_;  // key: offset, high bit = .debug_frame
+  std::unordered_map<uint64_t, std::unique_ptr<Cie>, KeyedIntHash> eh_cies_, debug_cies_;
+  std::unordered_map<uint64_t, CfiError, KeyedIntHash> bad_cies_;  // key: offset, high bit = .debug_frame
 };
 
 }  // namespace profscope::unwind

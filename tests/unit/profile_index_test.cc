@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/io/keyed_hash.h"
@@ -60,6 +61,24 @@ TEST(ProfileIndex, KeyedStringHashTellsStringsApart) {
   std::sort(all.begin(), all.end());
   EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end());
   EXPECT_NE(HashSeed(), 0u);
+}
+
+// Numbers a file picks to be equal modulo a bucket count (tids, ids, offsets that are
+// multiples of it) spread over the buckets of a map hashed with KeyedIntHash, where the
+// standard hash (the number itself) puts them all in one.
+TEST(ProfileIndex, KeyedIntHashSpreadsNumbersEqualModuloTheBuckets) {
+  std::unordered_map<uint64_t, int, KeyedIntHash> m;
+  m.reserve(40000);
+  const uint64_t buckets = m.bucket_count();
+  for (uint64_t i = 0; i < 40000; ++i) m.emplace(i * buckets, 1);
+  size_t largest = 0;
+  for (size_t b = 0; b < m.bucket_count(); ++b) largest = std::max(largest, m.bucket_size(b));
+  EXPECT_LT(largest, 32u);
+  std::unordered_map<uint64_t, int> plain;
+  plain.reserve(40000);
+  ASSERT_EQ(plain.bucket_count(), buckets);
+  for (uint64_t i = 0; i < 1000; ++i) plain.emplace(i * buckets, 1);
+  EXPECT_EQ(plain.bucket_size(0), 1000u);  // (what the keyed hash prevents)
 }
 
 TEST(ProfileIndex, FlatIndexFindsEveryRowAcrossGrowth) {

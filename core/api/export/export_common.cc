@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/io/keyed_hash.h"
 #include "core/model/fields.h"
 #include "core/model/interval_view.h"
 
@@ -155,7 +156,7 @@ std::vector<uint64_t> XRaySelfTicks(const Profile& p) {
   }
   // Samples and intervals of one call share the entry's record row (and thread); when the
   // intervals are read from the samples, sample i is interval i.
-  std::unordered_map<uint64_t, uint32_t> by_record;
+  std::unordered_map<uint64_t, uint32_t, KeyedIntHash> by_record;
   for (size_t i = 0; i < iv.size(); ++i)
     if (iv.OfSample(i) == kNone && iv.record(i) >= 0)
       by_record.emplace((static_cast<uint64_t>(static_cast<uint32_t>(iv.thread(i))) << 32) | static_cast<uint32_t>(iv.record(i)),

@@ -22,7 +22,7 @@ struct GeckoThread {
   size_t nstrings = 0, nframes = 0, nstacks = 0, nsamples = 0, nmarkers = 0;
   std::unordered_map<std::string, int32_t, KeyedStringHash> string_ids;
   std::map<std::pair<int32_t, int64_t>, int32_t> frame_ids;  // (location string, line)
-  std::unordered_map<int32_t, int32_t> stack_ids;            // profile stack -> gecko stack
+  std::unordered_map<int32_t, int32_t, KeyedIntHash> stack_ids;            // profile stack -> gecko stack
 
   int32_t String(const std::string& s) {
     auto it = string_ids.find(s);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "core/io/keyed_hash.h"
 #include "core/model/field_reader.h"
 #include "core/model/thread_tracker.h"
 
@@ -490,7 +491,7 @@ void JitdumpDecoder::AddMarkers(Profile& p) const {
 
 void ForEachCode(const Dump& d, const std::function<void(const CodeLoad* load, const CodeMove* move,
                                                          const std::string& move_name)>& fn) {
-  std::unordered_map<uint64_t, size_t> load_of_index;  // code_index -> latest load before the move
+  std::unordered_map<uint64_t, size_t, KeyedIntHash> load_of_index;  // code_index -> latest load before the move
   const std::string empty;
   size_t li = 0, mi = 0;
   while (li < d.loads.size() || mi < d.moves.size()) {

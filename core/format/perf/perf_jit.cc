@@ -1,5 +1,6 @@
 #include "core/format/perf/perf_jit.h"
 
+#include "core/io/keyed_hash.h"
 #include "core/io/path_name.h"
 #include "core/model/thread_tracker.h"
 
@@ -60,7 +61,7 @@ void JitIndex::Build(const jitdump::Dump& d) {
   for (size_t i = 0; i < d.unwinding.size(); ++i) evs.push_back({d.unwinding[i].offset, 3, i});
   loads_.clear();
   std::sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.offset < b.offset; });
-  std::unordered_map<uint64_t, size_t> current;  // code_index -> funcs_ entry in effect
+  std::unordered_map<uint64_t, size_t, KeyedIntHash> current;  // code_index -> funcs_ entry in effect
   int32_t pending_debug = -1, pending_unwind = -1;
   for (const Ev& e : evs) {
     if (e.kind == 3) {
@@ -146,7 +147,7 @@ void UseJitDumps(std::vector<SideFile>& files, const JitJoinInput& in, StackBuil
 
   struct Use { JitIndex index; std::string name; };
   std::vector<Use> uses;
-  std::unordered_map<int32_t, std::vector<size_t>> by_pid;
+  std::unordered_map<int32_t, std::vector<size_t>, KeyedIntHash> by_pid;
   for (auto& f : files) {
     if (f.kind != "jitdump" || !f.window) {
       out.diags.Warning(DiagCode::kSideFileUnused, 0, 0,

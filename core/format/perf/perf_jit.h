@@ -28,6 +28,7 @@
 
 #include "core/format/decoder.h"
 #include "core/format/jitdump/jitdump_format.h"
+#include "core/io/keyed_hash.h"
 
 namespace profscope::perf {
 
@@ -64,7 +65,7 @@ class JitIndex {
  private:
   std::vector<JitFunc> funcs_;            // sorted by start address
   std::vector<std::vector<jitdump::DebugEntry>> debug_;
-  std::unordered_map<uint64_t, JitFunc> loads_;  // code_index -> its (latest) CODE_LOAD
+  std::unordered_map<uint64_t, JitFunc, KeyedIntHash> loads_;  // code_index -> its (latest) CODE_LOAD
   uint64_t max_len_ = 0;
   uint64_t first_time_ = UINT64_MAX;
 };

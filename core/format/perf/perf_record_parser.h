@@ -21,6 +21,7 @@
 #include "core/format/perf/perf_unwind.h"
 #include "core/format/perf/perf_zstd_stream.h"
 #include "core/format/perf/simpleperf/simpleperf_split.h"
+#include "core/io/keyed_hash.h"
 #include "core/model/address_space.h"
 #include "core/model/row_estimate.h"
 #include "core/model/thread_tracker.h"
@@ -94,7 +95,7 @@ class PerfRecordParser : public RecordSink {
   std::vector<int32_t> dso_path_;
   std::vector<uint32_t> empty_chain_;
   // PERF_SAMPLE_READ: each event id's last counter value; values whose id names no event.
-  std::unordered_map<uint64_t, uint64_t> read_last_;
+  std::unordered_map<uint64_t, uint64_t, KeyedIntHash> read_last_;
   std::vector<std::pair<const PerfSession::AttrInfo*, uint64_t>> read_samples_;
   uint64_t unknown_read_ids_ = 0, first_unknown_read_ = 0;
   bool have_time_ = false;

@@ -14,6 +14,7 @@
 #include "core/format/perf/perf_features.h"
 #include "core/format/perf/perf_jit.h"
 #include "core/format/perf/perf_sample.h"
+#include "core/io/keyed_hash.h"
 #include "core/model/profile.h"
 
 namespace profscope::perf {
@@ -64,10 +65,10 @@ class PerfSession {
 
  private:
   std::vector<AttrInfo> attrs_;
-  std::unordered_map<uint64_t, int32_t> id_to_attr_;
+  std::unordered_map<uint64_t, int32_t, KeyedIntHash> id_to_attr_;
   IdPos id_pos_;
-  std::unordered_map<uint64_t, std::string> event_type_names_;
-  std::unordered_map<uint64_t, std::string> update_names_;
+  std::unordered_map<uint64_t, std::string, KeyedIntHash> event_type_names_;
+  std::unordered_map<uint64_t, std::string, KeyedIntHash> update_names_;
 };
 
 }  // namespace profscope::perf

@@ -33,6 +33,7 @@
 #include "core/format/perf/perf_jit_unwind.h"
 #include "core/format/perf/perf_sample.h"
 #include "core/io/byte_reader.h"
+#include "core/io/keyed_hash.h"
 #include "core/model/address_space.h"
 #include "core/model/profile.h"
 #include "core/symbols/symbol_store.h"
@@ -136,10 +137,10 @@ class PerfUnwind {
   std::unordered_map<const std::vector<uint8_t>*, int32_t> binary_of_;  // store bytes -> binaries_ index (-1: unusable)
   JitUnwind jit_;
   std::vector<MapInfo> maps_;                    // by mapping row
-  std::unordered_map<int32_t, bool> unwinds_;    // pid -> a mapping with a binary was mapped
+  std::unordered_map<int32_t, bool, KeyedIntHash> unwinds_;    // pid -> a mapping with a binary was mapped
   // pid -> binary -> the lowest start of a mapping of it in that process (inherited ones
   // included: perf keeps a forked process's copy of its parent's maps after exec).
-  std::unordered_map<int32_t, std::unordered_map<int32_t, uint64_t>> lowest_;
+  std::unordered_map<int32_t, std::unordered_map<int32_t, uint64_t>, KeyedIntHash> lowest_;
   unwind::Arch machine_ = unwind::Arch::kX86_64;
   unwind::RegisterAbi regs_abi_ = unwind::RegisterAbi::kPerf;
   std::unique_ptr<unwind::Unwinder> unwinder_;

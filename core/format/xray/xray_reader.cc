@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/format/xray/xray_format.h"
+#include "core/io/keyed_hash.h"
 #include "core/model/memory_budget.h"
 
 namespace profscope::xray {
@@ -245,7 +246,7 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck* p
   uint32_t& pid = st.pid;
   uint16_t& cpu = st.cpu;
   uint64_t& base_tsc = st.base_tsc;
-  std::unordered_map<uint32_t, uint16_t>& thread_cpu = st.thread_cpu;
+  std::unordered_map<uint32_t, uint16_t, KeyedIntHash>& thread_cpu = st.thread_cpu;
   size_t& wall_pending = st.wall_pending;
   int32_t& block = st.block;
   bool& extents_past_end_said = st.extents_past_end_said;

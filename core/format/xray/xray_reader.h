@@ -15,6 +15,7 @@
 
 #include "core/format/decoder.h"
 #include "core/io/byte_reader.h"
+#include "core/io/keyed_hash.h"
 #include "core/model/call_log.h"
 
 namespace profscope::xray {
@@ -56,7 +57,7 @@ struct XRayReadState {
   uint32_t tid = 0, pid = 0;
   uint16_t cpu = 0;
   uint64_t base_tsc = 0;
-  std::unordered_map<uint32_t, uint16_t> thread_cpu;  // last NewCPUId per thread (for "cpu" markers)
+  std::unordered_map<uint32_t, uint16_t, KeyedIntHash> thread_cpu;  // last NewCPUId per thread (for "cpu" markers)
   size_t wall_pending = SIZE_MAX;  // a WallTimeMarker waiting for the buffer's first TSC
   int32_t block = kNone;           // the current BlockIndexer block
   bool extents_past_end_said = false;

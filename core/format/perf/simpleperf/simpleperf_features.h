@@ -47,7 +47,7 @@ struct SimpleperfInfo {
   struct UnwindFile { std::string path; uint64_t size = 0; };
   std::vector<UnwindFile> debug_unwind_files;                    // DEBUG_UNWIND's list
   std::string kallsyms;                                           // KERNEL_SYMBOL record text
-  std::unordered_map<uint64_t, size_t> dso_ids;                  // DSO record id -> files index
+  std::unordered_map<uint64_t, size_t, KeyedIntHash> dso_ids;                  // DSO record id -> files index
   // SIMPLEPERF_CALLCHAIN records of JOINED_* type, by (tid, time), waiting for their sample.
   std::map<std::pair<uint32_t, uint64_t>, std::vector<uint64_t>> joined_callchains;
   bool present = false;  // the file has simpleperf features or records
