@@ -5,16 +5,18 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "core/io/keyed_hash.h"
+
 namespace profscope {
 
 std::vector<AccountRow> XRayAccount(const CallLog& log) {
   // `llvm-xray account`: records in the order its loader gives them (no
   // sorting, no sibling-call deduction); records it cannot place are skipped
   // as with -keep-going.
-  std::unordered_map<int32_t, std::vector<uint64_t>> lat;
+  std::unordered_map<int32_t, std::vector<uint64_t>, KeyedIntHash> lat;
   int32_t last_func = 0;                // (exits of one function follow each other: one lookup for them)
   std::vector<uint64_t>* last = nullptr;
-  std::unordered_map<uint32_t, std::vector<std::pair<int32_t, uint64_t>>> stacks;
+  std::unordered_map<uint32_t, std::vector<std::pair<int32_t, uint64_t>>, KeyedIntHash> stacks;
   uint64_t first = 0;
   bool have_first = false;
   for (uint32_t run : log.loader_runs) {

@@ -36,19 +36,13 @@ struct Sip {
   }
 };
 
-uint64_t Fmix(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 uint64_t NewSeed() {
   uint64_t s = 0;
   if (getentropy(&s, sizeof s) != 0 || s == 0) {  // (no entropy source: the clock and where the stack is)
     s = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
         static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&s)) << 20;
   }
-  return Fmix(s);
+  return Fmix64(s);
 }
 
 }  // namespace
@@ -59,7 +53,7 @@ uint64_t HashSeed() {
 }
 
 uint64_t KeyedHash(std::string_view s) {
-  static const uint64_t k0 = HashSeed(), k1 = Fmix(k0 ^ 0x9e3779b97f4a7c15ULL);
+  static const uint64_t k0 = HashSeed(), k1 = Fmix64(k0 ^ 0x9e3779b97f4a7c15ULL);
   Sip h{k0 ^ 0x736f6d6570736575ULL, k1 ^ 0x646f72616e646f6dULL, k0 ^ 0x6c7967656e657261ULL,
         k1 ^ 0x7465646279746573ULL};
   const char* p = s.data();

@@ -15,13 +15,30 @@ namespace profscope {
 // The process's secret (random from the system, read once).
 uint64_t HashSeed();
 
+// splitmix64's finalizer: a bijection of 64 bits.
+inline uint64_t Fmix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// A hash of two numbers with the secret in both before any mixing: numbers a file
+// chose so that their hashes collide (a mixer without a key can be inverted) need it.
+inline uint64_t KeyedMix(uint64_t a, uint64_t b, uint64_t k0, uint64_t k1) {
+  return Fmix64(Fmix64(a ^ k0) + (b ^ k1));
+}
+inline uint64_t KeyedMix(uint64_t a, uint64_t b) {
+  static const uint64_t k0 = HashSeed(), k1 = Fmix64(k0 ^ 0x5851f42d4c957f2dULL);
+  return KeyedMix(a, b, k0, k1);
+}
+
 // SipHash-1-3 of `s` under HashSeed(): strings that collide cannot be made
 // without the key.
 uint64_t KeyedHash(std::string_view s);
 
 // For std::unordered_map / set of strings read from a file.
 struct KeyedStringHash {
-  size_t operator()(std::string_view s) const { return static_cast<size_t>(KeyedHash(s)); }
+  size_t operator()(std::string_view s) const noexcept { return static_cast<size_t>(KeyedHash(s)); }
 };
 
 // For std::unordered_map / set of numbers read from a file (ids, pids, tids, offsets): the
@@ -29,7 +46,7 @@ struct KeyedStringHash {
 // the bucket count would all share one bucket.
 struct KeyedIntHash {
   uint64_t key = HashSeed();
-  size_t operator()(uint64_t v) const {
+  size_t operator()(uint64_t v) const noexcept {
     uint64_t z = v ^ key;
     z = (z ^ (z >> 32)) * 0xd6e8feb86659fd93ULL;
     z = (z ^ (z >> 32)) * 0xd6e8feb86659fd93ULL;

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/io/keyed_hash.h"
 #include "core/model/packed_column.h"
 #include "core/model/profile.h"
 
@@ -85,7 +86,7 @@ struct CallLog {
   // account depends on it): run indexes, each run's records in file order.
   std::vector<uint32_t> loader_runs;
   uint64_t ticks_per_second = 0;     // 0 when unknown
-  std::unordered_map<int32_t, std::string> names;  // every function id of the records -> its name
+  std::unordered_map<int32_t, std::string, KeyedIntHash> names;  // every function id of the records -> its name
 
   size_t size() const { return n_; }
   // Records whose action is an entry.

@@ -68,12 +68,8 @@ class FlatIndex {
   }
   size_t count() const { return count_; }
   size_t bytes() const { return slots_.capacity() * sizeof(Slot); }
-  static uint64_t Mix(uint64_t a, uint64_t b) {
-    uint64_t z = a * 0x9e3779b97f4a7c15ULL ^ (b + 0x7f4a7c159e3779b9ULL + (a << 6) + (a >> 2));
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
+  // The hash of a key of two numbers (keyed: keyed_hash.h KeyedMix).
+  static uint64_t Mix(uint64_t a, uint64_t b) { return KeyedMix(a, b); }
 
  private:
   struct Slot {

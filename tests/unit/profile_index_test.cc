@@ -49,6 +49,42 @@ TEST(ProfileIndex, FlatIndexSpreadsHashesThatShareTheirUpperHalf) {
   EXPECT_LT(compares, 60000u + 1000u);
 }
 
+// Two numbers' hash takes the key before any mixing (FlatIndex::Mix, KeyedMix): 2000 keys made to
+// collide fully under one key (a frame's address solved for each sequential func id, as a hostile
+// file can when the mixer has no key) do not collide under another. (The test knows the key; a
+// file does not.)
+uint64_t InverseOdd(uint64_t c) {
+  uint64_t x = c;
+  for (int i = 0; i < 6; ++i) x *= 2 - c * x;  // Newton: c * x == 1 mod 2^64
+  return x;
+}
+uint64_t UnXorShift(uint64_t z, int s) {
+  uint64_t x = z;
+  for (int k = s; k < 64; k += s) x ^= z >> k;
+  return x;
+}
+uint64_t UnFmix64(uint64_t z) {
+  z = UnXorShift(z, 31) * InverseOdd(0x94d049bb133111ebULL);
+  z = UnXorShift(z, 27) * InverseOdd(0xbf58476d1ce4e5b9ULL);
+  return UnXorShift(z, 30);
+}
+
+TEST(ProfileIndex, KeyedMixCollisionsDependOnTheKey) {
+  const uint64_t a0 = 0x0123456789abcdefULL, a1 = 0x0fedcba987654321ULL;
+  const uint64_t b0 = 0x1111222233334444ULL, b1 = 0x5555666677778888ULL;
+  ASSERT_EQ(UnFmix64(Fmix64(0xdeadbeefULL)), 0xdeadbeefULL);
+  const uint64_t target = 0x4242424242424242ULL, inner = UnFmix64(target);
+  std::vector<uint64_t> under_b;
+  for (uint64_t func = 0; func < 2000; ++func) {
+    const uint64_t address = a0 ^ UnFmix64(inner - (func ^ a1));
+    ASSERT_EQ(KeyedMix(address, func, a0, a1), target);  // all one hash under key a
+    under_b.push_back(KeyedMix(address, func, b0, b1));
+  }
+  std::sort(under_b.begin(), under_b.end());
+  EXPECT_EQ(std::unique(under_b.begin(), under_b.end()), under_b.end());  // all apart under key b
+  EXPECT_EQ(FlatIndex::Mix(a0, b0), KeyedMix(a0, b0));
+}
+
 // The strings' hash is keyed (SipHash-1-3 under the process's secret): equal strings
 // hash alike, and strings that differ anywhere (a byte, the length, a trailing NUL) do not.
 TEST(ProfileIndex, KeyedStringHashTellsStringsApart) {

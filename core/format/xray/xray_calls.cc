@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/format/xray/xray_format.h"
+#include "core/io/keyed_hash.h"
 #include "core/model/min_heap.h"
 #include "core/model/thread_tracker.h"
 
@@ -154,7 +155,7 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   // Frames: one per thread root ("thread_TID") and one per function id (by id while the ids are few
   // enough for an array, a program's are; else hashed).
   std::vector<int32_t> frame_by_id(calls.func.most() < (1u << 20) ? calls.func.most() + 1 : 0, kNone);
-  std::unordered_map<int32_t, int32_t> func_frame;
+  std::unordered_map<int32_t, int32_t, KeyedIntHash> func_frame;
   auto frame_of = [&](int32_t id) {
     const auto u = static_cast<uint32_t>(id);
     if (u < frame_by_id.size() && frame_by_id[u] != kNone) return frame_by_id[u];
