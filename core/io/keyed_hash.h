@@ -46,12 +46,7 @@ struct KeyedStringHash {
 // the bucket count would all share one bucket.
 struct KeyedIntHash {
   uint64_t key = HashSeed();
-  size_t operator()(uint64_t v) const noexcept {
-    uint64_t z = v ^ key;
-    z = (z ^ (z >> 32)) * 0xd6e8feb86659fd93ULL;
-    z = (z ^ (z >> 32)) * 0xd6e8feb86659fd93ULL;
-    return static_cast<size_t>(z ^ (z >> 32));
-  }
+  size_t operator()(uint64_t v) const noexcept { return static_cast<size_t>(Fmix64(v ^ key)); }
 };
 
 }  // namespace profscope
