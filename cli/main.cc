@@ -2,7 +2,6 @@
 // line of core/api/cli.h, which parses, dispatches and writes. This file only
 // gives it the files (stdio, std::filesystem) and stdout/stderr. The WASM
 // shell is wasm/cli.mjs; both print the same bytes.
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,24 +29,17 @@ class FileSource : public profscope::ByteSource {
   }
   ~FileSource() override { std::fclose(f_); }
   uint64_t size() const override { return size_; }
+  // Straight into the window's buffer, which is reused: the kernel copies from the page cache through its
+  // own mapping. (Mapping the chunks in instead cost more here: each mapped page's first touch.)
   size_t Read(uint64_t offset, uint8_t* dst, size_t len) override {
-    if (fseeko(f_, static_cast<off_t>(offset), SEEK_SET) != 0) return 0;
-    return std::fread(dst, 1, len, f_);
-  }
-  // A chunk of 1 MiB or more is mapped in, not copied (the page cache's pages; a read's copy of them took
-  // a tenth of a 1 GB perf.data's decode), when the file still holds it: a file cut while mapped would
-  // fault on the pages past its new end (then Read says what is left).
-  std::shared_ptr<const uint8_t> Lend(uint64_t offset, size_t len) override {
-    if (len < (1u << 20)) return nullptr;
-    struct stat st;
-    if (fstat(fileno(f_), &st) != 0 || st.st_size < 0 || static_cast<uint64_t>(st.st_size) < offset + len) return nullptr;
-    static const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-    const uint64_t from = offset / page * page;
-    const size_t span = static_cast<size_t>(offset - from) + len;
-    void* p = mmap(nullptr, span, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fileno(f_), static_cast<off_t>(from));
-    if (p == MAP_FAILED) return nullptr;
-    std::shared_ptr<const uint8_t> pages(static_cast<const uint8_t*>(p), [span](const uint8_t* q) { munmap(const_cast<uint8_t*>(q), span); });
-    return std::shared_ptr<const uint8_t>(pages, pages.get() + (offset - from));
+    size_t got = 0;
+    while (got < len) {
+      const ssize_t n = pread(fileno(f_), dst + got, len - got, static_cast<off_t>(offset + got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    return got;
   }
 
  private:

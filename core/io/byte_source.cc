@@ -16,17 +16,11 @@ const uint8_t* Window::Get(uint64_t offset, size_t len) {
   uint64_t total = src_.size();
   if (offset > total || len > total - offset) return nullptr;
   if (offset >= buf_start_ && offset - buf_start_ <= buf_len_ && len <= buf_len_ - (offset - buf_start_)) {
-    return chunk() + (offset - buf_start_);
+    return buf_.data() + (offset - buf_start_);
   }
   size_t want = std::max(len, chunk_);
   want = static_cast<size_t>(std::min<uint64_t>(want, total - offset));
-  lent_.reset();  // (before asking for the next: the last one's pages go first)
-  lent_ = src_.Lend(offset, want);
   buf_start_ = offset;
-  if (lent_) {
-    buf_len_ = want;
-    return lent_.get();
-  }
   if (buf_.size() < want) buf_.resize(want);
   size_t got = src_.Read(offset, buf_.data(), want);
   buf_len_ = got;

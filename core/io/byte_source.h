@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace profscope {
@@ -17,13 +16,6 @@ class ByteSource {
   // Copies [offset, offset+len) into dst; returns the number of bytes copied
   // (fewer only at the end of the source or on an I/O error).
   virtual size_t Read(uint64_t offset, uint8_t* dst, size_t len) = 0;
-  // The bytes [offset, offset+len) without a copy (a native file's pages mapped in), valid while the
-  // returned pointer or a copy of it lives; nullptr when this source does not lend them (then Read).
-  // Called with ranges inside size().
-  virtual std::shared_ptr<const uint8_t> Lend(uint64_t offset, size_t len) {
-    (void)offset, (void)len;
-    return nullptr;
-  }
 };
 
 class MemorySource : public ByteSource {
@@ -39,8 +31,11 @@ class MemorySource : public ByteSource {
 };
 
 // A read-through window over a ByteSource: Get(offset, len) returns a pointer
-// to len bytes valid until the next call, reading ahead in chunks (borrowed
-// from the source when it lends them, else copied into the window's buffer).
+// to len bytes valid until the next call, reading ahead in chunks copied into
+// one buffer that is reused. (Mapping a native file's pages in instead was
+// tried: on a paravirtual VM the first touch of each mapped page cost more than
+// the kernel's copy, which reads the page cache through its own mapping; see
+// docs/PERFORMANCE.md, seventeenth stop.)
 class Window {
  public:
   explicit Window(ByteSource& src, size_t chunk = 4u << 20) : src_(src), chunk_(chunk) {}
@@ -52,13 +47,9 @@ class Window {
   ByteSource& source() { return src_; }
 
  private:
-  const uint8_t* chunk() const { return lent_ ? lent_.get() : buf_.data(); }
-
- private:
   ByteSource& src_;
   size_t chunk_;
   std::vector<uint8_t> buf_;
-  std::shared_ptr<const uint8_t> lent_;  // the chunk the source lent, else it is in buf_
   uint64_t buf_start_ = 0;
   size_t buf_len_ = 0;
 };
