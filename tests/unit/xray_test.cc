@@ -7,6 +7,7 @@
 // threads, and the header of every version/type in both orders.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <set>
@@ -509,6 +510,42 @@ TEST(XRay, EndOfBufferIsRejectedFromVersion2) {
     bool seen = false;
     for (const auto& g : d->s->result().diags.items()) seen |= g.message.find("EndOfBuffer") != std::string::npos;
     EXPECT_TRUE(seen) << v;
+  }
+}
+
+// llvm-xray's loader orders the threads by its DenseMap's buckets, whose hash has no secret: a log can give
+// thousands of threads (pid, tid) that all start probing at the same bucket. Emulating that order then costs a
+// probe per thread already placed, for every thread; past a bound the emulation stops with a warning and the
+// threads keep the order of their first buffers. Threads that do not collide are placed as LLVM places them.
+TEST(XRay, ThreadsMadeToCollideInLlvmXRaysHashAreNotProbedWithoutEnd) {
+  constexpr uint32_t kPid = 300;
+  constexpr size_t kThreads = 3000;  // a table of 4096 buckets: 12 bits of the hash
+  auto log_of = [&](const std::vector<uint32_t>& tids) {
+    std::vector<FdrBuf> bufs;
+    for (size_t i = 0; i < tids.size(); ++i)
+      bufs.push_back({tids[i], kPid, 0, 1000 + 10 * i, {{{0, 1, 1}}, {{1, 1, 2}}}});
+    return FdrLog(5, false, bufs);
+  };
+  std::vector<uint32_t> colliding;
+  const uint32_t home = profscope::xray::LoaderKeyHash(kPid, 1) & 0xFFF;
+  for (uint32_t tid = 1; colliding.size() < kThreads; ++tid)
+    if ((profscope::xray::LoaderKeyHash(kPid, static_cast<int32_t>(tid)) & 0xFFF) == home) colliding.push_back(tid);
+  std::vector<uint32_t> plain(kThreads);
+  for (size_t i = 0; i < kThreads; ++i) plain[i] = static_cast<uint32_t>(1 + i);
+  for (const bool collide : {true, false}) {
+    auto d = Decode(log_of(collide ? colliding : plain));
+    ASSERT_TRUE(d->ok);
+    size_t warned = 0;
+    for (const auto& g : d->s->result().diags.items())
+      warned += g.message.find("collide in llvm-xray's hash table") != std::string::npos;
+    EXPECT_EQ(warned, collide ? 1u : 0u);
+    // In the order of first buffers, whose times go up, llvm-xray account would drop none of the calls (in
+    // its bucket order it drops those older than the first it sees); every thread is stacked either way.
+    EXPECT_EQ(d->s->AccountJson().find("\"funcid\":1,\"count\":3000") != std::string::npos, collide);
+    const std::string stacks = d->s->StacksText(false, "");
+    EXPECT_EQ(static_cast<size_t>(std::count(stacks.begin(), stacks.end(), '\n')), kThreads);
+    const uint32_t first = collide ? colliding[0] : plain[0];
+    EXPECT_NE(stacks.find("thread_" + std::to_string(first) + ";#1 1\n"), std::string::npos);
   }
 }
 

@@ -181,7 +181,7 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   const bool from_samples = p.samples.size() == 0 && p.intervals.size() == 0;
   struct Open { int32_t stack; int32_t func; uint64_t tsc; int32_t row; };
   struct ThreadState { std::vector<Open> stack; bool last_exit = false; int32_t root = kNone; uint64_t last_tsc = 0; };
-  std::unordered_map<uint32_t, ThreadState> states;
+  std::unordered_map<uint32_t, ThreadState, KeyedIntHash> states;
   uint64_t repaired = 0;
   auto add_sample = [&](int32_t thread, const Open& o, uint64_t end) {
     p.samples.time.push_back(o.tsc);
@@ -268,7 +268,14 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
     st.stack.resize(from);
   }
   uint64_t open = 0;
-  for (auto& [tid, st] : states) {
+  // The calls still open, thread by thread in tid order (the map's own order is its secret's).
+  std::vector<std::pair<uint32_t, const ThreadState*>> by_tid;
+  by_tid.reserve(states.size());
+  for (const auto& [tid, st] : states)
+    if (!st.stack.empty()) by_tid.emplace_back(tid, &st);
+  std::sort(by_tid.begin(), by_tid.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [tid, stp] : by_tid) {
+    const ThreadState& st = *stp;
     int32_t th = threads.Find(static_cast<int32_t>(tid));
     for (size_t k = 0; k < st.stack.size(); ++k) {
       add_interval(th, st.stack[k], st.last_tsc, static_cast<int32_t>(k));
@@ -300,7 +307,20 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
   out.facts.emplace_back("time unit", log.freq ? "TSC ticks (" + Dec(log.freq) + " per second)" : "TSC ticks");
 }
 
-std::vector<uint32_t> LoaderOrder(const XRayLog& log) {
+uint32_t LoaderKeyHash(uint64_t pid, int32_t tid) {
+  uint64_t key = static_cast<uint64_t>(static_cast<uint32_t>(pid * 37ULL)) << 32 | static_cast<uint32_t>(static_cast<uint32_t>(tid) * 37U);
+  key += ~(key << 32);
+  key ^= (key >> 22);
+  key += ~(key << 13);
+  key ^= (key >> 8);
+  key += (key << 3);
+  key ^= (key >> 15);
+  key += ~(key << 27);
+  key ^= (key >> 31);
+  return static_cast<uint32_t>(key);
+}
+
+std::vector<uint32_t> LoaderOrder(const XRayLog& log, Diagnostics& diags) {
   const std::vector<CallLog::Run>& runs = log.calls.runs;
   const std::vector<XRayBlock>& blocks = log.blocks;
   std::vector<uint32_t> order;
@@ -312,19 +332,7 @@ std::vector<uint32_t> LoaderOrder(const XRayLog& log) {
   // tid>, blocks> and expands it in bucket order: the same hash (each half
   // times 37, then mixed), power-of-two tables of at least 64 buckets,
   // quadratic probing, growth at 3/4 full re-inserting in bucket order.
-  auto hash = [](uint64_t pid, int32_t tid) {
-    uint64_t key = static_cast<uint64_t>(static_cast<uint32_t>(pid * 37ULL)) << 32 |
-                   static_cast<uint32_t>(static_cast<uint32_t>(tid) * 37U);
-    key += ~(key << 32);
-    key ^= (key >> 22);
-    key += ~(key << 13);
-    key ^= (key >> 8);
-    key += (key << 3);
-    key ^= (key >> 15);
-    key += ~(key << 27);
-    key ^= (key >> 31);
-    return static_cast<uint32_t>(key);
-  };
+  auto hash = LoaderKeyHash;
   std::vector<std::pair<uint64_t, int32_t>> keys;            // in first-flush order
   std::map<std::pair<uint64_t, int32_t>, std::vector<size_t>> key_blocks;
   for (size_t b = 0; b < blocks.size(); ++b) {
@@ -334,14 +342,19 @@ std::vector<uint32_t> LoaderOrder(const XRayLog& log) {
     v.push_back(b);
   }
   std::vector<int32_t> table(64, -1);  // key index per bucket
+  // Keys a file chose to share LLVM's (unkeyed) hash would probe the same buckets: a quadratic cost. The
+  // probes are counted, and past a few dozen per key on average (random keys take one or two) the
+  // emulation gives up: the keys are taken in the order they were first flushed.
+  const uint64_t probe_budget = 32 * static_cast<uint64_t>(keys.size()) + 4096;
+  uint64_t probes = 0;
   auto place = [&](std::vector<int32_t>& t, int32_t ki) {
     size_t mask = t.size() - 1;
     size_t at = hash(keys[static_cast<size_t>(ki)].first, keys[static_cast<size_t>(ki)].second) & mask;
-    for (size_t probe = 1; t[at] >= 0; ++probe) at = (at + probe) & mask;
-    t[at] = ki;
+    for (size_t probe = 1; t[at] >= 0 && probes <= probe_budget; ++probe, ++probes) at = (at + probe) & mask;
+    if (t[at] < 0) t[at] = ki;
   };
   size_t entries = 0;
-  for (size_t ki = 0; ki < keys.size(); ++ki) {
+  for (size_t ki = 0; ki < keys.size() && probes <= probe_budget; ++ki) {
     if ((entries + 1) * 4 >= table.size() * 3) {
       std::vector<int32_t> bigger(table.size() * 2, -1);
       for (int32_t k : table)
@@ -350,6 +363,14 @@ std::vector<uint32_t> LoaderOrder(const XRayLog& log) {
     }
     place(table, static_cast<int32_t>(ki));
     ++entries;
+  }
+  if (probes > probe_budget) {
+    diags.Warning(DiagCode::kLimitExceeded, 0, 0,
+                  "the log's " + Dec(keys.size()) + " (pid, tid) pairs collide in llvm-xray's hash table beyond " + Dec(probe_budget) +
+                      " probes: its loader's order of the threads is not reproduced; they are taken in the order their first "
+                      "buffers were flushed (`llvm-xray account` may count differently)");
+    table.resize(keys.size());
+    for (size_t ki = 0; ki < keys.size(); ++ki) table[ki] = static_cast<int32_t>(ki);
   }
   // Each key's blocks sorted by wall time with LLVM's comparator (seconds and
   // micros both smaller), by insertion as libstdc++'s std::sort does for up to

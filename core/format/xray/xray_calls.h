@@ -81,6 +81,10 @@ void BuildCalls(const XRayLog& log, const XRayFunctionMap& names, DecodeResult& 
 // (basic: file order; FDR: per (pid, tid) in its hash map's bucket order,
 // each thread's blocks by wall time): `llvm-xray account` drops every record
 // older than the first one it sees, so its statistics depend on this order.
-std::vector<uint32_t> LoaderOrder(const XRayLog& log);
+// Keys made to collide in that (unkeyed) hash are not probed for without end: past a bound the threads
+// keep the order of their first flushed buffers, with a warning in `diags`.
+std::vector<uint32_t> LoaderOrder(const XRayLog& log, Diagnostics& diags);
+// The hash of LLVM's DenseMap for a (pid, tid) key (DenseMapInfo<std::pair<>>: each half times 37, mixed).
+uint32_t LoaderKeyHash(uint64_t pid, int32_t tid);
 
 }  // namespace profscope::xray

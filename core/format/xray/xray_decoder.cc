@@ -37,7 +37,7 @@ void XRayDecoder::UseSideFiles(std::vector<SideFile>& files, DecodeResult& out) 
 
 void XRayDecoder::Finish(DecodeResult& out) {
   BuildCalls(log_, names_, out);
-  log_.calls.loader_runs = LoaderOrder(log_);
+  log_.calls.loader_runs = LoaderOrder(log_, out.diags);
   calls_ = std::move(log_.calls);
   log_.calls = CallLog();
   calls_.ticks_per_second = log_.freq;
