@@ -4,6 +4,7 @@
 // helpers, never by subscript.
 import { RecordKind } from './record-kind.js';
 import { intAt } from './int-runs.js';
+import { typeKey } from '../worker/derive.js';
 
 /** The record table's row count. @param {any} doc */
 export function rowCount(doc) {
@@ -50,7 +51,7 @@ export function leafAt(doc, j) {
  */
 export function rowLabel(doc, row) {
   const { kinds, types } = doc.records;
-  return doc.labels.get(row) ?? doc.typeNames.get(intAt(kinds, row) * 4294967296 + intAt(types, row)) ?? '';
+  return doc.labels.get(row) ?? doc.typeNames.get(typeKey(intAt(kinds, row), intAt(types, row))) ?? '';
 }
 
 /**

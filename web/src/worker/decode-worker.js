@@ -39,7 +39,7 @@ import createProfscope from '@profscope-wasm/profscope_wasm.mjs';
 import wasmUrl from '@profscope-wasm/profscope_wasm.wasm?url';
 import { decodeStrings } from '../lib/strings.js';
 import { intAt } from '../lib/int-runs.js';
-import { parseJson, readFlameBoxes, readKept, readMarkers } from './session-columns.js';
+import { parseJson, readFlameBoxes, readKept, readMarkers, recordLabels } from './session-columns.js';
 import { makeTables, nextTask } from './tables.js';
 import { isModuleFault, moduleFaultMessage } from './module-fault.js';
 import { funcInlined, funcSources, heaviestEvent, lanesFrom } from './derive.js';
@@ -441,41 +441,6 @@ function searchRecords(s, query) {
   const out = [];
   for (let r = 0; r < ids.length; r++) if (hit[ids[r]] || (offsets && intAt(offsets, r) === off)) out.push(r);
   return Int32Array.from(out);
-}
-
-/**
- * Every row's label, as ids into the distinct labels. An XRay row's label depends only on its kind
- * and type (XRayDecoder::RecordLabel), so an XRay log asks the module once per (kind, type), not
- * once per record.
- * @param {Session} s
- * @param {string} format
- */
-function recordLabels(s, format) {
-  const n = s.recordCount();
-  const ids = new Uint32Array(n);
-  /** @type {string[]} */
-  const names = [];
-  /** @type {Map<string, number>} */
-  const byName = new Map();
-  const idOf = (/** @type {string} */ label) => {
-    let id = byName.get(label);
-    if (id === undefined) byName.set(label, (id = names.push(label) - 1));
-    return id;
-  };
-  if (format === 'xray') {
-    const kinds = s.recordKindRuns(), types = s.recordTypeRuns();
-    /** @type {Map<number, number>} */
-    const byType = new Map();
-    for (let r = 0; r < n; r++) {
-      const key = intAt(kinds, r) * 4294967296 + intAt(types, r);
-      let id = byType.get(key);
-      if (id === undefined) byType.set(key, (id = idOf(String(s.recordLabel(r)))));
-      ids[r] = id;
-    }
-  } else {
-    for (let r = 0; r < n; r++) ids[r] = idOf(String(s.recordLabel(r)));
-  }
-  return { ids, names };
 }
 
 function requireSession() {

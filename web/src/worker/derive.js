@@ -56,12 +56,24 @@ export function heaviestEvent(totals) {
 }
 
 /**
- * The key of a row's (kind, type): rows with the same key have the same type name.
+ * The key of a row's (kind, type): rows with the same key have the same type name. A string ("5:9"), not
+ * kind * 2^32 + type: V8 hashes a Map's number keys without a seed (that double with ComputeLongHash), so
+ * a perf.data of 8-byte records of chosen types put them all in one bucket of typeNames (in the worker, and
+ * again on the page when it receives it). V8 hashes this string with its per-isolate seed (it is no array
+ * index, and its digits cannot make Chromium's rapidhash ignore the seed).
  * @param {number} kind
  * @param {number} type
  */
 export function typeKey(kind, type) {
-  return kind * 4294967296 + type;
+  return `${kind}:${type}`;
+}
+
+/**
+ * The kind of a typeKey().
+ * @param {string} key
+ */
+export function typeKeyKind(key) {
+  return Number(key.slice(0, key.indexOf(':')));
 }
 
 /**
@@ -69,10 +81,10 @@ export function typeKey(kind, type) {
  * for a row until its own label arrives, and the composition's group names.
  * @param {{kind: Uint8Array, type: Uint32Array, first: Int32Array}} types the session's recordTypeList()
  * @param {(row: number, kind: number) => string} nameOf
- * @returns {Map<number, string>} typeKey -> name
+ * @returns {Map<string, string>} typeKey -> name
  */
 export function recordTypeNames(types, nameOf) {
-  /** @type {Map<number, string>} */
+  /** @type {Map<string, string>} */
   const names = new Map();
   for (let i = 0; i < types.first.length; i++) names.set(typeKey(types.kind[i], types.type[i]), nameOf(types.first[i], types.kind[i]));
   return names;
@@ -88,7 +100,7 @@ export function recordTypeNames(types, nameOf) {
  * inside a record left out, sorted by bytes), named; `nested` groups (inside a decompressed COMPRESSED
  * stream) are not file bytes.
  * @param {{kind: Uint8Array, type: Uint32Array, count: Float64Array, bytes: Float64Array, first: Int32Array}} groups
- * @param {Map<number, string>} typeNames recordTypeNames()
+ * @param {Map<string, string>} typeNames recordTypeNames()
  * @returns {CompositionGroup[]}
  */
 export function recordComposition(groups, typeNames) {

@@ -3,6 +3,9 @@
 // into which objects. Each getter returns a fresh copy the worker owns. tests/node reads the
 // same columns through these functions.
 
+import { intAt } from '../lib/int-runs.js';
+import { StringMap } from '../lib/keyed-hash.js';
+
 /** @typedef {import('../../../wasm/profscope').Session} Session */
 
 /** The profile columns the worker reads (getter names of the session). */
@@ -121,6 +124,43 @@ export function readMarkers(s, strings, scale) {
     kind[i] = k;
   }
   return { rows: s.markerRecords(), time, thread: s.markerThreads(), cpu: s.markerCpus(), kind, kindNames, label: s.markerLabels() };
+}
+
+/**
+ * Every row's label, as ids into the distinct labels (a record search tests each once). An XRay row's
+ * label depends only on its kind and type (XRayDecoder::RecordLabel), so an XRay log asks the module once
+ * per (kind, type), not once per record (a few hundred at most: a Map of them is safe). The labels hold the
+ * file's names (a jitdump's code loads): made distinct by a StringMap (lib/keyed-hash.js), not by a Map of
+ * them, which V8 may hash alike (labels over 16383 characters by their length alone).
+ * @param {Session} s
+ * @param {string} format
+ */
+export function recordLabels(s, format) {
+  const n = s.recordCount();
+  const ids = new Uint32Array(n);
+  /** @type {string[]} */
+  const names = [];
+  /** @type {StringMap<number>} */
+  const byName = new StringMap();
+  const idOf = (/** @type {string} */ label) => {
+    let id = byName.get(label);
+    if (id === undefined) byName.set(label, (id = names.push(label) - 1));
+    return id;
+  };
+  if (format === 'xray') {
+    const kinds = s.recordKindRuns(), types = s.recordTypeRuns();
+    /** @type {Map<number, number>} */
+    const byType = new Map();
+    for (let r = 0; r < n; r++) {
+      const key = intAt(kinds, r) * 4294967296 + intAt(types, r);
+      let id = byType.get(key);
+      if (id === undefined) byType.set(key, (id = idOf(String(s.recordLabel(r)))));
+      ids[r] = id;
+    }
+  } else {
+    for (let r = 0; r < n; r++) ids[r] = idOf(String(s.recordLabel(r)));
+  }
+  return { ids, names };
 }
 
 /**

@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { WeightSwitch } from './weight-switch.jsx';
 import { formatInt, formatTime, plural } from '../../lib/format.js';
+import { distinctInts } from '../../lib/keyed-hash.js';
 import './filter-bar.css';
 
 const TRANSFORMS = [
@@ -119,7 +120,7 @@ export function FilterBar({ doc, opts, analysis, analyzing, onChange, onUndo, on
           }}
         >
           <option value="">all</option>
-          {[...new Set(threads.map((t) => Number(t.pid)))].map((pid) => (
+          {distinctInts(threads.map((t) => Number(t.pid))).map((pid) => (
             <option value={String(pid)} key={pid}>
               {pid}
             </option>

@@ -1,6 +1,7 @@
 // Flame chart model (pure; unit-tested): lane order and sampling intervals, the sample covering a
 // time, the boxes of one lane for a view window (merged across adjacent pixel columns), ruler ticks
 // and the overview track's activity.
+import { intKey } from '../../lib/keyed-hash.js';
 
 /** Index of the last element of sorted `times` <= t, or -1. */
 export function lastAtOrBefore(times, t) {
@@ -94,6 +95,25 @@ export function orderLanes(lanes, pinned, hidden) {
     return b.count - a.count || a.thread - b.thread;
   });
   return { shown: sorted.filter((l) => !hidden.has(l.key)), hidden: sorted.filter((l) => hidden.has(l.key)) };
+}
+
+/**
+ * The first lane of each process, where the markers of a thread without a lane go: pid -> lane index
+ * (undefined when no lane is of that process). The pids are the file's: keyed (lib/keyed-hash.js), as
+ * V8 hashes small integers without a seed.
+ * @param {{thread: number}[]} lanes in display order
+ * @param {{pid?: number}[]} threads the file's
+ * @returns {(pid: number | undefined) => number | undefined}
+ */
+export function firstLaneOfPid(lanes, threads) {
+  /** @type {Map<any, number>} */
+  const byPid = new Map();
+  lanes.forEach((l, i) => {
+    const pid = l.thread >= 0 ? threads[l.thread]?.pid : undefined;
+    const key = intKey(pid);
+    if (pid != null && !byPid.has(key)) byPid.set(key, i);
+  });
+  return (pid) => byPid.get(intKey(pid));
 }
 
 /**

@@ -9,7 +9,7 @@ import { inlinedText } from '../../lib/inlined-tag.jsx';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useDark } from '../../lib/theme.js';
 import { fitCanvas, useElementSize } from '../../lib/element-size.js';
-import { ancestorAt, boxAt, boxesByRow, laneActivity, laneInterval, lastAtOrBefore, orderLanes, sampleInColumn, sortMarkers, threadRows, typicalGap } from './chart-model.js';
+import { ancestorAt, boxAt, boxesByRow, firstLaneOfPid, laneActivity, laneInterval, lastAtOrBefore, orderLanes, sampleInColumn, sortMarkers, threadRows, typicalGap } from './chart-model.js';
 import { drawChart, drawOverview, fmtTime, HEAD_H, laneName, RULER_H, ROW_H, STRIP_H, TITLE_H } from './chart-draw.js';
 import { plural } from '../../lib/format.js';
 import { offsetText } from '../../lib/records.js';
@@ -178,20 +178,17 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
   const markersByLane = useMemo(() => {
     if (byCpu) return shown.map(() => ({ idx: new Int32Array(0), times: new Float64Array(0) })); // markers carry a thread: shown in the thread lanes
     const byThread = new Map();
-    const byPid = new Map();
-    shown.forEach((l, i) => {
-      byThread.set(l.thread, i);
-      const pid = l.thread >= 0 ? threads[l.thread]?.pid : undefined;
-      if (pid != null && !byPid.has(pid)) byPid.set(pid, i);
-    });
+    shown.forEach((l, i) => byThread.set(l.thread, i));
+    const laneOfPid = firstLaneOfPid(shown, threads);
+    const inLane = new Set(geo.lanes.map((l) => l.thread)); // (thread rows: not the file's numbers)
     const out = shown.map(() => []);
     for (let k = 0; k < markers.rows.length; k++) {
       const th = markers.thread[k];
       let li = byThread.get(th);
       // a thread without samples: the first lane of its process, else the first lane
       // (a hidden lane's markers are hidden with it)
-      if (li === undefined && geo.lanes.some((l) => l.thread === th)) continue;
-      if (li === undefined) li = (th >= 0 ? byPid.get(threads[th]?.pid) : undefined) ?? 0;
+      if (li === undefined && inLane.has(th)) continue;
+      if (li === undefined) li = (th >= 0 ? laneOfPid(threads[th]?.pid) : undefined) ?? 0;
       if (out[li]) out[li].push(k);
     }
     // sorted by time (no time: drawn at the start) so a draw visits only the markers in view

@@ -8,7 +8,7 @@ import { AccountPending } from '../../lib/tables-pending.jsx';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { formatInt, formatPercent, plural } from '../../lib/format.js';
 import { valueFormatter } from '../filter-bar/weight-switch.jsx';
-import { functionRows, sortRows } from './function-table.js';
+import { firstIndexByName, functionRows, sortRows } from './function-table.js';
 import './functions.css';
 
 const MAX_ROWS = 3000;
@@ -40,13 +40,8 @@ export function Functions({ doc, analysis, client, onPick, onSandwich, selectedF
   const tracer = !!doc.summary?.samples_are_calls;
   const account = Array.isArray(doc.account) ? doc.account : [];
   const [sort, setSort] = useState({ key: tracer ? 'sum' : 'self', desc: true });
-  const nameIndex = useMemo(() => {
-    const m = new Map();
-    analysis.names.forEach((n, i) => {
-      if (!m.has(String(n))) m.set(String(n), i);
-    });
-    return m;
-  }, [analysis.names]);
+  // (a tracer's account rows name their functions)
+  const nameIndex = useMemo(() => (tracer ? firstIndexByName(analysis.names) : null), [tracer, analysis.names]);
 
   // samplers: self/total per function, computed in the worker for the current analysis
   const [totals, setTotals] = useState(/** @type {{analysis:any, self:Float64Array, total:Float64Array}|null} */ (null));
@@ -82,7 +77,7 @@ export function Functions({ doc, analysis, client, onPick, onSandwich, selectedF
       {sort.key === key ? (sort.desc ? ' ▾' : ' ▴') : ''}
     </th>
   );
-  const funcOf = (r) => (tracer ? nameIndex.get(r.name) ?? -1 : r.func);
+  const funcOf = (r) => (tracer && nameIndex ? nameIndex.get(r.name) ?? -1 : r.func);
   if (tracer && doc.account == null) {
     return (
       <div class="functions" data-testid="functions">

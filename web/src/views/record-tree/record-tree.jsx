@@ -10,6 +10,7 @@ import { RecordsPending } from '../../lib/tables-pending.jsx';
 import { buildFlat, itemAt, indexOfRow, indexOfField, fieldKey } from './tree-model.js';
 import './record-tree.css';
 import { intAt } from '../../lib/int-runs.js';
+import { typeKeyKind } from '../../worker/derive.js';
 
 const ROW_H = 22;
 
@@ -468,7 +469,7 @@ function defaultExpanded(doc) {
   // (the top level is not scanned when the table has no such container: an XRay log's or a pipe-mode
   // perf.data's millions of records are all at the top)
   if (doc.typeNames) {
-    const has = (/** @type {number} */ kind) => [...doc.typeNames.keys()].some((key) => Math.floor(key / 4294967296) === kind);
+    const has = (/** @type {number} */ kind) => [...doc.typeNames.keys()].some((key) => typeKeyKind(key) === kind);
     if (!has(RecordKind.DataSection) && !has(RecordKind.FeatureTable)) return out;
   }
   for (let k = kidsBegin(doc, n), end = kidsBegin(doc, n + 1); k < end; k++) {
