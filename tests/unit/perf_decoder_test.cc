@@ -1347,6 +1347,29 @@ TEST_P(PerfDecoderModes, SamplesRoutedByIdentifier) {
       << d.s().ThreadsJson();
 }
 
+// A file of 100 000 COMM records, each naming a new thread: every thread's names are listed (one thread's
+// two, in order) without a scan of all names per thread (10^10 steps; it is one counting pass).
+TEST_P(PerfDecoderModes, ThreadsJsonListsEachOfManyThreadsNames) {
+  Builder b = MakeBuilder();
+  uint64_t st = kSampleIdentifier | kSampleIp | kSampleTid | kSampleTime;
+  PerfEventAttr a = MakeAttr(kTypeHardware, 0, st, kFlagSampleIdAll | kFlagExcludeGuest);
+  b.Attr(a, {11});
+  constexpr int kThreads = 100000;
+  for (int i = 0; i < kThreads; ++i) b.Comm(1, 10 + i, "t" + std::to_string(i), &a, At(1, 10 + i, 100 + static_cast<uint64_t>(i), 11));
+  b.Comm(1, 10, "renamed", &a, At(1, 10, 500000, 11));
+  Decoded d(b.Build());
+  ASSERT_TRUE(d.ok()) << d.Diags();
+  const std::string threads = d.s().ThreadsJson();
+  EXPECT_TRUE(ValidJson(threads));
+  size_t n = 0;
+  for (size_t at = threads.find("\"tid\":"); at != std::string::npos; at = threads.find("\"tid\":", at + 1)) ++n;
+  EXPECT_EQ(n, static_cast<size_t>(kThreads));
+  EXPECT_NE(threads.find("\"tid\":10,\"pid\":1,\"name\":\"renamed\",\"samples\":0,\"start\":100,\"end\":0,"
+                         "\"names\":[{\"time\":100,\"name\":\"t0\"},{\"time\":500000,\"name\":\"renamed\"}]}"),
+            std::string::npos);
+  EXPECT_NE(threads.find("\"names\":[{\"time\":100099,\"name\":\"t99999\"}]}]"), std::string::npos);
+}
+
 // Without IDENTIFIER the id sits after IP, TID, TIME, ADDR in a SAMPLE and
 // before STREAM_ID and CPU at the end of the sample_id trailer (perf's
 // evlist id_pos / is_pos); the attrs' sample_types may differ after it.
