@@ -58,7 +58,7 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
   const SampleTable& st = p.samples;
   ScriptSampleInfo s;
   std::vector<uint8_t> keep;
-  size_t next_empty = 0;
+  size_t next_empty = 0, comm_run = 0;
   for (size_t i = 0; i < st.size(); ++i) {
     const int32_t ev = st.event[i];
     if (ev < 0 || static_cast<size_t>(ev) >= attrs.size()) continue;
@@ -66,7 +66,7 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
     const size_t th = static_cast<size_t>(st.thread[i]);
     s.tid = p.threads.tid[th];
     s.pid = p.threads.pid[th];
-    const int32_t comm = i < sample_comm_.size() ? sample_comm_[i] : kNone;
+    const int32_t comm = i < sample_comm_.size() ? sample_comm_.At(i, &comm_run) : kNone;
     s.comm = comm == kNone ? ":" + std::to_string(s.tid) : p.strings.Get(comm);
     s.cpu = st.cpu[i] == kNone ? 0 : static_cast<uint32_t>(st.cpu[i]);
     s.time = st.time[i];

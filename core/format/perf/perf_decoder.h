@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/format/decoder.h"
+#include "core/model/packed_column.h"
 #include "core/trace/trace_printer.h"
 #include "core/trace/tracing_data.h"
 #include "core/format/perf/perf_missing.h"
@@ -115,7 +116,7 @@ class PerfDecoder : public Decoder {
   std::vector<int32_t> mapping_dso_;             // mapping row -> store DSO
   MissingInputs missing_in_;                     // the side files as the "what is missing" report sees them
   std::vector<uint8_t> inlined_frames_;          // frame row -> an inlined function's frame (perf_inlines.h)
-  std::vector<int32_t> sample_comm_;             // sample -> comm at its time (kNone: ":tid")
+  PackedColumn<int32_t> sample_comm_;            // sample -> comm at its time (kNone: ":tid")
   std::vector<uint32_t> empty_chain_;            // samples whose callchain perf shows empty, in order
   std::unique_ptr<PerfTokenizer> tokenizer_;
   PauseFn pause_;

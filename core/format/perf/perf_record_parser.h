@@ -23,6 +23,7 @@
 #include "core/format/perf/simpleperf/simpleperf_split.h"
 #include "core/io/keyed_hash.h"
 #include "core/model/address_space.h"
+#include "core/model/packed_column.h"
 #include "core/model/row_estimate.h"
 #include "core/model/thread_tracker.h"
 
@@ -49,8 +50,9 @@ class PerfRecordParser : public RecordSink {
   const std::vector<uint8_t>& unwound_frames() const { return stacks_.unwound_frames(); }
   const std::vector<uint8_t>& address_named_funcs() const { return stacks_.address_named_funcs(); }
   // Per sample (sample-table order), its thread's comm when it was
-  // interpreted (string id; kNone: perf names the thread ":tid").
-  std::vector<int32_t>& sample_comms() { return sample_comm_; }
+  // interpreted (string id; kNone: perf names the thread ":tid"). Packed: a thread's samples mostly come
+  // in stretches with one name (no room per row while they form runs).
+  PackedColumn<int32_t>& sample_comms() { return sample_comm_; }
   // Mapping row -> perf's DSO path where it is not the mapping's own
   // (/tmp/perf-PID.map for anonymous executable memory); kNone or past the end: its path.
   const std::vector<int32_t>& dso_paths() const { return dso_path_; }
@@ -91,7 +93,7 @@ class PerfRecordParser : public RecordSink {
   PerfMarkers markers_;
   SplitJoiner split_;
   SampleData sample_;  // scratch
-  std::vector<int32_t> sample_comm_;
+  PackedColumn<int32_t> sample_comm_;
   std::vector<int32_t> dso_path_;
   std::vector<uint32_t> empty_chain_;
   // PERF_SAMPLE_READ: each event id's last counter value; values whose id names no event.
