@@ -21,6 +21,9 @@ const uint8_t* Window::Get(uint64_t offset, size_t len) {
   size_t want = std::max(len, chunk_);
   want = static_cast<size_t>(std::min<uint64_t>(want, total - offset));
   buf_start_ = offset;
+  // A large read's room (a feature section, a jitdump record: up to the file's size) is given back at the
+  // next read of a chunk, not kept for the whole decode.
+  if (want <= chunk_ && buf_.size() > 2 * chunk_) std::vector<uint8_t>().swap(buf_);
   if (buf_.size() < want) buf_.resize(want);
   size_t got = src_.Read(offset, buf_.data(), want);
   buf_len_ = got;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "core/format/perf/perf_format.h"
 #include "core/format/perf/perf_inlines.h"
@@ -242,7 +243,7 @@ void PerfDecoder::Finish(DecodeResult& out) {
   if (ordered_) ordered_->Finish();  // the records still waiting for their time
   session_.FinishEvents(out.profile);
   if (parser_) parser_->Finish();
-  if (parser_) sample_comm_ = std::move(parser_->sample_comms());
+  if (parser_) sample_comm_ = std::exchange(parser_->sample_comms(), PackedColumn<int32_t>());  // (the parser's left empty)
   if (parser_) empty_chain_ = std::move(parser_->empty_chain_samples());
   if (parser_) {
     const PerfUnwind& u = parser_->unwind();

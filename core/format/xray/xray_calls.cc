@@ -347,14 +347,16 @@ std::vector<uint32_t> LoaderOrder(const XRayLog& log, Diagnostics& diags) {
   // emulation gives up: the keys are taken in the order they were first flushed.
   const uint64_t probe_budget = 32 * static_cast<uint64_t>(keys.size()) + 4096;
   uint64_t probes = 0;
+  bool gave_up = false;  // (a key left unplaced)
   auto place = [&](std::vector<int32_t>& t, int32_t ki) {
     size_t mask = t.size() - 1;
     size_t at = hash(keys[static_cast<size_t>(ki)].first, keys[static_cast<size_t>(ki)].second) & mask;
     for (size_t probe = 1; t[at] >= 0 && probes <= probe_budget; ++probe, ++probes) at = (at + probe) & mask;
     if (t[at] < 0) t[at] = ki;
+    else gave_up = true;
   };
   size_t entries = 0;
-  for (size_t ki = 0; ki < keys.size() && probes <= probe_budget; ++ki) {
+  for (size_t ki = 0; ki < keys.size() && !gave_up; ++ki) {
     if ((entries + 1) * 4 >= table.size() * 3) {
       std::vector<int32_t> bigger(table.size() * 2, -1);
       for (int32_t k : table)
@@ -364,7 +366,7 @@ std::vector<uint32_t> LoaderOrder(const XRayLog& log, Diagnostics& diags) {
     place(table, static_cast<int32_t>(ki));
     ++entries;
   }
-  if (probes > probe_budget) {
+  if (gave_up) {
     diags.Warning(DiagCode::kLimitExceeded, 0, 0,
                   "the log's " + Dec(keys.size()) + " (pid, tid) pairs collide in llvm-xray's hash table beyond " + Dec(probe_budget) +
                       " probes: its loader's order of the threads is not reproduced; they are taken in the order their first "
