@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <limits>
 
+#include "core/analysis/group_rows.h"
 #include "core/model/min_heap.h"
 
 namespace profscope {
@@ -71,18 +72,6 @@ void SortRuns(std::vector<int32_t>& order, const std::vector<int32_t>& bounds, K
 
 // A time as a shell sees it, relative to the origin (0 stays 0): the order of Session::RelativeTime.
 uint64_t Relative(uint64_t t, uint64_t origin) { return t == 0 ? 0 : t - origin; }
-
-// Rows 0 .. n-1 grouped by group(i) in [0, groups] (a counting sort: in row order within a group):
-// group g is order[start[g], start[g + 1]); start has groups + 2 entries.
-template <typename Group>
-void GroupRows(size_t n, size_t groups, Group group, std::vector<int32_t>& order, std::vector<int32_t>& start) {
-  start.assign(groups + 2, 0);
-  for (size_t i = 0; i < n; ++i) ++start[group(i) + 1];
-  for (size_t g = 0; g <= groups; ++g) start[g + 1] += start[g];
-  order.resize(n);
-  std::vector<int32_t> fill(start.begin(), start.end() - 1);
-  for (size_t i = 0; i < n; ++i) order[static_cast<size_t>(fill[group(i)]++)] = static_cast<int32_t>(i);
-}
 
 }  // namespace
 

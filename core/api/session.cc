@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/analysis/group_rows.h"
 #include "core/analysis/xray_account.h"
 #include "core/api/export/folded_writer.h"
 #include "core/api/script_writer.h"
@@ -388,26 +389,23 @@ std::vector<std::pair<int32_t, uint32_t>> Session::CpuRows() const { return prof
 std::string Session::ThreadsJson() const {
   const Profile& p = res_.profile;
   const ThreadTable& t = p.threads;
-  // Each thread's names in the order they came, found through one counting pass (not a scan of all names
-  // per thread: a file of a million COMM records, each naming a new thread, would make that quadratic).
+  // Each thread's names in the order they came, grouped once (not a scan of all names per thread: a file
+  // of a million COMM records, each naming a new thread, would make that quadratic). A name of no thread
+  // row goes to the last group, which is not shown.
   const std::vector<int32_t>& named = p.thread_names.thread;
-  std::vector<uint32_t> from(t.size() + 1, 0), by_thread(named.size());
-  for (int32_t th : named)
-    if (th >= 0 && static_cast<size_t>(th) < t.size()) ++from[static_cast<size_t>(th) + 1];
-  for (size_t i = 0; i < t.size(); ++i) from[i + 1] += from[i];
-  {
-    std::vector<uint32_t> at(from.begin(), from.end() - 1);
-    for (size_t k = 0; k < named.size(); ++k)
-      if (named[k] >= 0 && static_cast<size_t>(named[k]) < t.size()) by_thread[at[static_cast<size_t>(named[k])]++] = static_cast<uint32_t>(k);
-  }
+  std::vector<int32_t> by_thread, from;
+  GroupRows(named.size(), t.size(), [&](size_t k) {
+    const int32_t th = named[k];
+    return th >= 0 && static_cast<size_t>(th) < t.size() ? static_cast<size_t>(th) : t.size();
+  }, by_thread, from);
   std::string out = "[";
   for (size_t i = 0; i < t.size(); ++i) {
     if (i) out += ',';
     out += "{\"tid\":" + DecI(t.tid[i]) + ",\"pid\":" + DecI(t.pid[i]) + ",\"name\":" +
            Q(t.name[i] == kNone ? std::string() : p.strings.Get(t.name[i])) + ",\"samples\":" + Dec(t.samples[i]);
     out += ",\"start\":" + Dec(t.start[i]) + ",\"end\":" + Dec(t.end[i]) + ",\"names\":[";
-    for (uint32_t j = from[i]; j < from[i + 1]; ++j) {
-      const uint32_t k = by_thread[j];
+    for (int32_t j = from[i]; j < from[i + 1]; ++j) {
+      const auto k = static_cast<size_t>(by_thread[static_cast<size_t>(j)]);
       if (j != from[i]) out += ',';
       out += "{\"time\":" + Dec(p.thread_names.time[k]) + ",\"name\":" + Q(p.strings.Get(p.thread_names.name[k])) + "}";
     }

@@ -332,7 +332,6 @@ std::vector<uint32_t> LoaderOrder(const XRayLog& log, Diagnostics& diags) {
   // tid>, blocks> and expands it in bucket order: the same hash (each half
   // times 37, then mixed), power-of-two tables of at least 64 buckets,
   // quadratic probing, growth at 3/4 full re-inserting in bucket order.
-  auto hash = LoaderKeyHash;
   std::vector<std::pair<uint64_t, int32_t>> keys;            // in first-flush order
   std::map<std::pair<uint64_t, int32_t>, std::vector<size_t>> key_blocks;
   for (size_t b = 0; b < blocks.size(); ++b) {
@@ -350,7 +349,7 @@ std::vector<uint32_t> LoaderOrder(const XRayLog& log, Diagnostics& diags) {
   bool gave_up = false;  // (a key left unplaced)
   auto place = [&](std::vector<int32_t>& t, int32_t ki) {
     size_t mask = t.size() - 1;
-    size_t at = hash(keys[static_cast<size_t>(ki)].first, keys[static_cast<size_t>(ki)].second) & mask;
+    size_t at = LoaderKeyHash(keys[static_cast<size_t>(ki)].first, keys[static_cast<size_t>(ki)].second) & mask;
     for (size_t probe = 1; t[at] >= 0 && probes <= probe_budget; ++probe, ++probes) at = (at + probe) & mask;
     if (t[at] < 0) t[at] = ki;
     else gave_up = true;
