@@ -36,6 +36,7 @@ const char* DiagCodeName(DiagCode code) {
     case DiagCode::kUnwindStopped: return "unwind_stopped";
     case DiagCode::kDebugFileFound: return "debug_file_found";
     case DiagCode::kDebugInfoDamaged: return "debug_info_damaged";
+    case DiagCode::kFileChanged: return "file_changed";
   }
   return "unknown";
 }

@@ -48,6 +48,7 @@ enum class DiagCode : uint16_t {
   kUnwindStopped,          // --call-graph dwarf: unwinding stopped early for another reason (no CFI, damaged CFI, ...)
   kDebugFileFound,         // a side file's separate debug file was found where perf looks for it (CLI only)
   kDebugInfoDamaged,       // a side file's DWARF debug information is damaged (inlined frames from it may be missing)
+  kFileChanged,            // the file could not be read to the size it had when opened (cut or changed since, an I/O error)
 };
 
 const char* DiagCodeName(DiagCode code);

@@ -26,6 +26,14 @@ const uint8_t* Window::Get(uint64_t offset, size_t len) {
   if (want <= chunk_ && buf_.size() > 2 * chunk_) std::vector<uint8_t>().swap(buf_);
   if (buf_.size() < want) buf_.resize(want);
   size_t got = src_.Read(offset, buf_.data(), want);
+  if (got < want) {
+    // The source ended before the size it gave (a file cut or changed since it was opened, an I/O error):
+    // the rest reads as zeros, so every range inside the size stays readable (the decoders checked their
+    // ranges against it), and the first such offset is kept for the session to report.
+    if (ended_at_ == kNotEnded) ended_at_ = offset + got;
+    std::memset(buf_.data() + got, 0, want - got);
+    got = want;
+  }
   buf_len_ = got;
   if (got < len) return nullptr;
   return buf_.data();

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace profscope {
@@ -30,9 +31,22 @@ class MemorySource : public ByteSource {
   size_t size_;
 };
 
+// Bytes it owns (a file read whole, the running vdso).
+class OwnedSource : public ByteSource {
+ public:
+  explicit OwnedSource(std::vector<uint8_t> bytes) : bytes_(std::move(bytes)) {}
+  uint64_t size() const override { return bytes_.size(); }
+  size_t Read(uint64_t offset, uint8_t* dst, size_t len) override { return MemorySource(bytes_).Read(offset, dst, len); }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
 // A read-through window over a ByteSource: Get(offset, len) returns a pointer
 // to len bytes valid until the next call, reading ahead in chunks copied into
-// one buffer that is reused. (Mapping a native file's pages in instead was
+// one buffer that is reused. A range inside the source's size is always given:
+// bytes the source could not read after all (a file cut after it was opened)
+// read as zeros, and ended_at() says where that began. (Mapping a native file's pages in instead was
 // tried: on a paravirtual VM the first touch of each mapped page cost more than
 // the kernel's copy, which reads the page cache through its own mapping; see
 // docs/PERFORMANCE.md, seventeenth stop.)
@@ -45,6 +59,10 @@ class Window {
   uint64_t Available(uint64_t offset) const { return offset < src_.size() ? src_.size() - offset : 0; }
   uint64_t size() const { return src_.size(); }
   ByteSource& source() { return src_; }
+  // Where the source first gave fewer bytes than its size promised (what followed was read as zeros), or
+  // kNotEnded.
+  static constexpr uint64_t kNotEnded = ~uint64_t{0};
+  uint64_t ended_at() const { return ended_at_; }
 
  private:
   ByteSource& src_;
@@ -52,6 +70,7 @@ class Window {
   std::vector<uint8_t> buf_;
   uint64_t buf_start_ = 0;
   size_t buf_len_ = 0;
+  uint64_t ended_at_ = kNotEnded;
 };
 
 }  // namespace profscope

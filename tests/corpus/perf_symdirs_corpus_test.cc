@@ -16,6 +16,7 @@
 #include "core/api/cli.h"
 #include "core/api/output_sink.h"
 #include "core/api/session.h"
+#include "core/io/file_source.h"
 #include "tests/corpus/corpus_util.h"
 
 using namespace profscope;
@@ -25,34 +26,10 @@ namespace {
 
 const fs::path kCase = fs::path(PROFSCOPE_SOURCE_DIR) / "tests/data/perf_symdirs/symdir_fp";
 
-class FileSource : public ByteSource {
- public:
-  explicit FileSource(FILE* f) : f_(f) {
-    std::fseek(f_, 0, SEEK_END);
-    long n = std::ftell(f_);
-    size_ = n < 0 ? 0 : static_cast<uint64_t>(n);
-  }
-  ~FileSource() override { std::fclose(f_); }
-  uint64_t size() const override { return size_; }
-  size_t Read(uint64_t offset, uint8_t* dst, size_t len) override {
-    if (std::fseek(f_, static_cast<long>(offset), SEEK_SET) != 0) return 0;
-    return std::fread(dst, 1, len, f_);
-  }
-
- private:
-  FILE* f_;
-  uint64_t size_ = 0;
-};
-
 class FsHost : public cli::Host {
  public:
   std::unique_ptr<ByteSource> Open(const std::string& path, std::string* error) override {
-    FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) {
-      *error = "cannot open";
-      return nullptr;
-    }
-    return std::make_unique<FileSource>(f);
+    return OpenFileSource(path, error);
   }
   bool IsDirectory(const std::string& path) override {
     std::error_code ec;

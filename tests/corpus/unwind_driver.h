@@ -31,6 +31,7 @@
 #endif
 
 #include "core/api/session.h"
+#include "core/io/file_source.h"
 #include "core/format/elf/elf_reader.h"
 #include "core/format/perf/perf_attr.h"
 #include "core/format/perf/perf_format.h"
@@ -43,28 +44,12 @@ namespace profscope::unwind_driver {
 namespace fs = std::filesystem;
 namespace uw = profscope::unwind;
 
-// A file read on demand (the unwinder reads a binary's headers and CFI only).
-class FileSource : public ByteSource {
- public:
-  explicit FileSource(const fs::path& p) : f_(p, std::ios::binary) {
-    std::error_code ec;
-    size_ = f_ ? fs::file_size(p, ec) : 0;
-  }
-  bool ok() const { return static_cast<bool>(f_); }
-  uint64_t size() const override { return size_; }
-  size_t Read(uint64_t offset, uint8_t* dst, size_t len) override {
-    if (offset >= size_) return 0;
-    len = static_cast<size_t>(std::min<uint64_t>(len, size_ - offset));
-    f_.clear();
-    f_.seekg(static_cast<std::streamoff>(offset));
-    f_.read(reinterpret_cast<char*>(dst), static_cast<std::streamsize>(len));
-    return static_cast<size_t>(f_.gcount());
-  }
-
- private:
-  std::ifstream f_;
-  uint64_t size_ = 0;
-};
+// A file read on demand (the unwinder reads a binary's headers and CFI only); empty when it cannot be opened.
+inline std::unique_ptr<ByteSource> OpenOrEmpty(const fs::path& p) {
+  std::string error;
+  std::unique_ptr<ByteSource> src = OpenFileSource(p.string(), &error);
+  return src ? std::move(src) : std::make_unique<OwnedSource>(std::vector<uint8_t>());
+}
 
 struct Options {
   bool use_binaries = true;
@@ -190,8 +175,7 @@ inline std::string FindBinary(const fs::path& dir, const Mapping& m, bool use_bi
     *why = m.path + " does not exist on this machine";
     return "";
   }
-  FileSource src(m.path);
-  elf::ElfLayout l = elf::ReadElfLayout(src);
+  elf::ElfLayout l = elf::ReadElfLayout(*OpenOrEmpty(m.path));
   if (!m.build_id.empty() && l.build_id != m.build_id) {
     *why = m.path + " has build-id " + l.build_id + ", the recording's is " + m.build_id;
     return "";
@@ -373,9 +357,10 @@ inline std::map<uint64_t, uint32_t> InlineCounts(const std::string& file, const 
 inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
   CaseResult r;
   const fs::path input = opt.input.empty() ? corpus::PerfInput(dir) : dir / opt.input;
-  FileSource src(input);  // read through, never whole (a recording can be large)
-  if (!src.ok()) { r.error = "cannot open " + input.string(); return r; }
-  Session s(src, dir.filename().string());
+  std::string error;
+  std::unique_ptr<ByteSource> src = OpenFileSource(input.string(), &error);  // read through, never whole
+  if (!src) { r.error = "cannot open " + input.string() + ": " + error; return r; }
+  Session s(*src, dir.filename().string());
   if (!s.Decode()) { r.error = "the case does not decode"; return r; }
   const DecodeResult& res = s.result();
   const ByteOrder order = res.byte_order == "big" ? ByteOrder::kBig : ByteOrder::kLittle;
@@ -390,7 +375,7 @@ inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
     }
   }
   // The attr (the dwarf cases have one event).
-  RecordBytes rb(src, res.records);
+  RecordBytes rb(*src, res.records);
   perf::PerfEventAttr attr;
   bool have_attr = false;
   for (size_t i = 0; i < res.records.rows() && !have_attr; ++i) {
@@ -458,7 +443,7 @@ inline CaseResult UnwindCase(const fs::path& dir, const Options& opt) {
       auto it = by_file.find(f);
       if (it == by_file.end()) {
         if (f == "[vdso]") files[f] = std::make_unique<MemorySource>(OwnVdso());
-        else files[f] = std::make_unique<FileSource>(f);
+        else files[f] = OpenOrEmpty(f);
         it = by_file.emplace(f, uw::UnwindModule::FromElf(*files[f], f)).first;
       }
       modules[i] = it->second.get();

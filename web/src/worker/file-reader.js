@@ -11,7 +11,10 @@ export const READ_AHEAD = 64 << 20;
  * 4 MiB window of the decoder (each call crosses to the browser process: 64 MiB reads go ~1.7x
  * faster than 4 MiB ones, 700 against 400 MB/s for a 1 GB file in headless chromium). Other reads
  * (record fields, side files looked up by offset) read what they ask. The bytes returned stay
- * valid until the next read.
+ * valid until the next read. A read that fails (the file was changed or removed since it was
+ * dropped: the browser's NotReadableError) gives no bytes, as a file cut short would, and is kept
+ * in `read.failed`: the module reads the rest as zeros and says where the file ended
+ * (`file_changed`); an exception thrown through the module's frames would leave it half-done.
  * @param {Blob} blob
  * @param {number} [ahead]
  * @param {{readAsArrayBuffer(b: Blob): ArrayBuffer}} [reader] (tests: another reader)
@@ -22,6 +25,14 @@ export function readerOf(blob, ahead = READ_AHEAD, reader = new FileReaderSync()
   let block = null;
   let blockAt = 0;
   let lastEnd = -1;
+  const slice = (/** @type {number} */ start, /** @type {number} */ end) => {
+    try {
+      return new Uint8Array(reader.readAsArrayBuffer(blob.slice(start, end)));
+    } catch (err) {
+      if (!read.failed) read.failed = { at: start, message: String(/** @type {any} */ (err)?.message ?? err) };
+      return new Uint8Array(0);
+    }
+  };
   const read = (/** @type {number} */ offset, /** @type {number} */ length) => {
     const start = Math.max(0, Math.min(Number(offset), size));
     const end = Math.max(start, Math.min(start + Number(length), size));
@@ -31,12 +42,14 @@ export function readerOf(blob, ahead = READ_AHEAD, reader = new FileReaderSync()
     if (block && start >= blockAt && end <= blockAt + block.length) return block.subarray(start - blockAt, end - blockAt);
     if (!sequential || ahead <= end - start) {
       block = null;
-      return new Uint8Array(reader.readAsArrayBuffer(blob.slice(start, end)));
+      return slice(start, end);
     }
-    block = new Uint8Array(reader.readAsArrayBuffer(blob.slice(start, Math.min(size, start + ahead))));
+    block = slice(start, Math.min(size, start + ahead));
     blockAt = start;
     return block.subarray(0, end - start);
   };
+  /** The first read that failed, or null. @type {{at: number, message: string} | null} */
+  read.failed = null;
   /** The block read ahead ({at, bytes}), handed over and forgotten (streamed-file.js keeps reading after it). */
   read.takeBlock = () => {
     const b = block ? { at: blockAt, bytes: block } : null;

@@ -42,4 +42,21 @@ describe('readerOf', () => {
     expect(read(200, 20)).toEqual(bytes.slice(200, 220));
     expect(calls).toEqual([10, 10, 10, 10, 256]);
   });
+  it('gives no bytes for a read that fails (a file changed since it was dropped) and keeps where', () => {
+    const { bytes, blob, reader } = setup(1000);
+    let fail = false;
+    const flaky = {
+      readAsArrayBuffer(/** @type {Blob} */ b) {
+        if (fail) throw new DOMException('The requested file could not be read', 'NotReadableError');
+        return reader.readAsArrayBuffer(b);
+      },
+    };
+    const read = readerOf(blob, 256, flaky);
+    expect(read(0, 10)).toEqual(bytes.slice(0, 10));
+    expect(read.failed).toBe(null);
+    fail = true;
+    expect(read(600, 10).length).toBe(0);
+    expect(read(700, 10).length).toBe(0);
+    expect(read.failed).toEqual({ at: 600, message: 'The requested file could not be read' });
+  });
 });

@@ -1,0 +1,144 @@
+// OpenFileSource (core/io/file_source.h), the native hosts' files: a regular file read with pread through a
+// window, a file cut after it was opened (short reads: the decode says where the bytes ended, keeps what it
+// read), a file that does not say its size (read whole) and one that is not there.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/api/session.h"
+#include "core/io/byte_source.h"
+#include "core/io/file_source.h"
+
+namespace profscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempFile {
+ public:
+  explicit TempFile(const std::vector<uint8_t>& bytes) {
+    path_ = fs::temp_directory_path() / ("profscope_file_source_" + std::to_string(getpid()) + "_" + std::to_string(next_++));
+    std::ofstream(path_, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  ~TempFile() {
+    std::error_code ec;
+    fs::remove(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  static inline int next_ = 0;
+  fs::path path_;
+};
+
+std::vector<uint8_t> RandomBytes(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint8_t> b(n);
+  for (auto& x : b) x = static_cast<uint8_t>(rng());
+  return b;
+}
+
+std::vector<uint8_t> ReadAll(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
+}
+
+TEST(FileSource, ReadsARegularFileAtAnyOffsetThroughAWindow) {
+  const std::vector<uint8_t> bytes = RandomBytes(200000, 1);
+  TempFile t(bytes);
+  std::string error;
+  std::unique_ptr<ByteSource> src = OpenFileSource(t.path().string(), &error);
+  ASSERT_TRUE(src) << error;
+  EXPECT_EQ(src->size(), bytes.size());
+  Window w(*src, 4096);
+  std::mt19937_64 rng(2);
+  for (int i = 0; i < 3000; ++i) {
+    const uint64_t off = rng() % (bytes.size() + 10);
+    const size_t len = rng() % 4 == 0 ? rng() % 50000 : rng() % 300;
+    const uint8_t* x = w.Get(off, len);
+    ASSERT_EQ(x == nullptr, off + len > bytes.size()) << off << " " << len;
+    if (x && len) ASSERT_EQ(std::memcmp(x, bytes.data() + off, len), 0) << off << " " << len;
+  }
+}
+
+TEST(FileSource, AFileCutAfterItWasOpenedGivesShortReadsNotOtherBytes) {
+  const std::vector<uint8_t> bytes = RandomBytes(100000, 3);
+  TempFile t(bytes);
+  std::string error;
+  std::unique_ptr<ByteSource> src = OpenFileSource(t.path().string(), &error);
+  ASSERT_TRUE(src) << error;
+  fs::resize_file(t.path(), 40000);
+  EXPECT_EQ(src->size(), 100000u);  // (as opened)
+  std::vector<uint8_t> buf(70000, 0xAB);
+  EXPECT_EQ(src->Read(30000, buf.data(), buf.size()), 10000u);
+  EXPECT_EQ(std::memcmp(buf.data(), bytes.data() + 30000, 10000), 0);
+  EXPECT_EQ(src->Read(50000, buf.data(), 100), 0u);
+  Window w(*src, 4096);
+  const uint8_t* x = w.Get(39000, 500);
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(std::memcmp(x, bytes.data() + 39000, 500), 0);
+  EXPECT_EQ(w.ended_at(), 40000u);
+  x = w.Get(39500, 1000);  // across the cut: the file's bytes, then zeros
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(std::memcmp(x, bytes.data() + 39500, 500), 0);
+  EXPECT_EQ(std::count(x + 500, x + 1000, 0), 500);
+  EXPECT_EQ(w.Get(99990, 20), nullptr);  // (past the size it was opened with)
+}
+
+TEST(FileSource, ARecordingCutWhileOpenDecodesWhatWasThereAndSaysWhere) {
+  const fs::path real = fs::path(PROFSCOPE_SOURCE_DIR) / "tests/data/perf/leader_group_u/perf.data";
+  const std::vector<uint8_t> bytes = ReadAll(real);
+  ASSERT_GT(bytes.size(), 20000u);
+  std::string error;
+  std::unique_ptr<ByteSource> whole = OpenFileSource(real.string(), &error);
+  ASSERT_TRUE(whole) << error;
+  Session full(*whole, "perf.data");
+  ASSERT_TRUE(full.Decode());
+  const size_t all_samples = full.result().profile.samples.size();
+  ASSERT_GT(all_samples, 10u);
+
+  TempFile t(bytes);
+  std::unique_ptr<ByteSource> src = OpenFileSource(t.path().string(), &error);
+  ASSERT_TRUE(src) << error;
+  const uint64_t cut = bytes.size() / 2;
+  fs::resize_file(t.path(), cut);
+  Session s(*src, "perf.data");
+  s.Decode();  // (may report failure: the header's sections past the cut are gone)
+  const DecodeResult& res = s.result();
+  EXPECT_LT(res.profile.samples.size(), all_samples);
+  const Diagnostic* said = nullptr;
+  for (const auto& d : res.diags.items())
+    if (d.code == DiagCode::kFileChanged) said = &d;
+  ASSERT_NE(said, nullptr) << s.DiagnosticsJson();
+  EXPECT_EQ(said->severity, Severity::kError);
+  EXPECT_EQ(said->offset, cut);
+  EXPECT_EQ(said->length, bytes.size() - cut);
+  EXPECT_NE(said->message.find("ended at byte offset " + std::to_string(cut)), std::string::npos) << said->message;
+  EXPECT_GT(res.records.rows(), 10u);  // what came before the cut
+}
+
+TEST(FileSource, AFileThatDoesNotSayItsSizeIsReadWhole) {
+  std::string error;
+  std::unique_ptr<ByteSource> src = OpenFileSource("/proc/self/status", &error);
+  ASSERT_TRUE(src) << error;
+  ASSERT_GT(src->size(), 5u);
+  std::vector<uint8_t> head(5);
+  ASSERT_EQ(src->Read(0, head.data(), head.size()), 5u);
+  EXPECT_EQ(std::string(head.begin(), head.end()), "Name:");
+}
+
+TEST(FileSource, AMissingFileSaysWhy) {
+  std::string error;
+  EXPECT_EQ(OpenFileSource("/nonexistent/profscope/perf.data", &error), nullptr);
+  EXPECT_EQ(error, std::strerror(ENOENT));
+}
+
+}  // namespace
+}  // namespace profscope
