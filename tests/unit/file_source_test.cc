@@ -50,12 +50,19 @@ std::vector<uint8_t> ReadAll(const fs::path& p) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
 }
 
+// The file at p opened (nullptr and a failure when it cannot be).
+std::unique_ptr<ByteSource> Open(const fs::path& p) {
+  std::string error;
+  std::unique_ptr<ByteSource> src = OpenFileSource(p.string(), &error);
+  if (!src) ADD_FAILURE() << p << ": " << error;
+  return src;
+}
+
 TEST(FileSource, ReadsARegularFileAtAnyOffsetThroughAWindow) {
   const std::vector<uint8_t> bytes = RandomBytes(200000, 1);
   TempFile t(bytes);
-  std::string error;
-  std::unique_ptr<ByteSource> src = OpenFileSource(t.path().string(), &error);
-  ASSERT_TRUE(src) << error;
+  std::unique_ptr<ByteSource> src = Open(t.path());
+  ASSERT_TRUE(src);
   EXPECT_EQ(src->size(), bytes.size());
   Window w(*src, 4096);
   std::mt19937_64 rng(2);
@@ -71,9 +78,8 @@ TEST(FileSource, ReadsARegularFileAtAnyOffsetThroughAWindow) {
 TEST(FileSource, AFileCutAfterItWasOpenedGivesShortReadsNotOtherBytes) {
   const std::vector<uint8_t> bytes = RandomBytes(100000, 3);
   TempFile t(bytes);
-  std::string error;
-  std::unique_ptr<ByteSource> src = OpenFileSource(t.path().string(), &error);
-  ASSERT_TRUE(src) << error;
+  std::unique_ptr<ByteSource> src = Open(t.path());
+  ASSERT_TRUE(src);
   fs::resize_file(t.path(), 40000);
   EXPECT_EQ(src->size(), 100000u);  // (as opened)
   std::vector<uint8_t> buf(70000, 0xAB);
@@ -96,17 +102,16 @@ TEST(FileSource, ARecordingCutWhileOpenDecodesWhatWasThereAndSaysWhere) {
   const fs::path real = fs::path(PROFSCOPE_SOURCE_DIR) / "tests/data/perf/leader_group_u/perf.data";
   const std::vector<uint8_t> bytes = ReadAll(real);
   ASSERT_GT(bytes.size(), 20000u);
-  std::string error;
-  std::unique_ptr<ByteSource> whole = OpenFileSource(real.string(), &error);
-  ASSERT_TRUE(whole) << error;
+  std::unique_ptr<ByteSource> whole = Open(real);
+  ASSERT_TRUE(whole);
   Session full(*whole, "perf.data");
   ASSERT_TRUE(full.Decode());
   const size_t all_samples = full.result().profile.samples.size();
   ASSERT_GT(all_samples, 10u);
 
   TempFile t(bytes);
-  std::unique_ptr<ByteSource> src = OpenFileSource(t.path().string(), &error);
-  ASSERT_TRUE(src) << error;
+  std::unique_ptr<ByteSource> src = Open(t.path());
+  ASSERT_TRUE(src);
   const uint64_t cut = bytes.size() / 2;
   fs::resize_file(t.path(), cut);
   Session s(*src, "perf.data");
