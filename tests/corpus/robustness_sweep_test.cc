@@ -183,6 +183,73 @@ TEST_P(Sweep, RandomDamageNeverCrashesAndKeepsWhatCameBefore) {
   EXPECT_LT(ru.ru_maxrss, 2L << 20) << "peak RSS " << ru.ru_maxrss << " KB: a mutant made the decoder allocate too much";
 }
 
+// The file's bytes up to `cut`, though its size says the whole file: a file cut (or changed) after it was
+// opened, or a read that failed.
+class CutSource : public profscope::ByteSource {
+ public:
+  CutSource(const std::vector<uint8_t>& b, uint64_t cut) : bytes_(b), cut_(cut) {}
+  uint64_t size() const override { return bytes_.size(); }
+  size_t Read(uint64_t offset, uint8_t* dst, size_t len) override {
+    if (offset >= cut_) return 0;
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(len, cut_ - offset));
+    std::memcpy(dst, bytes_.data() + offset, n);
+    return n;
+  }
+
+ private:
+  const std::vector<uint8_t>& bytes_;
+  uint64_t cut_;
+};
+
+TEST_P(Sweep, AFileCutAfterItWasOpenedSaysWhereAndKeepsWhatCameBefore) {
+  auto orig = ReadFile(kData / GetParam());
+  ASSERT_FALSE(orig.empty());
+  MemorySource full_src(orig);
+  Session full(full_src, "full");
+  if (!full.Decode()) GTEST_SKIP() << "no decoder opens this file";
+  const auto full_lines = Lines(full.RecordsText());
+  uint64_t first_damage = UINT64_MAX;
+  for (const auto& d : full.result().diags.items())
+    if (d.severity >= profscope::Severity::kError) first_damage = std::min<uint64_t>(first_damage, d.offset);
+  std::mt19937_64 rng(0x637574ULL ^ std::hash<std::string>()(GetParam()));
+  for (int k = 0; k < 8; ++k) {
+    const uint64_t cut = k < 4 ? orig.size() * static_cast<uint64_t>(k + 1) / 5 : rng() % orig.size();
+    const std::string what = GetParam() + " cut at " + std::to_string(cut);
+    CutSource src(orig, cut);
+    Session s(src, "cut");
+    const auto t0 = std::chrono::steady_clock::now();
+    s.Decode();
+    std::string sink = s.InfoJson() + s.DiagnosticsJson() + s.RecordsText() + s.StacksText(false, "") + s.SummaryJson();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(seconds, 20.0) << what;
+    // Where the file ended is said, as an error at the cut: a profile's decoder reads the whole file (an ELF
+    // file, its headers and the sections it names).
+    bool said = false;
+    for (const auto& d : s.result().diags.items())
+      if (d.code == profscope::DiagCode::kFileChanged) {
+        said = true;
+        EXPECT_EQ(d.offset, cut) << what;
+        EXPECT_EQ(d.severity, profscope::Severity::kError) << what;
+      }
+    if (full.result().format != "elf") EXPECT_TRUE(said) << what << ": " << s.DiagnosticsJson().substr(0, 2000);
+    // The top-level records that ended before the cut (and before any damage of the file itself) are as
+    // in the whole file.
+    const auto lines = Lines(s.RecordsText());
+    const std::set<std::string> have(lines.begin(), lines.end());
+    for (const auto& l : full_lines) {
+      std::istringstream in(l);
+      uint64_t off = 0, size = 0;
+      in >> off >> size;
+      if (l.find("in:") != std::string::npos || l.rfind(" ", 0) == 0) continue;
+      if (off + size <= std::min(cut, first_damage) && !have.count(l)) {
+        ADD_FAILURE() << what << " lost record " << l;
+        break;
+      }
+    }
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(TestData, Sweep, ::testing::ValuesIn(ProfileFiles()),
                          [](const auto& info) {
                            std::string n = info.param;
