@@ -278,10 +278,11 @@ void Session::NoteOutOfMemory() {
                        std::to_string(rt.rows()) + " records read); decoding stopped, everything before it is shown");
 }
 
-void Session::NoteFileChanged(const Window& w, const std::string& name) {
+void Session::NoteFileChanged(const Window& w, const std::string& name, bool main_file) {
   const uint64_t at = w.ended_at();
   if (at == Window::kNotEnded) return;
-  res_.diags.Error(DiagCode::kFileChanged, at, w.size() > at ? w.size() - at : 0,
+  // (a diagnostic's offset is in the main file's bytes: another file's is only said)
+  res_.diags.Error(DiagCode::kFileChanged, main_file ? at : 0, main_file && w.size() > at ? w.size() - at : 0,
                    (name.empty() ? std::string("the file") : name) + " ended at byte offset " + Dec(at) + " while it was read, though it had " +
                        Dec(w.size()) + " bytes when it was opened (cut or changed since, or a read failed): what follows was read as zeros; "
                        "what was decoded before it is shown");
@@ -296,8 +297,10 @@ void Session::Conclude() {
     }
   }
   spare_.reset();
-  NoteFileChanged(window_, name_);
-  for (size_t i = 0; i < extra_.size() && i < extra_names_.size(); ++i) NoteFileChanged(*extra_[i], extra_names_[i]);
+  NoteFileChanged(window_, name_, true);
+  for (size_t i = 0; i < extra_.size() && i < extra_names_.size(); ++i) NoteFileChanged(*extra_[i], extra_names_[i], false);
+  for (const SideFile& f : side_)
+    if (f.window) NoteFileChanged(*f.window, f.name, false);
   decode_ok_ = decode_ok_ && !res_.diags.has_fatal();
   analyzer_.reset();  // the tables are new
   flame_rows_.reset();

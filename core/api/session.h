@@ -194,8 +194,9 @@ class Session {
   bool data_read_ = false;  // ReadDataFiles has begun
   void Conclude();
   void NoteOutOfMemory();
-  // An error diagnostic when `w`'s source ended before its size (Window::ended_at).
-  void NoteFileChanged(const Window& w, const std::string& name);
+  // An error diagnostic when `w`'s source ended before its size (Window::ended_at); at that offset when it is
+  // the main file's.
+  void NoteFileChanged(const Window& w, const std::string& name, bool main_file);
   // Room set aside while a decode runs, given back when an allocation fails: what was decoded can then still
   // be finished (names, stacks) in a heap the decode filled (a WASM heap cannot grow past its maximum).
   static constexpr size_t kSpareBytes = size_t{8} << 20;

@@ -129,6 +129,29 @@ TEST(FileSource, ARecordingCutWhileOpenDecodesWhatWasThereAndSaysWhere) {
   EXPECT_GT(res.records.rows(), 10u);  // what came before the cut
 }
 
+TEST(FileSource, ASideFileCutWhileOpenIsSaid) {
+  const fs::path dir = fs::path(PROFSCOPE_SOURCE_DIR) / "tests/data/perf_symdirs/symdir_fp";
+  const std::vector<uint8_t> binary = ReadAll(dir / "symdir");
+  ASSERT_GT(binary.size(), 4096u);
+  std::unique_ptr<ByteSource> data = Open(dir / "perf.data");
+  ASSERT_TRUE(data);
+  TempFile t(binary);
+  std::unique_ptr<ByteSource> side = Open(t.path());
+  ASSERT_TRUE(side);
+  fs::resize_file(t.path(), 3000);
+  Session s(*data, "perf.data");
+  s.AddSideFile(*side, "symdir");
+  s.Decode();
+  const Diagnostic* said = nullptr;
+  for (const auto& d : s.result().diags.items())
+    if (d.code == DiagCode::kFileChanged) said = &d;
+  ASSERT_NE(said, nullptr) << s.DiagnosticsJson();
+  EXPECT_EQ(said->severity, Severity::kError);
+  EXPECT_EQ(said->offset, 0u);  // (not the main file's bytes: the offset is in the message)
+  EXPECT_EQ(said->message.rfind("symdir ended at byte offset 3000 ", 0), 0u) << said->message;
+  EXPECT_GT(s.result().profile.samples.size(), 0u);
+}
+
 TEST(FileSource, AFileThatDoesNotSayItsSizeIsReadWhole) {
   std::string error;
   std::unique_ptr<ByteSource> src = OpenFileSource("/proc/self/status", &error);
