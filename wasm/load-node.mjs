@@ -71,7 +71,7 @@ export function fileReader(file) {
       close: () => {},
     };
   }
-  const size = st.size;
+  const size = st.isDirectory() ? 0 : st.size; // (as the native host: a directory has no bytes to read)
   // The module gives a view of where the bytes go in its heap (`into`): they are read there, with
   // no copy in between, and the count returned. Without one, one buffer serves every read (a
   // fresh 4 MiB buffer per read cost a page fault per page, 1 GB of them for a 1 GB file).

@@ -29,13 +29,13 @@ const uint8_t* Window::Get(uint64_t offset, size_t len) {
   if (got < want) {
     // The source ended before the size it gave (a file cut or changed since it was opened, an I/O error):
     // the rest reads as zeros, so every range inside the size stays readable (the decoders checked their
-    // ranges against it), and the first such offset is kept for the session to report.
-    if (ended_at_ == kNotEnded) ended_at_ = offset + got;
+    // ranges against it), and the lowest such offset is kept: decoders stop their records there and the
+    // session reports it.
+    ended_at_ = std::min(ended_at_, offset + got);  // (the lowest: a later read may be of an earlier part)
     std::memset(buf_.data() + got, 0, want - got);
     got = want;
   }
   buf_len_ = got;
-  if (got < len) return nullptr;
   return buf_.data();
 }
 

@@ -63,6 +63,8 @@ class Window {
   // kNotEnded.
   static constexpr uint64_t kNotEnded = ~uint64_t{0};
   uint64_t ended_at() const { return ended_at_; }
+  // True when the source ended at or before `offset`: a decoder stops there rather than read zeros as records.
+  bool Ended(uint64_t offset) const { return offset >= ended_at_; }
 
  private:
   ByteSource& src_;

@@ -232,6 +232,13 @@ TEST_P(Sweep, AFileCutAfterItWasOpenedSaysWhereAndKeepsWhatCameBefore) {
         EXPECT_EQ(d.severity, profscope::Severity::kError) << what;
       }
     if (full.result().format != "elf") EXPECT_TRUE(said) << what << ": " << s.DiagnosticsJson().substr(0, 2000);
+    // No record is read from the zeros past the cut (a decoder stops its records there).
+    const auto& rt = s.result().records;
+    for (size_t r = 0; r < rt.rows(); ++r)
+      if (rt.kind[r] == 5 && rt.parent[r] == -1 && rt.file[r] == 0 && rt.offset[r] >= cut) {
+        ADD_FAILURE() << what << ": a record at " << rt.offset[r] << ", past the cut";
+        break;
+      }
     // The top-level records that ended before the cut (and before any damage of the file itself) are as
     // in the whole file.
     const auto lines = Lines(s.RecordsText());

@@ -85,7 +85,9 @@ TEST(Window, ReadsWhatASourceCouldNotGiveAsZerosAndSaysWhereThatBegan) {
     ASSERT_EQ(x == nullptr, off + len > bytes.size()) << off << " " << len;
     for (size_t k = 0; x && k < len; ++k) ASSERT_TRUE(x[k] == bytes[off + k] || x[k] == 0) << off + k;
   }
-  EXPECT_EQ(w.ended_at(), 2048u);  // (the first place)
+  EXPECT_EQ(w.ended_at(), 2048u);  // (the lowest)
+  EXPECT_TRUE(w.Ended(2048));
+  EXPECT_FALSE(w.Ended(2047));
 }
 
 }  // namespace

@@ -109,6 +109,7 @@ void GperfDecoder::ReadRecords(Window& w, DecodeResult& out) {
   const uint64_t word = word_;
   bool budget = false;
   while (off_ < n) {
+    if (w.Ended(off_)) break;  // (the file ended before its size: read no zeros as records)
     if (pause_.Ask(off_)) {  // before the budget: asked once per offset, paused or not
       paused_ = true;
       return;
@@ -168,7 +169,7 @@ void GperfDecoder::ReadRecords(Window& w, DecodeResult& out) {
   if (budget) return;  // (the budget's diagnostic says where it stopped; the maps text is not reached)
   if (!trailer_)
     out.diags.Warning(DiagCode::kRecordTruncated, off_, 0, "no trailer record (0, 1, 0): the profile was cut short");
-  if (off_ < n) {
+  if (off_ < n && !w.Ended(off_)) {
     // The maps text (a process's /proc/self/maps: kilobytes); at most 64 MiB of it is read.
     constexpr uint64_t kMaxMaps = 64ull << 20;
     const uint64_t len = std::min<uint64_t>(n - off_, kMaxMaps);

@@ -345,6 +345,7 @@ void ContinueDump(Window& w, Dump* out, RecordTable* rows, Diagnostics* diags, M
   uint64_t& off = out->walk.off;
   uint64_t& kept = out->walk.kept;  // what the dump holds, for the budget
   while (off < size) {
+    if (w.Ended(off)) break;  // (the file ended before its size: read no zeros as records)
     if (pause && pause->Ask(off)) {  // before the budget: asked once per offset, paused or not
       out->walk.paused = true;
       return;

@@ -335,6 +335,7 @@ void PerfTokenizer::Records(Window& w, uint64_t off, uint64_t end, int32_t paren
   DecodeResult& out = out_;
   const ByteOrder order = session_.order;
   while (off < end) {
+    if (w.Ended(off)) break;  // (the file ended before its size: read no zeros as records)
     if (off >= turn_end_) {  // a data file's turn is over; the next file's begins
       turn_over_ = true;
       turn_off_ = off;

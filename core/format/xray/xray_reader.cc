@@ -98,6 +98,7 @@ void ReadBasic(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck*
   }
   size_t& off = st.off;
   while (off < n) {
+    if (w.Ended(off)) break;  // (the file ended before its size: read no zeros as records)
     if (pause && pause->Ask(off)) {  // before the budget: asked once per offset, paused or not
       st.paused = true;
       return;
@@ -163,6 +164,8 @@ void TakeFunctionStretch(Window& w, size_t n, XRayLog* log, DecodeResult& out, P
   if (st.paused || out.budget.reached() || st.wall_pending < log->markers.size()) return;
   size_t most = std::min<size_t>(out.budget.QuietTicks(), kMost);
   most = std::min(most, (n - st.off) / kFunctionRecordSize);
+  if (w.ended_at() < n)  // (the file ended before its size: the records that start before that, as ReadFdr's loop)
+    most = std::min<uint64_t>(most, w.ended_at() > st.off ? (w.ended_at() - st.off + kFunctionRecordSize - 1) / kFunctionRecordSize : 0);
   if (log->version >= 3) most = std::min<uint64_t>(most, st.buffer_left / kFunctionRecordSize);
   const uint64_t quiet = pause ? pause->QuietUntil() : UINT64_MAX;
   if (quiet <= st.off) return;
@@ -252,6 +255,7 @@ void ReadFdr(Window& w, size_t n, XRayLog* log, DecodeResult& out, PauseCheck* p
   bool& extents_past_end_said = st.extents_past_end_said;
   auto cur_block = [&]() { return &log->blocks[static_cast<size_t>(CurrentBlock(log))]; };
   while (off < n) {
+    if (w.Ended(off)) break;  // (the file ended before its size: read no zeros as records)
     if (pause && pause->Ask(off)) {  // before the budget: asked once per offset, paused or not
       st.paused = true;
       return;

@@ -12,9 +12,9 @@ export const READ_AHEAD = 64 << 20;
  * faster than 4 MiB ones, 700 against 400 MB/s for a 1 GB file in headless chromium). Other reads
  * (record fields, side files looked up by offset) read what they ask. The bytes returned stay
  * valid until the next read. A read that fails (the file was changed or removed since it was
- * dropped: the browser's NotReadableError) gives no bytes, as a file cut short would, and is kept
- * in `read.failed`: the module reads the rest as zeros and says where the file ended
- * (`file_changed`); an exception thrown through the module's frames would leave it half-done.
+ * dropped: the browser's NotReadableError) gives no bytes, as a file cut short would: the module
+ * stops its records there and says where the file ended (`file_changed`); an exception thrown
+ * through the module's frames would leave it half-done.
  * @param {Blob} blob
  * @param {number} [ahead]
  * @param {{readAsArrayBuffer(b: Blob): ArrayBuffer}} [reader] (tests: another reader)
@@ -28,8 +28,7 @@ export function readerOf(blob, ahead = READ_AHEAD, reader = new FileReaderSync()
   const slice = (/** @type {number} */ start, /** @type {number} */ end) => {
     try {
       return new Uint8Array(reader.readAsArrayBuffer(blob.slice(start, end)));
-    } catch (err) {
-      if (!read.failed) read.failed = { at: start, message: String(/** @type {any} */ (err)?.message ?? err) };
+    } catch {
       return new Uint8Array(0);
     }
   };
@@ -48,8 +47,6 @@ export function readerOf(blob, ahead = READ_AHEAD, reader = new FileReaderSync()
     blockAt = start;
     return block.subarray(0, end - start);
   };
-  /** The first read that failed, or null. @type {{at: number, message: string} | null} */
-  read.failed = null;
   /** The block read ahead ({at, bytes}), handed over and forgotten (streamed-file.js keeps reading after it). */
   read.takeBlock = () => {
     const b = block ? { at: blockAt, bytes: block } : null;
