@@ -114,12 +114,28 @@ Outcome Exercise(const std::vector<uint8_t>& bytes, const std::string& what) {
   return o;
 }
 
+// A file of tests/data and its whole decode: what each mutant or cut of it is held against.
+struct Whole {
+  std::vector<uint8_t> bytes;
+  MemorySource src;
+  Session session;
+  bool ok;
+  explicit Whole(const std::string& name) : bytes(ReadFile(kData / name)), src(bytes), session(src, "full"), ok(session.Decode()) {}
+  // The first offset the whole file's own damage is said at (an error or worse), else UINT64_MAX.
+  uint64_t FirstDamage() const {
+    uint64_t first = UINT64_MAX;
+    for (const auto& d : session.result().diags.items())
+      if (d.severity >= profscope::Severity::kError) first = std::min<uint64_t>(first, d.offset);
+    return first;
+  }
+};
+
 TEST_P(Sweep, RandomDamageNeverCrashesAndKeepsWhatCameBefore) {
-  auto orig = ReadFile(kData / GetParam());
+  const Whole whole(GetParam());
+  const std::vector<uint8_t>& orig = whole.bytes;
   ASSERT_FALSE(orig.empty());
-  MemorySource full_src(orig);
-  Session full(full_src, "full");
-  if (!full.Decode()) GTEST_SKIP() << "no decoder opens this file";
+  if (!whole.ok) GTEST_SKIP() << "no decoder opens this file";
+  const Session& full = whole.session;
   auto full_lines = Lines(full.RecordsText());
   // The record stream: top-level rows of kind Record (5). Damage there may only
   // affect that record and what follows.
@@ -130,9 +146,7 @@ TEST_P(Sweep, RandomDamageNeverCrashesAndKeepsWhatCameBefore) {
     stream_begin = std::min(stream_begin, rt.offset[r]);
     stream_end = std::max(stream_end, rt.offset[r] + rt.size[r]);
   }
-  uint64_t first_damage = UINT64_MAX;
-  for (const auto& d : full.result().diags.items())
-    if (d.severity >= profscope::Severity::kError) first_damage = std::min<uint64_t>(first_damage, d.offset);
+  const uint64_t first_damage = whole.FirstDamage();
 
   std::mt19937_64 rng(0x70726f6673636f70ULL ^ std::hash<std::string>()(GetParam()));
   const int kMutants = orig.size() > 200000 ? 60 : 150;
@@ -202,15 +216,13 @@ class CutSource : public profscope::ByteSource {
 };
 
 TEST_P(Sweep, AFileCutAfterItWasOpenedSaysWhereAndKeepsWhatCameBefore) {
-  auto orig = ReadFile(kData / GetParam());
+  const Whole whole(GetParam());
+  const std::vector<uint8_t>& orig = whole.bytes;
   ASSERT_FALSE(orig.empty());
-  MemorySource full_src(orig);
-  Session full(full_src, "full");
-  if (!full.Decode()) GTEST_SKIP() << "no decoder opens this file";
+  if (!whole.ok) GTEST_SKIP() << "no decoder opens this file";
+  const Session& full = whole.session;
   const auto full_lines = Lines(full.RecordsText());
-  uint64_t first_damage = UINT64_MAX;
-  for (const auto& d : full.result().diags.items())
-    if (d.severity >= profscope::Severity::kError) first_damage = std::min<uint64_t>(first_damage, d.offset);
+  const uint64_t first_damage = whole.FirstDamage();
   std::mt19937_64 rng(0x637574ULL ^ std::hash<std::string>()(GetParam()));
   for (int k = 0; k < 8; ++k) {
     const uint64_t cut = k < 4 ? orig.size() * static_cast<uint64_t>(k + 1) / 5 : rng() % orig.size();

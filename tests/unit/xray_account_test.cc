@@ -97,9 +97,9 @@ TEST(XRayAccount, StatisticsAreExactAcrossLatenciesOfMoreThan32Bits) {
   }
 }
 
-TEST(XRayAccount, AFunctionWhoseCallsAreAllLongerThan32Bits) {
+// One thread's calls of function 3, one after another, lasting `lat` ticks each; the loader's order is the file's.
+CallLog CallsLasting(const std::vector<uint64_t>& lat) {
   CallLog log;
-  const uint64_t lat[] = {0x500000000ull, 0x100000000ull, 0xFFFFFFFFull, 0x200000000ull};
   uint64_t t = 100;
   int32_t row = 0;
   for (uint64_t d : lat) {
@@ -107,7 +107,11 @@ TEST(XRayAccount, AFunctionWhoseCallsAreAllLongerThan32Bits) {
     log.Add(1, 1, kNone, CallAction::kExit, 3, t += d, row++);
   }
   for (uint32_t r = 0; r < log.runs.size(); ++r) log.loader_runs.push_back(r);
-  const std::vector<AccountRow> got = XRayAccount(log);
+  return log;
+}
+
+TEST(XRayAccount, AFunctionWhoseCallsAreAllLongerThan32Bits) {
+  const std::vector<AccountRow> got = XRayAccount(CallsLasting({0x500000000ull, 0x100000000ull, 0xFFFFFFFFull, 0x200000000ull}));
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].count, 4u);
   EXPECT_EQ(got[0].min, static_cast<double>(0xFFFFFFFFull));
@@ -122,15 +126,7 @@ TEST(XRayAccount, MostCallsLongerThan32BitsAmongShortOnesInAnyOrder) {
     std::vector<uint64_t> lat;
     for (int i = 0; i < 300; ++i) lat.push_back(i % 10 < 7 ? 0xFFFFFFFFull + rng() % 0x100000000ull : 1 + rng() % 1000000);
     std::shuffle(lat.begin(), lat.end(), rng);
-    CallLog log;
-    uint64_t t = 100;
-    int32_t row = 0;
-    for (uint64_t d : lat) {
-      log.Add(1, 1, kNone, CallAction::kEnter, 3, t, row++);
-      log.Add(1, 1, kNone, CallAction::kExit, 3, t += d, row++);
-    }
-    for (uint32_t r = 0; r < log.runs.size(); ++r) log.loader_runs.push_back(r);
-    const std::vector<AccountRow> got = XRayAccount(log);
+    const std::vector<AccountRow> got = XRayAccount(CallsLasting(lat));
     ASSERT_EQ(got.size(), 1u);
     std::vector<uint64_t> sorted = lat;
     std::sort(sorted.begin(), sorted.end());
