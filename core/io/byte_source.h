@@ -46,7 +46,7 @@ class OwnedSource : public ByteSource {
 // to len bytes valid until the next call, reading ahead in chunks copied into
 // one buffer that is reused. A range inside the source's size is always given:
 // bytes the source could not read after all (a file cut after it was opened)
-// read as zeros, and ended_at() says where that began. (Mapping a native file's pages in instead was
+// read as zeros, and ended_at() says where (the lowest such offset). (Mapping a native file's pages in instead was
 // tried: on a paravirtual VM the first touch of each mapped page cost more than
 // the kernel's copy, which reads the page cache through its own mapping; see
 // docs/PERFORMANCE.md, seventeenth stop.)
@@ -59,8 +59,8 @@ class Window {
   uint64_t Available(uint64_t offset) const { return offset < src_.size() ? src_.size() - offset : 0; }
   uint64_t size() const { return src_.size(); }
   ByteSource& source() { return src_; }
-  // Where the source first gave fewer bytes than its size promised (what followed was read as zeros), or
-  // kNotEnded.
+  // The lowest offset where the source gave fewer bytes than its size promised (what followed was read as
+  // zeros), or kNotEnded.
   static constexpr uint64_t kNotEnded = ~uint64_t{0};
   uint64_t ended_at() const { return ended_at_; }
   // True when the source ended at or before `offset`: a decoder stops there rather than read zeros as records.
