@@ -4,7 +4,9 @@
 // data section's millions of records share one parent, an XRay log's 8-byte function records follow each
 // other 8 bytes apart, a perf file's records are nearly all SAMPLEs. Once the runs would take more memory
 // than the values, it holds the values, each in the narrowest width every value so far fits (a perf
-// record's size fits 16 bits, an offset into a file under 4 GB 32 bits; signed columns keep their width).
+// record's size fits 16 bits, an offset into a file under 4 GB 32 bits). A signed column holds v + 1, so that
+// -1 (kNone) and small rows fit a narrow width (a profile's samples of a few hundred threads: 1 byte a row);
+// a value below -1 widens it to its type's width.
 //
 // The runs are greedy, as web/src/lib/int-runs.js makes them: a run takes the step from its first value to
 // its second and lasts while the step holds; for columns of 32 bits or less a step must fit the column's
@@ -45,6 +47,10 @@ class PackedColumn {
   using S = std::make_signed_t<T>;
   // A value or the next one of a run, exactly (a run never wraps around, as int-runs.js cannot read that).
   using N = std::conditional_t<(sizeof(T) <= 4), int64_t, __int128>;
+  // What a plain value is stored as: v + kBias, as unsigned (signed: -1 is 0, 0 is 1, -2 is the largest).
+  static constexpr U kBias = std::is_signed_v<T> ? 1 : 0;
+  static U Key(T v) { return static_cast<U>(static_cast<U>(v) + kBias); }
+  static T FromKey(uint64_t k) { return static_cast<T>(static_cast<U>(static_cast<U>(k) - kBias)); }
 
  public:
   using value_type = T;
@@ -58,12 +64,11 @@ class PackedColumn {
   bool empty() const { return n_ == 0; }
   bool is_runs() const { return width_ == 0; }
   size_t run_count() const { return starts_.size(); }
-  // The largest value so far, as unsigned (0 when empty).
+  // The largest value so far, as unsigned (0 when empty); of a signed column, the largest v + 1 as unsigned.
   U most() const { return most_; }
-  // The bytes a plain value takes in a column whose largest value is `most`: the narrowest of 1, 2, 4 and 8
-  // that holds it (a signed column keeps its type's width).
+  // The bytes a plain value takes in a column whose largest value (as most() says) is `most`: the narrowest
+  // of 1, 2, 4 and 8 that holds it.
   static int WidthFor(U most) {
-    if constexpr (std::is_signed_v<T>) return sizeof(T);
     if (most <= 0xFF) return 1;
     if (sizeof(T) >= 2 && most <= 0xFFFF) return 2;
     if (sizeof(T) >= 4 && most <= 0xFFFFFFFFu) return 4;
@@ -72,7 +77,7 @@ class PackedColumn {
 
   // Appends v. Throws std::bad_alloc with the column unchanged.
   PROFSCOPE_ALWAYS_INLINE void push_back(T v) {
-    const U u = static_cast<U>(v);
+    const U u = Key(v);
     if (width_ == 0) {
       if (going_ && static_cast<N>(v) == next_ && ((n_ + 1) & kCheckEvery) != 0) {  // a run goes on: inline
         next_ += StepOf(steps_.size() - 1);
@@ -97,18 +102,19 @@ class PackedColumn {
     size_t k = 0;
     for (; k < len; ++k, x = static_cast<U>(x + static_cast<U>(step))) {
       if (width_ == 0 && going_ && k + 1 < len && StepOf(steps_.size() - 1) == static_cast<N>(ds) && static_cast<N>(static_cast<T>(x)) == next_) {
-        // the rest lie on the run if they stay in T's range and on one side of 0 (their largest, as
-        // unsigned, is then one of the two ends)
+        // the rest lie on the run if they stay in T's range and on one side of -kBias (their largest key,
+        // as most() says, is then one of the two ends)
         const N last = next_ + static_cast<N>(ds) * static_cast<N>(len - k - 1);
         const N lo = static_cast<N>(std::numeric_limits<T>::min()), hi = static_cast<N>(std::numeric_limits<T>::max());
-        if (last >= lo && last <= hi && (next_ < 0) == (last < 0)) break;
+        const N b = static_cast<N>(kBias);
+        if (last >= lo && last <= hi && (next_ + b < 0) == (last + b < 0)) break;
       }
       push_back(static_cast<T>(x));
     }
     if (k == len) return;
     const size_t rest = len - k;
     const N last = next_ + static_cast<N>(ds) * static_cast<N>(rest - 1);
-    const U a = static_cast<U>(static_cast<T>(next_)), b = static_cast<U>(static_cast<T>(last));
+    const U a = Key(static_cast<T>(next_)), b = Key(static_cast<T>(last));
     most_ = std::max({most_, a, b});
     next_ = last + static_cast<N>(ds);
     n_ += rest;
@@ -189,10 +195,10 @@ class PackedColumn {
   void Read(size_t from, size_t n, T* out) const {
     if (width_ != 0) {
       switch (width_) {
-        case 1: for (size_t i = 0; i < n; ++i) out[i] = static_cast<T>(d8_[from + i]); break;
-        case 2: for (size_t i = 0; i < n; ++i) out[i] = static_cast<T>(d16_[from + i]); break;
-        case 4: for (size_t i = 0; i < n; ++i) out[i] = static_cast<T>(d32_[from + i]); break;
-        default: for (size_t i = 0; i < n; ++i) out[i] = static_cast<T>(d64_[from + i]); break;
+        case 1: for (size_t i = 0; i < n; ++i) out[i] = FromKey(d8_[from + i]); break;
+        case 2: for (size_t i = 0; i < n; ++i) out[i] = FromKey(d16_[from + i]); break;
+        case 4: for (size_t i = 0; i < n; ++i) out[i] = FromKey(d32_[from + i]); break;
+        default: for (size_t i = 0; i < n; ++i) out[i] = FromKey(d64_[from + i]); break;
       }
       return;
     }
@@ -211,10 +217,10 @@ class PackedColumn {
   void ForEach(F f) const {
     if (width_ != 0) {  // (the width chosen once, not per value)
       switch (width_) {
-        case 1: for (size_t i = 0; i < n_; ++i) f(static_cast<T>(d8_[i])); break;
-        case 2: for (size_t i = 0; i < n_; ++i) f(static_cast<T>(d16_[i])); break;
-        case 4: for (size_t i = 0; i < n_; ++i) f(static_cast<T>(d32_[i])); break;
-        default: for (size_t i = 0; i < n_; ++i) f(static_cast<T>(d64_[i])); break;
+        case 1: for (size_t i = 0; i < n_; ++i) f(FromKey(d8_[i])); break;
+        case 2: for (size_t i = 0; i < n_; ++i) f(FromKey(d16_[i])); break;
+        case 4: for (size_t i = 0; i < n_; ++i) f(FromKey(d32_[i])); break;
+        default: for (size_t i = 0; i < n_; ++i) f(FromKey(d64_[i])); break;
       }
       return;
     }
@@ -238,6 +244,17 @@ class PackedColumn {
       const size_t end = r + 1 < starts_.size() ? starts_[r + 1] : n_;
       f(firsts_[r], steps_[r], end - starts_[r]);
     }
+  }
+
+  // Replaces each value v at row i with f(i, v), in row order: a new column is made beside it, then taken.
+  // Throws std::bad_alloc with the column unchanged.
+  template <typename F>
+  void Transform(F f) {
+    PackedColumn<T> out;
+    out.reserve(reserved_);
+    size_t i = 0;
+    ForEach([&](T v) { out.push_back(f(i++, v)); });
+    *this = std::move(out);
   }
 
   // Every value, as a vector (tests; small columns).
@@ -272,7 +289,7 @@ class PackedColumn {
 
   // push_back's other cases: a run starts, runs are weighed against plain values, a column widens or grows.
   PROFSCOPE_NOINLINE void PushSlow(T v) {
-    const U u = static_cast<U>(v);
+    const U u = Key(v);
     if (width_ == 0) {
       if (going_ && static_cast<N>(v) == next_) {  // the run goes on (to the row where runs are weighed)
         next_ += StepOf(steps_.size() - 1);
@@ -336,7 +353,7 @@ class PackedColumn {
     plain.width_ = WidthFor(most_);
     plain.fits_ = Fits(plain.width_);
     plain.ReservePlain(std::max(reserved_, GrownCapacity(n_)));
-    ForEach([&](T v) { plain.Store(static_cast<U>(v)); });
+    ForEach([&](T v) { plain.Store(Key(v)); });
     TakePlain(plain);
     going_ = false;
     std::vector<uint32_t>().swap(starts_);
@@ -358,7 +375,7 @@ class PackedColumn {
     wider.width_ = w;
     wider.ReservePlain(room);
     wider.fits_ = Fits(w);
-    for (size_t i = 0; i < n; ++i) wider.Store(static_cast<U>(Plain(i)));
+    for (size_t i = 0; i < n; ++i) wider.Store(Key(Plain(i)));
     TakePlain(wider);
   }
   // Holds the plain values `made` holds (made aside: a failure to make them left this column as it was).
@@ -387,6 +404,7 @@ class PackedColumn {
       default: d64_.reserve(n); break;
     }
   }
+  // Appends a plain value's key (Key).
   PROFSCOPE_ALWAYS_INLINE void Store(U u) {
     switch (width_) {
       case 1: d8_.push_back(static_cast<uint8_t>(u)); break;
@@ -398,18 +416,18 @@ class PackedColumn {
   }
   T Plain(size_t i) const {
     switch (width_) {
-      case 1: return static_cast<T>(d8_[i]);
-      case 2: return static_cast<T>(d16_[i]);
-      case 4: return static_cast<T>(d32_[i]);
-      default: return static_cast<T>(d64_[i]);
+      case 1: return FromKey(d8_[i]);
+      case 2: return FromKey(d16_[i]);
+      case 4: return FromKey(d32_[i]);
+      default: return FromKey(d64_[i]);
     }
   }
 
   size_t n_ = 0;
-  U most_ = 0;             // the largest value so far, unsigned (a signed column keeps its width anyway)
+  U most_ = 0;             // the largest key (Key) so far
   size_t reserved_ = 0;
   int width_ = 0;          // 0: runs; else bytes a plain value
-  U fits_ = 0;             // plain: the largest value width_ bytes hold
+  U fits_ = 0;             // plain: the largest key width_ bytes hold
   bool going_ = false;     // runs: the last run has two values or more (its step is set)
   N next_ = 0;             // then: the value that would continue it
   std::vector<uint32_t> starts_;

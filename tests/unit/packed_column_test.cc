@@ -57,6 +57,42 @@ TEST(PackedColumn, EmptyAndOne) {
   ExpectSame(c, {-1});
 }
 
+// A signed column of rows and kNone (a profile's samples of a few threads, interleaved: no runs) holds each
+// value in the narrowest width v + 1 fits: 1 byte for -1 .. 254, 2 up to 65534; a value below -1 widens it to
+// its type's, and every value still reads back.
+TEST(PackedColumn, SignedRowsAndNoneTakeTheNarrowestWidth) {
+  std::mt19937 rng(7);
+  std::vector<int32_t> v;
+  for (int i = 0; i < 100000; ++i) v.push_back(static_cast<int32_t>(rng() % 256) - 1);  // -1 .. 254
+  PackedColumn<int32_t> c = Pack(v);
+  ExpectSame(c, v);
+  EXPECT_FALSE(c.is_runs());
+  EXPECT_EQ(c.packed_bytes(), v.size());
+  v.push_back(255);  // 256 as stored: 2 bytes
+  c.push_back(255);
+  ExpectSame(c, v);
+  EXPECT_EQ(c.packed_bytes(), 2 * v.size());
+  v.push_back(65534);
+  c.push_back(65534);
+  EXPECT_EQ(c.packed_bytes(), 2 * v.size());
+  v.push_back(-2);  // stored as 0xFFFFFFFF: the type's width
+  c.push_back(-2);
+  ExpectSame(c, v);
+  EXPECT_EQ(c.packed_bytes(), 4 * v.size());
+  std::vector<int32_t> got(v.size());
+  c.Read(0, v.size(), got.data());
+  EXPECT_EQ(got, v);
+  std::vector<int64_t> w = {-1, 3, -1, 7, 200};
+  for (int i = 0; i < 5000; ++i) w.push_back(static_cast<int64_t>(rng() % 7) - 1);
+  PackedColumn<int64_t> cw = Pack(w);
+  ExpectSame(cw, w);
+  EXPECT_EQ(cw.packed_bytes(), w.size());
+  cw.push_back(INT64_MIN);
+  w.push_back(INT64_MIN);
+  ExpectSame(cw, w);
+  EXPECT_EQ(cw.packed_bytes(), 8 * w.size());
+}
+
 TEST(PackedColumn, ParentsOfADataSectionAreAFewRuns) {
   // A header, its attrs, a data section of a million records, then features: perf's parents.
   std::vector<int32_t> v = {-1, 0, 0, 0, -1};
@@ -259,8 +295,11 @@ void AppendRunsAsPushes(uint32_t seed) {
         c.AppendRun(first, step, len);
     }
     ExpectSame(c, want);
-    std::make_unsigned_t<T> most = 0;
-    for (T v : want) most = std::max(most, static_cast<std::make_unsigned_t<T>>(v));
+    // the largest value as unsigned; of a signed column, of v + 1 (-1 is 0, -2 the largest)
+    using U = std::make_unsigned_t<T>;
+    const U bias = std::is_signed_v<T> ? 1 : 0;
+    U most = 0;
+    for (T v : want) most = std::max(most, static_cast<U>(static_cast<U>(v) + bias));
     EXPECT_EQ(c.most(), most);
     c.push_back(static_cast<T>(5));  // the column goes on
     want.push_back(static_cast<T>(5));
