@@ -136,9 +136,54 @@ val NarrowRuns(const profscope::PackedColumn<T>& v) {
   return Runs(v, [&] { return CopyNarrow(v); }, plain_bytes / (3 * run_bytes));
 }
 
-// An int column as its runs, at most `share` a value, else an Int32Array.
+// The greedy runs of an int column, as PackedColumn and int-runs.js make them (a run takes the step from its
+// first value to its second, if it fits int32, and lasts while the step holds): run(row, first) at each run's
+// start, step(s) when the run gets its step. Stops making them (returns false) past `max_runs` runs.
+template <typename Run, typename Step>
+bool GreedyRuns(const profscope::PackedColumn<int32_t>& v, double max_runs, Run run, Step step) {
+  bool fit = true, going = false;
+  int64_t first = 0, next = 0, d = 0;
+  size_t i = 0, start = 0, runs = 0;
+  v.ForEach([&](int32_t x) {
+    if (!fit) return;
+    if (going && x == next) {
+      next += d;
+    } else if (!going && runs > 0 && i - start == 1 && x - first >= INT32_MIN && x - first <= INT32_MAX) {
+      d = x - first;
+      next = x + d;
+      going = true;
+      step(static_cast<int32_t>(d));
+    } else if (static_cast<double>(++runs) > max_runs) {
+      fit = false;
+    } else {
+      first = x, start = i, going = false;
+      run(i, x);
+    }
+    ++i;
+  });
+  return fit;
+}
+
+// An int column as its runs, at most `share` a value, else an Int32Array. A column the heap holds plain (1 or
+// 2 bytes a value take less than its runs) may still be fewer runs than `share` allows the page: they are
+// counted first, then made (the heap never gives memory back).
 val IntRuns(const profscope::PackedColumn<int32_t>& v, double share) {
-  return Runs(v, [&] { return CopyPacked<int32_t>("Int32Array", v); }, static_cast<double>(v.size()) * share);
+  const double max_runs = static_cast<double>(v.size()) * share;
+  auto plain = [&] { return CopyPacked<int32_t>("Int32Array", v); };
+  if (v.is_runs() || v.empty()) return Runs(v, plain, max_runs);
+  size_t runs = 0;
+  if (!GreedyRuns(v, max_runs, [&](size_t, int32_t) { ++runs; }, [](int32_t) {})) return plain();
+  std::vector<int32_t> starts, firsts, steps;
+  starts.reserve(runs), firsts.reserve(runs), steps.reserve(runs);
+  GreedyRuns(
+      v, max_runs, [&](size_t row, int32_t x) { starts.push_back(static_cast<int32_t>(row)), firsts.push_back(x), steps.push_back(0); },
+      [&](int32_t d) { steps.back() = d; });
+  val out = val::object();
+  out.set("length", static_cast<double>(v.size()));
+  out.set("starts", Copy("Int32Array", starts));
+  out.set("firsts", Copy("Int32Array", firsts));
+  out.set("steps", Copy("Int32Array", steps));
+  return out;
 }
 
 // Exact u64 values (addresses): the bytes are copied once into a fresh buffer
@@ -433,14 +478,14 @@ class JsSession {
     const std::vector<uint64_t>& t = p().samples.time;
     return i >= 0 && static_cast<size_t>(i) < t.size() ? session_.RelativeTime(t[static_cast<size_t>(i)]) : 0.0;
   }
-  val sampleThreads() const { return Copy("Int32Array", p().samples.thread); }
+  val sampleThreads() const { return CopyPacked<int32_t>("Int32Array", p().samples.thread); }
   val sampleCpus() const { return CopyPacked<int32_t>("Int32Array", p().samples.cpu); }
   val sampleEvents() const { return CopyPacked<int32_t>("Int32Array", p().samples.event); }
   val sampleWeights() const {
     const auto& w = p().samples.weight;
     return Fill<double>("Float64Array", w.size(), [&](size_t i) { return static_cast<double>(w[i]); });
   }
-  val sampleStacks() const { return Copy("Int32Array", p().samples.stack); }
+  val sampleStacks() const { return CopyPacked<int32_t>("Int32Array", p().samples.stack); }
   val sampleRecords() const { return CopyPacked<int32_t>("Int32Array", p().samples.record); }
   val sampleCounts() const { return Copy("Uint32Array", p().samples.count); }
   template <typename C>

@@ -193,7 +193,7 @@ bool CallTreeBuilder::Passes(size_t i, const AnalysisOptions& o, const std::vect
   const SampleTable& s = p_.samples;
   if (o.event >= 0 && s.event[i] != o.event) return false;
   if (!threads.empty()) {
-    int32_t t = s.thread[i];
+    int32_t t = s.thread.At(i, &thread_run_);
     if (t < 0 || static_cast<size_t>(t) >= threads.size() || !threads[static_cast<size_t>(t)]) return false;
   }
   if (!cpus.empty()) {

@@ -15,7 +15,8 @@ class IntervalView {
  public:
   explicit IntervalView(const Profile& p);
   size_t size() const { return p_.intervals.size(); }
-  int32_t thread(size_t i) const { return i < from_ ? p_.samples.thread[i] : p_.intervals.thread[i - from_]; }
+  // (reads that mostly go forward cost no search when the samples' threads are runs)
+  int32_t thread(size_t i) const { return i < from_ ? p_.samples.thread.At(i, &thread_run_) : p_.intervals.thread[i - from_]; }
   int32_t func(size_t i) const;
   uint64_t start(size_t i) const { return i < from_ ? p_.samples.time[i] : p_.intervals.start[i - from_]; }
   uint64_t end(size_t i) const {
@@ -52,6 +53,7 @@ class IntervalView {
   const Profile& p_;
   size_t from_;
   std::vector<int32_t> stack_depth_;  // per stack: frames below the root (the root's is 0); made when from_ > 0
+  mutable size_t thread_run_ = 0;     // the samples' thread run the last thread() read found
 };
 
 }  // namespace profscope

@@ -153,11 +153,11 @@ inline uint64_t WeightToU64(double w) {
 
 struct SampleTable {
   std::vector<uint64_t> time;    // ns in the file's clock; 0 when absent
-  std::vector<int32_t> thread;   // thread row
+  PackedColumn<int32_t> thread;  // thread row (runs: a single-threaded recording, an XRay log's per-thread buffers)
   PackedColumn<int32_t> cpu;     // kNone when absent (runs: XRay and gperftools have none)
   PackedColumn<int32_t> event;   // event row (runs: most files have one event)
   PackedColumn<uint64_t> weight; // period when recorded, else 1; XRay: the call's ticks (runs: a fixed period)
-  std::vector<int32_t> stack;    // stack row or kNone
+  PackedColumn<int32_t> stack;   // stack row or kNone
   PackedColumn<int32_t> record;  // record-table row (perf: runs that count up)
   // How many samples each row stands for (gperftools records carry a count); empty = 1 each.
   std::vector<uint32_t> count;
@@ -178,11 +178,11 @@ struct SampleTable {
     size_t n = std::min({time.size(), thread.size(), cpu.size(), event.size(), weight.size(), stack.size(), record.size()});
     if (!count.empty()) n = std::min(n, count.size());
     time.resize(n);
-    thread.resize(n);
+    thread.truncate(n);
     cpu.truncate(n);
     event.truncate(n);
     weight.truncate(n);
-    stack.resize(n);
+    stack.truncate(n);
     record.truncate(n);
     if (!count.empty()) count.resize(n);
   }

@@ -281,6 +281,34 @@ TEST_P(PerfCorpus, TruncationKeepsEverythingBeforeTheCut) {
   }
 }
 
+// The samples' threads are held as runs while the samples of a thread come in a row (a single-threaded
+// recording: no 4 bytes a sample), else as plain values; either way they read as decoded.
+TEST_P(PerfCorpus, SamplesOfOneThreadInARowTakeNoRoomPerSample) {
+  fs::path dir = kData / GetParam();
+  auto bytes = ReadFile(Input(dir));
+  MemorySource src(bytes);
+  Session s(src, GetParam());
+  s.Decode();
+  const auto& th = s.result().profile.samples.thread;
+  const std::vector<int32_t> v = th.ToVector();
+  ASSERT_EQ(v.size(), s.result().profile.samples.size());
+  if (v.empty()) GTEST_SKIP();
+  size_t changes = 0;
+  for (size_t i = 1; i < v.size(); ++i) changes += v[i] != v[i - 1];
+  size_t run = 0;
+  for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(th.At(i, &run), v[i]) << i;
+  for (size_t i = v.size(); i-- > 0;) ASSERT_EQ(th[i], v[i]) << i;
+  if (changes == 0) {
+    EXPECT_TRUE(th.is_runs());
+    EXPECT_EQ(th.run_count(), 1u);
+  }
+  // a run takes 12 bytes (its first row, first value and step), a plain value the width of the largest
+  if (th.is_runs())
+    EXPECT_LE(th.packed_bytes(), 12 * (changes + 1)) << changes << " changes";
+  else
+    EXPECT_EQ(th.packed_bytes(), static_cast<size_t>(profscope::PackedColumn<int32_t>::WidthFor(th.most())) * v.size());
+}
+
 INSTANTIATE_TEST_SUITE_P(All, PerfCorpus, ::testing::ValuesIn(Cases()),
                          [](const auto& info) {
                            std::string n = info.param;

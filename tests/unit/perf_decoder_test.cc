@@ -2673,7 +2673,7 @@ TEST_P(PerfDecoderModes, RepeatedCallchainsFollowTheMappingsOfTheirTime) {
             "[kmap]+0x50 2\n");
   // One stack row per distinct stack: a repeated callchain adds none.
   const Profile& p = d.r().profile;
-  std::vector<int32_t> leaves(p.samples.stack.begin(), p.samples.stack.end());
+  std::vector<int32_t> leaves = p.samples.stack.ToVector();
   std::sort(leaves.begin(), leaves.end());
   leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
   EXPECT_EQ(leaves.size(), 8u);
@@ -2741,7 +2741,7 @@ TEST_P(PerfDecoderOrder, InternedCallchainsPastTheirBoundKeepEachStack) {
   ASSERT_TRUE(d.ok()) << d.Diags();
   const Profile& p = d.r().profile;
   ASSERT_EQ(p.samples.size(), 2 * kChains);
-  std::vector<int32_t> stacks(p.samples.stack.begin(), p.samples.stack.end());
+  std::vector<int32_t> stacks = p.samples.stack.ToVector();
   for (size_t k = 0; k < kChains; ++k) ASSERT_EQ(stacks[k], stacks[2 * kChains - 1 - k]) << k;
   std::sort(stacks.begin(), stacks.end());
   EXPECT_EQ(std::unique(stacks.begin(), stacks.end()) - stacks.begin(), static_cast<ptrdiff_t>(kChains));

@@ -134,7 +134,7 @@ TEST(PerfHotPath, MissingCountsPerStackNodeEqualTheWalkOfEachSample) {
     const MissingReport r = FindMissing(p, MissingInputs{});
     // The walk: per DSO path, the samples with one of its frames and its frames over all stacks.
     std::vector<uint64_t> samples(static_cast<size_t>(dsos)), frames(static_cast<size_t>(dsos));
-    for (int32_t st : p.samples.stack) {
+    for (int32_t st : p.samples.stack.ToVector()) {
       std::vector<bool> seen(static_cast<size_t>(dsos));
       for (int32_t k = st; k != kNone; k = p.stacks.prefix[static_cast<size_t>(k)]) {
         const int32_t m = p.frames.mapping[static_cast<size_t>(p.stacks.frame[static_cast<size_t>(k)])];

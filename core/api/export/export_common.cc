@@ -162,6 +162,7 @@ std::vector<uint64_t> XRaySelfTicks(const Profile& p) {
       by_record.emplace((static_cast<uint64_t>(static_cast<uint32_t>(iv.thread(i))) << 32) | static_cast<uint32_t>(iv.record(i)),
                         static_cast<uint32_t>(i));
   std::vector<uint64_t> out(s.size());
+  size_t thread_run = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     out[i] = s.weight[i];
     const int32_t same = iv.OfSample(i);
@@ -170,7 +171,7 @@ std::vector<uint64_t> XRaySelfTicks(const Profile& p) {
       continue;
     }
     if (s.record[i] < 0) continue;
-    auto it = by_record.find((static_cast<uint64_t>(static_cast<uint32_t>(s.thread[i])) << 32) | static_cast<uint32_t>(s.record[i]));
+    auto it = by_record.find((static_cast<uint64_t>(static_cast<uint32_t>(s.thread.At(i, &thread_run))) << 32) | static_cast<uint32_t>(s.record[i]));
     if (it != by_record.end()) out[i] = self[it->second];
   }
   return out;
@@ -295,9 +296,10 @@ std::string ThreadLabel(const Profile& p, int32_t thread) {
 std::vector<std::vector<uint32_t>> SamplesByThread(const Profile& p, int32_t event) {
   std::vector<std::vector<uint32_t>> out(p.threads.size() + 1);
   const SampleTable& s = p.samples;
+  size_t thread_run = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     if (!EventPasses(event, s.event[i])) continue;
-    int32_t th = s.thread[i];
+    int32_t th = s.thread.At(i, &thread_run);
     size_t k = th >= 0 && static_cast<size_t>(th) < p.threads.size() ? static_cast<size_t>(th) : p.threads.size();
     out[k].push_back(static_cast<uint32_t>(i));
   }

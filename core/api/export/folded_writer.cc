@@ -54,9 +54,10 @@ void ThreadRootStacks(const DecodeResult& res, bool addresses, int32_t want, Out
   const int32_t unknown = kNone - 1;  // rendered as "unknown"
   // Sum periods per (root name, stack), then render each pair once.
   std::map<std::pair<int32_t, int32_t>, uint64_t> per;
+  size_t thread_run = 0;
   for (size_t i = 0; i < p.samples.size(); ++i) {
     if (p.samples.event[i] != want) continue;
-    int32_t th = p.samples.thread[i];
+    int32_t th = p.samples.thread.At(i, &thread_run);
     int32_t name = kNone;
     if (th >= 0 && static_cast<size_t>(th) < names.size()) {
       const uint64_t t = p.samples.time[i];

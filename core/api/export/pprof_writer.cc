@@ -138,13 +138,14 @@ Output WritePprof(const DecodeResult& res, const Options& opts) {
   std::map<std::pair<int32_t, int32_t>, size_t> agg_index;
   struct Agg { int32_t stack, thread; std::vector<uint64_t> values; };  // saturating sums
   std::vector<Agg> aggs;
+  size_t thread_run = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     if (!EventPasses(want, s.event[i])) continue;
-    auto key = std::make_pair(s.stack[i], s.thread[i]);
+    auto key = std::make_pair(s.stack[i], s.thread.At(i, &thread_run));
     auto it = agg_index.find(key);
     if (it == agg_index.end()) {
       it = agg_index.emplace(key, aggs.size()).first;
-      aggs.push_back(Agg{s.stack[i], s.thread[i], std::vector<uint64_t>(cols.size(), 0)});
+      aggs.push_back(Agg{key.first, key.second, std::vector<uint64_t>(cols.size(), 0)});
     }
     Agg& a = aggs[it->second];
     a.values[0] = SatAdd(a.values[0], s.Count(i));

@@ -59,12 +59,12 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
   const SampleTable& st = p.samples;
   ScriptSampleInfo s;
   std::vector<uint8_t> keep;
-  size_t next_empty = 0, comm_run = 0;
+  size_t next_empty = 0, comm_run = 0, thread_run = 0;
   for (size_t i = 0; i < st.size(); ++i) {
     const int32_t ev = st.event[i];
     if (ev < 0 || static_cast<size_t>(ev) >= attrs.size()) continue;
     const PerfSession::AttrInfo& a = attrs[static_cast<size_t>(ev)];
-    const size_t th = static_cast<size_t>(st.thread[i]);
+    const size_t th = static_cast<size_t>(st.thread.At(i, &thread_run));
     s.tid = p.threads.tid[th];
     s.pid = p.threads.pid[th];
     const int32_t comm = i < sample_comm_.size() ? sample_comm_.At(i, &comm_run) : kNone;

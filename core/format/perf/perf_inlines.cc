@@ -113,14 +113,11 @@ InlineCounts AddInlineFrames(const std::vector<uint8_t>& unwound, const std::vec
     for (uint32_t j = 0; j < repl_len[static_cast<size_t>(fr)]; ++j) s = sb.Stack(s, repl[at + j]);
     remap[k] = s;
   }
-  for (size_t i = 0; i < p.samples.size(); ++i) {
-    const int32_t s = p.samples.stack[i];
-    if (s == kNone || static_cast<size_t>(s) >= nstacks) continue;
-    if (remap[static_cast<size_t>(s)] != s) {
-      p.samples.stack[i] = remap[static_cast<size_t>(s)];
-      ++c.samples;
-    }
-  }
+  p.samples.stack.Transform([&](size_t, int32_t s) {
+    if (s == kNone || static_cast<size_t>(s) >= nstacks || remap[static_cast<size_t>(s)] == s) return s;
+    ++c.samples;
+    return remap[static_cast<size_t>(s)];
+  });
   return c;
 }
 

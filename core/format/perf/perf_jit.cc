@@ -233,8 +233,9 @@ void UseJitDumps(std::vector<SideFile>& files, const JitJoinInput& in, StackBuil
     }
     // Sanity: some sample of the process must come after the first load.
     bool any_after = false, any_sample = false;
+    size_t run = 0;
     for (size_t i = 0; i < p.samples.size() && !any_after; ++i) {
-      int32_t th = p.samples.thread[i];
+      int32_t th = p.samples.thread.At(i, &run);
       if (th < 0 || p.threads.pid[static_cast<size_t>(th)] != pid) continue;
       any_sample = true;
       if (p.samples.time[i] >= u.index.first_time()) any_after = true;
@@ -263,12 +264,12 @@ void UseJitDumps(std::vector<SideFile>& files, const JitJoinInput& in, StackBuil
   std::unordered_map<Key, int32_t, KeyHash> renamed;  // (old frame, function) -> new frame
   std::vector<int32_t> chain;
   uint64_t frames_named = 0, samples_touched = 0;
-  for (size_t i = 0; i < p.samples.size(); ++i) {
-    int32_t s = p.samples.stack[i];
-    int32_t th = p.samples.thread[i];
-    if (s < 0 || th < 0) continue;
+  size_t thread_run = 0;
+  p.samples.stack.Transform([&](size_t i, int32_t s) {
+    int32_t th = p.samples.thread.At(i, &thread_run);
+    if (s < 0 || th < 0) return s;
     auto dp = by_pid.find(p.threads.pid[static_cast<size_t>(th)]);
-    if (dp == by_pid.end()) continue;
+    if (dp == by_pid.end()) return s;
     uint64_t time = p.samples.time[i];
     chain.clear();
     for (int32_t k = s; k != kNone; k = p.stacks.prefix[static_cast<size_t>(k)]) chain.push_back(k);
@@ -301,11 +302,10 @@ void UseJitDumps(std::vector<SideFile>& files, const JitJoinInput& in, StackBuil
       }
       stack = changed ? sb.Stack(stack, frame) : chain[j];
     }
-    if (changed) {
-      p.samples.stack[i] = stack;
-      ++samples_touched;
-    }
-  }
+    if (!changed) return s;
+    ++samples_touched;
+    return stack;
+  });
   std::string names;
   for (const auto& u : uses) names += (names.empty() ? "" : ", ") + u.name;
   out.facts.push_back({"jit dumps", names});

@@ -82,8 +82,9 @@ void CountPerNode(const Profile& p, const std::vector<int32_t>& frame_entry, std
   const StackTable& t = p.stacks;
   const size_t ns = t.frame.size();
   std::vector<uint32_t> sub(ns, 0);  // (fewer samples than 2^31: rows are int32)
-  for (const int32_t st : p.samples.stack)
+  p.samples.stack.ForEach([&](int32_t st) {
     if (st != kNone) ++sub[static_cast<size_t>(st)];
+  });
   for (size_t n = ns; n-- > 0;)
     if (t.prefix[n] != kNone) sub[static_cast<size_t>(t.prefix[n])] += sub[n];
   std::vector<Mask> on_path(ns, 0);
