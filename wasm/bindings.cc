@@ -136,34 +136,6 @@ val NarrowRuns(const profscope::PackedColumn<T>& v) {
   return Runs(v, [&] { return CopyNarrow(v); }, plain_bytes / (3 * run_bytes));
 }
 
-// The greedy runs of an int column, as PackedColumn and int-runs.js make them (a run takes the step from its
-// first value to its second, if it fits int32, and lasts while the step holds): run(row, first) at each run's
-// start, step(s) when the run gets its step. Stops making them (returns false) past `max_runs` runs.
-template <typename Run, typename Step>
-bool GreedyRuns(const profscope::PackedColumn<int32_t>& v, double max_runs, Run run, Step step) {
-  bool fit = true, going = false;
-  int64_t first = 0, next = 0, d = 0;
-  size_t i = 0, start = 0, runs = 0;
-  v.ForEach([&](int32_t x) {
-    if (!fit) return;
-    if (going && x == next) {
-      next += d;
-    } else if (!going && runs > 0 && i - start == 1 && x - first >= INT32_MIN && x - first <= INT32_MAX) {
-      d = x - first;
-      next = x + d;
-      going = true;
-      step(static_cast<int32_t>(d));
-    } else if (static_cast<double>(++runs) > max_runs) {
-      fit = false;
-    } else {
-      first = x, start = i, going = false;
-      run(i, x);
-    }
-    ++i;
-  });
-  return fit;
-}
-
 // An int column as its runs, at most `share` a value, else an Int32Array. A column the heap holds plain (1 or
 // 2 bytes a value take less than its runs) may still be fewer runs than `share` allows the page: they are
 // counted first, then made (the heap never gives memory back).
@@ -172,12 +144,13 @@ val IntRuns(const profscope::PackedColumn<int32_t>& v, double share) {
   auto plain = [&] { return CopyPacked<int32_t>("Int32Array", v); };
   if (v.is_runs() || v.empty()) return Runs(v, plain, max_runs);
   size_t runs = 0;
-  if (!GreedyRuns(v, max_runs, [&](size_t, int32_t) { ++runs; }, [](int32_t) {})) return plain();
+  const size_t most = static_cast<size_t>(max_runs);  // (counted first: the heap never gives memory back)
+  if (!v.ForEachGreedyRun(most, [&](size_t, int32_t, int32_t) { ++runs; })) return plain();
   std::vector<int32_t> starts, firsts, steps;
   starts.reserve(runs), firsts.reserve(runs), steps.reserve(runs);
-  GreedyRuns(
-      v, max_runs, [&](size_t row, int32_t x) { starts.push_back(static_cast<int32_t>(row)), firsts.push_back(x), steps.push_back(0); },
-      [&](int32_t d) { steps.back() = d; });
+  v.ForEachGreedyRun(most, [&](size_t row, int32_t first, int32_t step) {
+    starts.push_back(static_cast<int32_t>(row)), firsts.push_back(first), steps.push_back(step);
+  });
   val out = val::object();
   out.set("length", static_cast<double>(v.size()));
   out.set("starts", Copy("Int32Array", starts));

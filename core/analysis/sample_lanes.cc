@@ -151,19 +151,13 @@ IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin, size_
   return out;
 }
 
-namespace {
-// Value i of a key column; a packed one's reads in order (GroupRows' passes) cost no search.
-int32_t KeyAt(const std::vector<int32_t>& v, size_t i, size_t*) { return v[i]; }
-int32_t KeyAt(const PackedColumn<int32_t>& v, size_t i, size_t* run) { return v.At(i, run); }
-
-template <typename Key>
-SampleLanes LanesBy(const Key& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
+SampleLanes OrderLanes(const PackedColumn<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
   SampleLanes out;
   const size_t n = key.size();
   const size_t lanes = static_cast<size_t>(std::max(n_lanes, 0));
   size_t run = 0;
   auto lane_of = [&](size_t i) {
-    const int32_t k = KeyAt(key, i, &run);
+    const int32_t k = key.At(i, &run);  // (in order: GroupRows' passes cost no search)
     return k >= 0 && static_cast<size_t>(k) < lanes ? static_cast<size_t>(k) : lanes;
   };
   GroupRows(n, lanes, lane_of, out.samples, out.start);
@@ -172,14 +166,6 @@ SampleLanes LanesBy(const Key& key, int32_t n_lanes, const std::vector<uint64_t>
   auto time_of = [&](int32_t s) { return Relative(time[static_cast<size_t>(s)], origin); };
   SortRuns(out.samples, out.start, time_of, scratch, counts);
   return out;
-}
-}  // namespace
-
-SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
-  return LanesBy(key, n_lanes, time, origin);
-}
-SampleLanes OrderLanes(const PackedColumn<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
-  return LanesBy(key, n_lanes, time, origin);
 }
 
 namespace {

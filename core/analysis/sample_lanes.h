@@ -23,7 +23,6 @@ struct SampleLanes {
 // `key[i]` is sample i's lane; the samples are ordered by `time` as a shell sees it (relative to
 // `origin`, 0 staying 0: the order of Session::RelativeTime), stably. key and time have one entry per
 // sample; n_lanes >= 0. May throw std::bad_alloc.
-SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin);
 SampleLanes OrderLanes(const PackedColumn<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin);
 
 // The exact calls (XRay enter/exit pairs: IntervalView) as the flame chart's rows: order[k] is a call; row r

@@ -246,6 +246,25 @@ class PackedColumn {
     }
   }
 
+  // f(start, first, step) for each run the values make by the greedy rule the runs follow (a run takes the
+  // step from its first value to its second, if the step fits the signed type, and lasts while it holds),
+  // in order: a column of runs gives its own, a plain column the ones its values would make. Stops, and
+  // returns false, at a run past the first max_runs (a call that counts in f then counts up to the limit).
+  template <typename F>
+  bool ForEachGreedyRun(size_t max_runs, F f) const {
+    if (width_ == 0) {
+      const size_t runs = std::min(starts_.size(), max_runs);
+      for (size_t r = 0; r < runs; ++r) f(static_cast<size_t>(starts_[r]), firsts_[r], steps_[r]);
+      return starts_.size() <= max_runs;
+    }
+    size_t runs = 0;
+    return ForRunsOfPlain([&](size_t start, T first, T step) {
+      if (++runs > max_runs) return false;
+      f(start, first, step);
+      return true;
+    });
+  }
+
   // Replaces each value v at row i with f(i, v), in row order: a new column is made beside it, then taken.
   // Throws std::bad_alloc with the column unchanged.
   template <typename F>
@@ -312,6 +331,32 @@ class PackedColumn {
 
   // A run's step, exactly.
   N StepOf(size_t r) const { return static_cast<N>(static_cast<S>(steps_[r])); }
+
+  // f(start, first, step) for each greedy run of a plain column's values, as PushRun would make them, while
+  // f returns true; returns whether it went to the end. (A run is given once its next value leaves it.)
+  template <typename F>
+  bool ForRunsOfPlain(F f) const {
+    size_t start = 0;
+    T first{}, step{};
+    bool going = false;
+    N next = 0;
+    const N lo = static_cast<N>(std::numeric_limits<S>::min()), hi = static_cast<N>(std::numeric_limits<S>::max());
+    for (size_t i = 0; i < n_; ++i) {
+      const T v = Plain(i);
+      const N x = static_cast<N>(v), d = x - static_cast<N>(first);
+      if (going && x == next) {
+        next += static_cast<N>(static_cast<S>(step));
+      } else if (!going && i > 0 && d >= lo && d <= hi) {  // (the run has one value: it takes this step)
+        step = static_cast<T>(static_cast<S>(d));
+        next = x + d;
+        going = true;
+      } else {
+        if (i > 0 && !f(start, first, step)) return false;
+        start = i, first = v, step = T{0}, going = false;
+      }
+    }
+    return n_ == 0 || f(start, first, step);
+  }
 
   void PushRun(T v) {
     const size_t len = starts_.empty() ? 0 : n_ - starts_.back();

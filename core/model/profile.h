@@ -153,7 +153,7 @@ inline uint64_t WeightToU64(double w) {
 
 struct SampleTable {
   std::vector<uint64_t> time;    // ns in the file's clock; 0 when absent
-  PackedColumn<int32_t> thread;  // thread row (runs: a single-threaded recording, an XRay log's per-thread buffers)
+  PackedColumn<int32_t> thread;  // thread row (one run: a single-threaded recording; else a byte or two a row)
   PackedColumn<int32_t> cpu;     // kNone when absent (runs: XRay and gperftools have none)
   PackedColumn<int32_t> event;   // event row (runs: most files have one event)
   PackedColumn<uint64_t> weight; // period when recorded, else 1; XRay: the call's ticks (runs: a fixed period)

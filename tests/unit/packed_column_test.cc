@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -325,6 +327,80 @@ TEST(PackedColumn, AppendRunOfAMillionRowsIsOneRun) {
   EXPECT_EQ(c[999999], 7);
   EXPECT_EQ(c[1000000], 100);
   EXPECT_EQ(c.back(), 100 + 999999);
+}
+
+// The greedy runs of values, as the header says a column makes them: (start, first, step) each.
+template <typename T>
+std::vector<std::array<int64_t, 3>> NaiveRuns(const std::vector<T>& v) {
+  using S = std::make_signed_t<T>;
+  std::vector<std::array<int64_t, 3>> out;
+  for (size_t i = 0; i < v.size();) {
+    const size_t start = i++;
+    int64_t step = 0;
+    if (i < v.size()) {
+      const int64_t d = static_cast<int64_t>(v[i]) - static_cast<int64_t>(v[start]);
+      if (d >= std::numeric_limits<S>::min() && d <= std::numeric_limits<S>::max()) {
+        step = d;
+        for (++i; i < v.size() && static_cast<int64_t>(v[i]) == static_cast<int64_t>(v[i - 1]) + step; ++i) {
+        }
+      }
+    }
+    out.push_back({static_cast<int64_t>(start), static_cast<int64_t>(v[start]), step});
+  }
+  return out;
+}
+
+template <typename T>
+std::vector<std::array<int64_t, 3>> GreedyRunsOf(const PackedColumn<T>& c, size_t max_runs, bool* all) {
+  std::vector<std::array<int64_t, 3>> out;
+  *all = c.ForEachGreedyRun(max_runs, [&](size_t start, T first, T step) {
+    out.push_back({static_cast<int64_t>(start), static_cast<int64_t>(first), static_cast<int64_t>(static_cast<std::make_signed_t<T>>(step))});
+  });
+  return out;
+}
+
+// A column gives the runs its values make, whether it holds them as runs (its own) or plain (found as it
+// reads them: wasm/bindings.cc hands the page the runs of a column the heap holds plain), up to a limit.
+template <typename T>
+void GreedyRunsAsTheColumnMakesThem(uint32_t seed) {
+  std::mt19937 rng(seed);
+  for (int round = 0; round < 60; ++round) {
+    std::vector<T> v;
+    const int n = static_cast<int>(rng() % (round % 3 == 0 ? 4000 : 30000));  // under 4096 rows: runs still
+    T x = static_cast<T>(rng());
+    int step = static_cast<int>(rng() % 5) - 2;
+    for (int i = 0; i < n; ++i) {
+      if (rng() % (round % 4 == 0 ? 3 : 300) == 0) {
+        x = static_cast<T>(round % 5 == 0 ? rng() : rng() % 1000);  // (some far apart: steps that do not fit)
+        step = static_cast<int>(rng() % 5) - 2;
+      }
+      v.push_back(x);
+      x = static_cast<T>(x + static_cast<T>(step));
+    }
+    PackedColumn<T> c;
+    for (T y : v) c.push_back(y);
+    const auto want = NaiveRuns(v);
+    bool all = false;
+    EXPECT_EQ(GreedyRunsOf(c, want.size(), &all), want) << "round " << round << (c.is_runs() ? " (runs)" : " (plain)");
+    EXPECT_TRUE(all);
+    if (c.is_runs()) {
+      ASSERT_EQ(c.run_count(), want.size());
+      for (size_t r = 0; r < want.size(); ++r) ASSERT_EQ(static_cast<int64_t>(c.starts()[r]), want[r][0]);
+    }
+    if (!want.empty()) {  // one fewer than they are: the first ones, and false
+      const auto some = GreedyRunsOf(c, want.size() - 1, &all);
+      EXPECT_FALSE(all);
+      const std::vector<std::array<int64_t, 3>> first_ones(want.begin(), want.end() - 1);
+      EXPECT_EQ(some, first_ones);
+    }
+  }
+}
+
+TEST(PackedColumn, GreedyRunsAsTheColumnMakesThem) {
+  GreedyRunsAsTheColumnMakesThem<int32_t>(7);
+  GreedyRunsAsTheColumnMakesThem<uint32_t>(8);
+  GreedyRunsAsTheColumnMakesThem<int64_t>(9);
+  GreedyRunsAsTheColumnMakesThem<uint8_t>(10);
 }
 
 }  // namespace

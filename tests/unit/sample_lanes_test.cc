@@ -20,6 +20,13 @@
 namespace profscope {
 namespace {
 
+// OrderLanes of keys given as a vector, packed as a profile's thread or CPU column.
+SampleLanes OrderLanes(const std::vector<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
+  PackedColumn<int32_t> packed;
+  for (const int32_t k : key) packed.push_back(k);
+  return profscope::OrderLanes(packed, n_lanes, time, origin);
+}
+
 // What OrderLanes should give: per lane (the last one for keys outside), a stable sort by the
 // relative time.
 SampleLanes Naive(const std::vector<int32_t>& key, int32_t n_lanes, const std::vector<uint64_t>& time, uint64_t origin) {
