@@ -278,6 +278,24 @@ void Session::NoteOutOfMemory() {
                        std::to_string(rt.rows()) + " records read); decoding stopped, everything before it is shown");
 }
 
+// A record's fields read after the file was cut or changed (opened in the record tree after the decode, or
+// past where the decode found the file ended): when the record's bytes (a nested record: its container's)
+// reach past where the file ended, they read as zeros from there, and the first field says so.
+void Session::NoteRecordCut(const Window& w, int32_t row, FieldList& fields) const {
+  const uint64_t at = w.ended_at();
+  if (at == Window::kNotEnded) return;
+  const RecordTable& rt = res_.records;
+  size_t r = static_cast<size_t>(row);
+  for (int guard = 0; guard < 64 && rt.kind[r] == static_cast<uint8_t>(RecordKind::kNested) && rt.parent[r] >= 0; ++guard)
+    r = static_cast<size_t>(rt.parent[r]);
+  if (rt.kind[r] == static_cast<uint8_t>(RecordKind::kNested) || rt.offset[r] + rt.size[r] <= at) return;
+  Field note{"file changed", at, 0,
+             Q("the file ended at byte offset " + Dec(at) + " when these fields were read, though it had " + Dec(w.size()) +
+               " bytes when it was opened (cut or changed since, or a read failed): what follows was read as zeros"),
+             {}};
+  fields.items().insert(fields.items().begin(), std::move(note));
+}
+
 void Session::NoteFileChanged(const Window& w, const std::string& name, bool main_file) {
   const uint64_t at = w.ended_at();
   if (at == Window::kNotEnded) return;
@@ -301,6 +319,9 @@ void Session::Conclude() {
   for (size_t i = 0; i < extra_.size() && i < extra_names_.size(); ++i) NoteFileChanged(*extra_[i], extra_names_[i], false);
   for (const SideFile& f : side_)
     if (f.window) NoteFileChanged(*f.window, f.name, false);
+  // (the bytes read ahead go back: what is read from now on, a record opened later, reads the file as it is)
+  window_.Forget();
+  for (auto& w : extra_) w->Forget();
   decode_ok_ = decode_ok_ && !res_.diags.has_fatal();
   analyzer_.reset();  // the tables are new
   flame_rows_.reset();
@@ -552,7 +573,9 @@ std::string Session::RecordLabel(int32_t row) const {
 std::string Session::RecordFieldsJson(int32_t row) {
   if (!decoder_ || row < 0 || static_cast<size_t>(row) >= res_.records.rows()) return "[]";
   FieldList fields;
-  decoder_->RecordFields(WindowFor(row), res_, row, fields);
+  Window& w = WindowFor(row);
+  decoder_->RecordFields(w, res_, row, fields);
+  NoteRecordCut(w, row, fields);
   return FieldsToJson(fields.items());
 }
 

@@ -197,6 +197,7 @@ class Session {
   // An error diagnostic when `w`'s source ended before its size (Window::ended_at); at that offset when it is
   // the main file's.
   void NoteFileChanged(const Window& w, const std::string& name, bool main_file);
+  void NoteRecordCut(const Window& w, int32_t row, FieldList& fields) const;
   // Room set aside while a decode runs, given back when an allocation fails: what was decoded can then still
   // be finished (names, stacks) in a heap the decode filled (a WASM heap cannot grow past its maximum).
   static constexpr size_t kSpareBytes = size_t{8} << 20;

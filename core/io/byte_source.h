@@ -63,6 +63,13 @@ class Window {
   // zeros), or kNotEnded.
   static constexpr uint64_t kNotEnded = ~uint64_t{0};
   uint64_t ended_at() const { return ended_at_; }
+  // Gives back the bytes read ahead: the next read reads the source as it is then (after a decode: a
+  // record's fields opened later read the file, and say when it was cut since).
+  void Forget() {
+    std::vector<uint8_t>().swap(buf_);
+    buf_start_ = 0;
+    buf_len_ = 0;
+  }
   // True when the source ended at or before `offset`: a decoder stops there rather than read zeros as records.
   bool Ended(uint64_t offset) const { return offset >= ended_at_; }
 

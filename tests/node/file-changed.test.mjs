@@ -55,4 +55,36 @@ describe('a file cut after it was opened (WASM)', () => {
     expect(JSON.parse(again.infoJson()).samples).toBe(all);
     again.delete();
   });
+
+  it('a record opened after the file was cut says that its bytes from the cut read as zeros', () => {
+    const bytes = new Uint8Array(fs.readFileSync(FILE));
+    let cut = bytes.length;
+    const reader = (offset, length) => {
+      const start = Math.min(Number(offset), cut);
+      return bytes.slice(start, Math.min(cut, start + Number(length)));
+    };
+    const s = new mod.Session(reader, bytes.length, 'perf.data');
+    expect(s.decode(() => {})).toBe(true);
+    const rows = s.recordCount();
+    /** @type {number[]} */
+    const samples = [];
+    for (let r = 0; r < rows; r++) if (s.recordLabel(r).startsWith('SAMPLE')) samples.push(r);
+    expect(samples.length).toBeGreaterThan(2);
+    const [first, last] = [samples[0], samples[samples.length - 1]];
+    const fields = (/** @type {number} */ row) => JSON.parse(s.recordFieldsJson(row));
+    // (the module reads ahead from the bytes asked for, and keeps them: the last sample's are read first)
+    const before = fields(last);
+    expect(before.some((f) => f.name === 'file changed')).toBe(false);
+
+    // the file is cut where the last sample starts: the first sample's fields read as before, the last
+    // one's say where the file ended
+    cut = before[0].offset;
+    expect(fields(first).some((f) => f.name === 'file changed')).toBe(false);
+    const after = fields(last);
+    expect(after[0].name).toBe('file changed');
+    expect(after[0].offset).toBe(cut);
+    expect(after[0].value).toContain(`the file ended at byte offset ${cut} when these fields were read, though it had ${bytes.length} bytes`);
+    expect(after[1].value).not.toBe(before[0].value);
+    s.delete();
+  });
 });

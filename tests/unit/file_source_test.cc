@@ -129,6 +129,42 @@ TEST(FileSource, ARecordingCutWhileOpenDecodesWhatWasThereAndSaysWhere) {
   EXPECT_GT(res.records.rows(), 10u);  // what came before the cut
 }
 
+// The file cut after the decode, when a record is opened in the record tree: its fields say that the bytes
+// from the cut read as zeros; a record before the cut reads as before.
+TEST(FileSource, ARecordOpenedAfterTheFileWasCutSaysSo) {
+  const fs::path real = fs::path(PROFSCOPE_SOURCE_DIR) / "tests/data/perf/leader_group_u/perf.data";
+  const std::vector<uint8_t> bytes = ReadAll(real);
+  TempFile t(bytes);
+  std::unique_ptr<ByteSource> src = Open(t.path());
+  ASSERT_TRUE(src);
+  Session s(*src, "perf.data");
+  ASSERT_TRUE(s.Decode());
+  const RecordTable& rt = s.result().records;
+  // the first and the last SAMPLE records of the data section
+  int32_t first = -1, last = -1;
+  for (size_t r = 0; r < rt.rows(); ++r)
+    if (rt.kind[r] == static_cast<uint8_t>(RecordKind::kRecord) && rt.parent[r] >= 0 && s.RecordTypeName(static_cast<int32_t>(r)) == "SAMPLE") {
+      if (first < 0) first = static_cast<int32_t>(r);
+      last = static_cast<int32_t>(r);
+    }
+  ASSERT_GE(first, 0);
+  ASSERT_GT(rt.offset[static_cast<size_t>(last)], rt.offset[static_cast<size_t>(first)] + rt.size[static_cast<size_t>(first)]);
+  const std::string before = s.RecordFieldsJson(last);
+  EXPECT_EQ(before.find("file changed"), std::string::npos) << before;
+
+  const uint64_t cut = rt.offset[static_cast<size_t>(first)] + rt.size[static_cast<size_t>(first)];
+  fs::resize_file(t.path(), cut);
+  const std::string first_fields = s.RecordFieldsJson(first);
+  EXPECT_EQ(first_fields.find("file changed"), std::string::npos) << first_fields;
+  const std::string cut_fields = s.RecordFieldsJson(last);
+  EXPECT_NE(cut_fields.find("\"name\":\"file changed\""), std::string::npos) << cut_fields;
+  EXPECT_NE(cut_fields.find("the file ended at byte offset " + std::to_string(cut) + " when these fields were read, though it had " +
+                            std::to_string(bytes.size()) + " bytes"),
+            std::string::npos)
+      << cut_fields;
+  EXPECT_NE(before, cut_fields);
+}
+
 TEST(FileSource, ASideFileCutWhileOpenIsSaid) {
   const fs::path dir = fs::path(PROFSCOPE_SOURCE_DIR) / "tests/data/perf_symdirs/symdir_fp";
   const std::vector<uint8_t> binary = ReadAll(dir / "symdir");
