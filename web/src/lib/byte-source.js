@@ -1,5 +1,10 @@
 // Lazy, chunked reads of a File/Blob for the hex view: file.slice().arrayBuffer()
 // in fixed-size chunks kept in a small LRU cache. Never reads the whole file.
+// A read that fails (the file was changed or removed since it was dropped: the
+// browser's NotReadableError) or comes back short (cut) is kept as `error`; its
+// bytes stay unread (-1) and are not asked for again.
+
+const hexOf = (/** @type {number} */ n) => `0x${n.toString(16)}`;
 
 export class ByteSource {
   /**
@@ -18,6 +23,10 @@ export class ByteSource {
     /** @type {Set<() => void>} */
     this.listeners = new Set();
     this.version = 0;
+    /** @type {string | null} why some bytes could not be read (the first failure) */
+    this.error = null;
+    /** @type {Set<number>} chunks whose read failed */
+    this.failed = new Set();
   }
 
   subscribe(fn) {
@@ -33,7 +42,7 @@ export class ByteSource {
       this.cache.set(i, c);
       return c;
     }
-    this.load(i);
+    if (!this.failed.has(i)) this.load(i).catch(() => {});  // (a failure is kept in `error`)
     return null;
   }
 
@@ -49,6 +58,9 @@ export class ByteSource {
       .then((buf) => {
         const bytes = new Uint8Array(buf);
         this.loading.delete(i);
+        if (bytes.length < end - start) {
+          throw new Error(`the file ended at byte offset ${start + bytes.length}, though it had ${this.size} bytes when it was opened`);
+        }
         this.cache.set(i, bytes);
         while (this.cache.size > this.maxChunks) {
           const oldest = this.cache.keys().next().value;
@@ -60,6 +72,11 @@ export class ByteSource {
       })
       .catch((err) => {
         this.loading.delete(i);
+        this.failed.add(i);
+        // (the browser's NotReadableError is named, its long message left out)
+        if (!this.error) this.error = `from ${hexOf(start)}: ${err?.name === 'NotReadableError' ? err.name : String(err?.message || err)}`;
+        this.version++;
+        for (const fn of this.listeners) fn();
         throw err;
       });
     this.loading.set(i, p);

@@ -152,6 +152,11 @@ export function HexView({ doc, source, range, cursor, scrollNonce, onByteClick, 
         {titleExtra}
         {gotoRef ? <GotoOffset size={size} onGo={onByteClick} inputRef={gotoRef} /> : null}
       </div>
+      {source.error ? (
+        <div class="hex-error" role="alert" data-testid="hex-error">
+          Some bytes can no longer be read ({source.error}): the file was changed or removed since it was opened. Open it again to see them.
+        </div>
+      ) : null}
       <div
         class="hex-scroll"
         ref={v.ref}
@@ -212,7 +217,7 @@ function Inspector({ source, off, hovering, bigEndian, onFollow, onBack, canBack
             <span class="insp-v">“{str}”</span>
           </span>
         ) : (
-          <span class="muted">loading…</span>
+          <span class="muted">{source.error && source.failed.has(Math.floor(off / source.chunkSize)) ? "cannot be read" : "loading…"}</span>
         )}
         {rows.length ? (
           <>
