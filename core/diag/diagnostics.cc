@@ -54,12 +54,14 @@ const char* SeverityName(Severity s) {
 namespace {
 
 // A message's shape: its code and severity, and its text with every run of
-// digits (decimal or hex, "0x" included) as one '#'.
+// digits (decimal or hex, "0x" included) as one '#'. A file_changed names a file
+// (data.1, data.2: one each), so its text is its shape.
 std::string Shape(DiagCode code, Severity sev, const std::string& m) {
   std::string k;
   k.reserve(m.size() + 4);
   k += static_cast<char>('A' + static_cast<int>(code) % 64);
   k += static_cast<char>('0' + static_cast<int>(sev));
+  if (code == DiagCode::kFileChanged) return k + m;
   bool in_num = false;
   for (size_t i = 0; i < m.size(); ++i) {
     char c = m[i];

@@ -186,6 +186,42 @@ TEST(PerfDataFiles, TheQueueCountsInTheMemoryBudget) {
   }
 }
 
+// A source that gives its bytes up to `cut`, though its size says all of them (a file cut after it was opened).
+class CutSource : public ByteSource {
+ public:
+  CutSource(const std::vector<uint8_t>& bytes, size_t cut) : bytes_(bytes), cut_(cut) {}
+  uint64_t size() const override { return bytes_.size(); }
+  size_t Read(uint64_t offset, uint8_t* dst, size_t len) override {
+    if (offset >= cut_) return 0;
+    return MemorySource(bytes_.data(), cut_).Read(offset, dst, len);
+  }
+
+ private:
+  const std::vector<uint8_t>& bytes_;
+  size_t cut_;
+};
+
+// Both data files cut since they were opened: each is said, by name (not one diagnostic counted twice).
+TEST(PerfDataFiles, EveryDataFileThatEndedIsSaid) {
+  const Recording r = Make(ByteOrder::kLittle);
+  MemorySource main(r.main);
+  CutSource d0(r.d0, r.d0.size() / 2), d1(r.d1, r.d1.size() / 3);
+  Session s(main, "perf.data/data");
+  s.AddDataFile(d0, "data.0");
+  s.AddDataFile(d1, "data.1");
+  s.Decode();
+  std::vector<std::string> said;
+  for (const auto& d : s.result().diags.items())
+    if (d.code == DiagCode::kFileChanged) {
+      EXPECT_EQ(d.count, 1u);
+      said.push_back(d.message);
+    }
+  ASSERT_EQ(said.size(), 2u) << s.DiagnosticsJson();
+  EXPECT_EQ(said[0].rfind("data.0 ended at byte offset " + std::to_string(r.d0.size() / 2) + " ", 0), 0u) << said[0];
+  EXPECT_EQ(said[1].rfind("data.1 ended at byte offset " + std::to_string(r.d1.size() / 3) + " ", 0), 0u) << said[1];
+  EXPECT_GT(s.result().profile.samples.size(), 0u);
+}
+
 TEST(PerfDataFiles, QueueSizeOption) {
   const Recording r = Make(ByteOrder::kLittle);
   for (const char* bad : {"", "x", "0", "12T", "5KB", "17179869185G"}) {
