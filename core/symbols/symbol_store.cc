@@ -149,6 +149,12 @@ std::string ModuleName(const std::string& path) {
   return "[" + b + "]";
 }
 
+// A side file that gave fewer bytes than its size (cut or changed since it was opened): what was read is used.
+static std::string EndedWhileRead(const std::string& path, uint64_t got, uint64_t size) {
+  return path + " ended at byte offset " + std::to_string(got) + " while it was read, though it had " + std::to_string(size) +
+         " bytes when it was opened (cut or changed since, or a read failed): what follows is missing";
+}
+
 SymbolStore::SymbolStore() = default;
 SymbolStore::~SymbolStore() = default;
 
@@ -171,6 +177,7 @@ void SymbolStore::AddFile(const std::string& path, ByteSource& src, const std::s
   std::vector<uint8_t> bytes(static_cast<size_t>(n));
   size_t got = n ? src.Read(0, bytes.data(), bytes.size()) : 0;
   bytes.resize(got);
+  if (got < n) problems_.push_back({origin.empty() ? path : origin, got, true, EndedWhileRead(path, got, n)});
   AddBytes(path, std::move(bytes), origin);
 }
 
@@ -266,6 +273,7 @@ bool SymbolStore::Materialize(Input& in) {
     in.bytes.resize(static_cast<size_t>(src.size()));
     size_t got = in.bytes.empty() ? 0 : src.Read(0, in.bytes.data(), in.bytes.size());
     in.bytes.resize(got);
+    if (got < src.size()) problems_.push_back({in.Label(), got, true, EndedWhileRead(in.path, got, src.size())});
   }
   read_bytes_ += in.bytes.size();
   in.elf = elf::ReadElfBytes(in.bytes.data(), in.bytes.size());

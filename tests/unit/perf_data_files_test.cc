@@ -15,6 +15,7 @@
 #include "core/api/output_sink.h"
 #include "core/api/session.h"
 #include "core/format/perf/perf_tokenizer.h"
+#include "tests/unit/cut_source.h"
 #include "tests/unit/perf_test_writer.h"
 
 namespace profscope::perf {
@@ -185,21 +186,6 @@ TEST(PerfDataFiles, TheQueueCountsInTheMemoryBudget) {
     }
   }
 }
-
-// A source that gives its bytes up to `cut`, though its size says all of them (a file cut after it was opened).
-class CutSource : public ByteSource {
- public:
-  CutSource(const std::vector<uint8_t>& bytes, size_t cut) : bytes_(bytes), cut_(cut) {}
-  uint64_t size() const override { return bytes_.size(); }
-  size_t Read(uint64_t offset, uint8_t* dst, size_t len) override {
-    if (offset >= cut_) return 0;
-    return MemorySource(bytes_.data(), cut_).Read(offset, dst, len);
-  }
-
- private:
-  const std::vector<uint8_t>& bytes_;
-  size_t cut_;
-};
 
 // Both data files cut since they were opened: each is said, by name (not one diagnostic counted twice).
 TEST(PerfDataFiles, EveryDataFileThatEndedIsSaid) {

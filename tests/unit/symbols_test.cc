@@ -19,6 +19,7 @@
 #include "core/symbols/perf_map.h"
 #include "core/symbols/symbol_store.h"
 #include "core/symbols/symbol_table.h"
+#include "tests/unit/cut_source.h"
 
 using namespace profscope;
 using namespace profscope::symbols;
@@ -245,6 +246,40 @@ TEST(ElfNames, SameNameOtherBuildIdIsReportedNeverUsed) {
   st.Finish();
   ASSERT_EQ(st.problems().size(), 1u);
   EXPECT_NE(st.problems()[0].message.find("build-id"), std::string::npos);
+}
+
+// A side file cut (or changed) since it was opened: said, with where it ended, whether it is read when added
+// or when a DSO first needs it; what was read is still tried.
+TEST(ElfNames, ASideFileCutSinceItWasOpenedIsSaid) {
+  auto bin = MtBinary();
+  const size_t cut = bin.size() / 2;
+  for (const bool lazily : {false, true}) {
+    SymbolStore st;
+    CutSource src(bin, cut);
+    if (lazily)
+      st.AddFileLazily("mt", src);
+    else
+      st.AddFile("mt", src);
+    st.Dso("/opt/demo/run/archive_mt_fp/mt", elf::ReadElfBytes(bin.data(), bin.size()).build_id, false);
+    st.Finish();
+    bool said = false;
+    for (const auto& p : st.problems())
+      said = said || p.message.rfind("mt ended at byte offset " + std::to_string(cut) + " while it was read, though it had " + std::to_string(bin.size()) + " bytes", 0) == 0;
+    EXPECT_TRUE(said) << (lazily ? "lazily: " : "") << (st.problems().empty() ? "no problem" : st.problems()[0].message);
+  }
+}
+
+// A program binary given beside an XRay log or a gperftools profile (read whole through elf::ReadElf), cut
+// since it was opened: where it ended, not "cannot read the file".
+TEST(ElfNames, ABinaryCutSinceItWasOpenedSaysWhereItEnded) {
+  auto bin = MtBinary();
+  CutSource src(bin, 1000);
+  Window w(src);
+  const elf::ElfFile f = elf::ReadElf(w);
+  EXPECT_FALSE(f.ok);
+  ASSERT_FALSE(f.problems.empty());
+  EXPECT_EQ(f.problems[0], "the file ended at byte offset 1000 while it was read, though it had " + std::to_string(bin.size()) +
+                               " bytes when it was opened (cut or changed since, or a read failed)");
 }
 
 TEST(ElfNames, ASideFileMatchingNothingIsReported) {

@@ -280,6 +280,7 @@ ElfFile ReadElf(Window& w) {
   // the copy the parse needs, as window buffers are replaced by later reads).
   const uint64_t n = w.size();
   std::vector<uint8_t> bytes;
+  size_t got = 0;
   bool read = n > 0 && n <= SIZE_MAX;
   if (read) {
     try {
@@ -289,11 +290,15 @@ ElfFile ReadElf(Window& w) {
       f.problems.push_back("the file (" + std::to_string(n) + " bytes) is too large to read into memory");
       return f;
     }
-    read = w.source().Read(0, bytes.data(), bytes.size()) == bytes.size();
+    got = w.source().Read(0, bytes.data(), bytes.size());
+    read = got == bytes.size();
   }
   if (!read) {
     ElfFile f;
-    f.problems.push_back("cannot read the file");
+    f.problems.push_back(n == 0           ? std::string("cannot read the file: it is empty")
+                         : n > SIZE_MAX ? "the file (" + std::to_string(n) + " bytes) is too large to read into memory"
+                                : "the file ended at byte offset " + std::to_string(got) + " while it was read, though it had " +
+                                      std::to_string(n) + " bytes when it was opened (cut or changed since, or a read failed)");
     return f;
   }
   return ReadElfBytes(bytes.data(), bytes.size());
