@@ -191,13 +191,13 @@ int32_t CallTreeBuilder::LibFunc(int32_t lib) {
 bool CallTreeBuilder::Passes(size_t i, const AnalysisOptions& o, const std::vector<uint8_t>& threads,
                              const std::vector<uint8_t>& cpus) const {
   const SampleTable& s = p_.samples;
-  if (o.event >= 0 && s.event[i] != o.event) return false;
+  if (o.event >= 0 && rows_.event(i) != o.event) return false;
   if (!threads.empty()) {
-    int32_t t = s.thread.At(i, &thread_run_);
+    int32_t t = rows_.thread(i);
     if (t < 0 || static_cast<size_t>(t) >= threads.size() || !threads[static_cast<size_t>(t)]) return false;
   }
   if (!cpus.empty()) {
-    int32_t c = i < s.cpu.size() ? s.cpu[i] : -1;
+    int32_t c = i < s.cpu.size() ? rows_.cpu(i) : -1;
     // index 0 holds "no CPU" (-1), CPU c is at c + 1
     size_t k = static_cast<size_t>(c + 1);
     if (c < -1 || k >= cpus.size() || !cpus[k]) return false;

@@ -150,7 +150,7 @@ class CallTreeBuilder {
   std::vector<std::string> libs_;
   std::vector<int32_t> lib_func_;    // library id -> pseudo canonical func or -1
   int32_t unknown_ = kNone;          // canonical func "[unknown]" (frames without a func)
-  mutable size_t thread_run_ = 0;    // Passes: the samples' thread run its last read found (reads go forward)
+  mutable SampleCursor rows_{p_.samples};  // Passes: its reads go forward (safe: the core has no threads)
 };
 
 }  // namespace profscope

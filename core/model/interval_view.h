@@ -16,7 +16,7 @@ class IntervalView {
   explicit IntervalView(const Profile& p);
   size_t size() const { return p_.intervals.size(); }
   // (reads that mostly go forward cost no search when the samples' threads are runs)
-  int32_t thread(size_t i) const { return i < from_ ? p_.samples.thread.At(i, &thread_run_) : p_.intervals.thread[i - from_]; }
+  int32_t thread(size_t i) const { return i < from_ ? rows_.thread(i) : p_.intervals.thread[i - from_]; }
   int32_t func(size_t i) const;
   uint64_t start(size_t i) const { return i < from_ ? p_.samples.time[i] : p_.intervals.start[i - from_]; }
   uint64_t end(size_t i) const {
@@ -26,11 +26,11 @@ class IntervalView {
   }
   int32_t depth(size_t i) const {
     if (i >= from_) return p_.intervals.depth[i - from_];
-    const int32_t s = p_.samples.stack[i];
+    const int32_t s = rows_.stack(i);
     // the call's own frame is one below the thread's root: depth 0 for the outermost call
     return s >= 0 && static_cast<size_t>(s) < stack_depth_.size() ? stack_depth_[static_cast<size_t>(s)] - 1 : 0;
   }
-  int32_t record(size_t i) const { return i < from_ ? p_.samples.record[i] : p_.intervals.record[i - from_]; }
+  int32_t record(size_t i) const { return i < from_ ? rows_.record(i) : p_.intervals.record[i - from_]; }
   // f(start, end) of every interval in order, the samples' weights read a run or a plain stretch at a time
   // (not a look-up a row).
   template <typename F>
@@ -53,7 +53,7 @@ class IntervalView {
   const Profile& p_;
   size_t from_;
   std::vector<int32_t> stack_depth_;  // per stack: frames below the root (the root's is 0); made when from_ > 0
-  mutable size_t thread_run_ = 0;     // the samples' thread run the last thread() read found
+  mutable SampleCursor rows_{p_.samples};  // (safe while the core has no threads)
 };
 
 }  // namespace profscope

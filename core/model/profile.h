@@ -194,6 +194,24 @@ struct SampleTable {
   }
 };
 
+// Reads a SampleTable's packed columns in (mostly) forward row order: each column keeps the run its last read
+// found, so the next read in that run or the next one costs no search (a column of runs' `[]` searches its
+// runs every time). One per loop; it holds a pointer to the table.
+class SampleCursor {
+ public:
+  explicit SampleCursor(const SampleTable& t) : t_(&t) {}
+  int32_t thread(size_t i) { return t_->thread.At(i, &thread_); }
+  int32_t cpu(size_t i) { return t_->cpu.At(i, &cpu_); }
+  int32_t event(size_t i) { return t_->event.At(i, &event_); }
+  uint64_t weight(size_t i) { return t_->weight.At(i, &weight_); }
+  int32_t stack(size_t i) { return t_->stack.At(i, &stack_); }
+  int32_t record(size_t i) { return t_->record.At(i, &record_); }
+
+ private:
+  const SampleTable* t_;
+  size_t thread_ = 0, cpu_ = 0, event_ = 0, weight_ = 0, stack_ = 0, record_ = 0;
+};
+
 // Mappings of each process over time (MMAP/MMAP2 in file order).
 struct MappingTable {
   std::vector<int32_t> pid;      // -1 for kernel maps

@@ -162,16 +162,17 @@ std::vector<uint64_t> XRaySelfTicks(const Profile& p) {
       by_record.emplace((static_cast<uint64_t>(static_cast<uint32_t>(iv.thread(i))) << 32) | static_cast<uint32_t>(iv.record(i)),
                         static_cast<uint32_t>(i));
   std::vector<uint64_t> out(s.size());
-  size_t thread_run = 0;
+  SampleCursor at(s);
   for (size_t i = 0; i < s.size(); ++i) {
-    out[i] = s.weight[i];
+    out[i] = at.weight(i);
     const int32_t same = iv.OfSample(i);
     if (same != kNone) {
       out[i] = self[static_cast<size_t>(same)];
       continue;
     }
-    if (s.record[i] < 0) continue;
-    auto it = by_record.find((static_cast<uint64_t>(static_cast<uint32_t>(s.thread.At(i, &thread_run))) << 32) | static_cast<uint32_t>(s.record[i]));
+    const int32_t record = at.record(i);
+    if (record < 0) continue;
+    auto it = by_record.find((static_cast<uint64_t>(static_cast<uint32_t>(at.thread(i))) << 32) | static_cast<uint32_t>(record));
     if (it != by_record.end()) out[i] = self[it->second];
   }
   return out;
@@ -296,10 +297,10 @@ std::string ThreadLabel(const Profile& p, int32_t thread) {
 std::vector<std::vector<uint32_t>> SamplesByThread(const Profile& p, int32_t event) {
   std::vector<std::vector<uint32_t>> out(p.threads.size() + 1);
   const SampleTable& s = p.samples;
-  size_t thread_run = 0;
+  SampleCursor at(s);
   for (size_t i = 0; i < s.size(); ++i) {
-    if (!EventPasses(event, s.event[i])) continue;
-    int32_t th = s.thread.At(i, &thread_run);
+    if (!EventPasses(event, at.event(i))) continue;
+    int32_t th = at.thread(i);
     size_t k = th >= 0 && static_cast<size_t>(th) < p.threads.size() ? static_cast<size_t>(th) : p.threads.size();
     out[k].push_back(static_cast<uint32_t>(i));
   }

@@ -54,10 +54,10 @@ void ThreadRootStacks(const DecodeResult& res, bool addresses, int32_t want, Out
   const int32_t unknown = kNone - 1;  // rendered as "unknown"
   // Sum periods per (root name, stack), then render each pair once.
   std::map<std::pair<int32_t, int32_t>, uint64_t> per;
-  size_t thread_run = 0;
+  SampleCursor rows(p.samples);
   for (size_t i = 0; i < p.samples.size(); ++i) {
-    if (p.samples.event[i] != want) continue;
-    int32_t th = p.samples.thread.At(i, &thread_run);
+    if (rows.event(i) != want) continue;
+    int32_t th = rows.thread(i);
     int32_t name = kNone;
     if (th >= 0 && static_cast<size_t>(th) < names.size()) {
       const uint64_t t = p.samples.time[i];
@@ -77,9 +77,9 @@ void ThreadRootStacks(const DecodeResult& res, bool addresses, int32_t want, Out
       if (name == kNone && proc != kNone) name = p.threads.name[static_cast<size_t>(proc)];
       if (name == kNone) name = unknown;
     }
-    int32_t st = p.samples.stack[i];
+    int32_t st = rows.stack(i);
     if (st >= 0) st = p.stacks.prefix[static_cast<size_t>(st)];  // drop the sample's own frame
-    per[{name, st}] += p.samples.weight[i];
+    per[{name, st}] += rows.weight(i);
   }
   std::map<std::string, uint64_t> folded;
   std::vector<int32_t> chain;

@@ -138,10 +138,11 @@ Output WritePprof(const DecodeResult& res, const Options& opts) {
   std::map<std::pair<int32_t, int32_t>, size_t> agg_index;
   struct Agg { int32_t stack, thread; std::vector<uint64_t> values; };  // saturating sums
   std::vector<Agg> aggs;
-  size_t thread_run = 0;
+  SampleCursor at(s);
   for (size_t i = 0; i < s.size(); ++i) {
-    if (!EventPasses(want, s.event[i])) continue;
-    auto key = std::make_pair(s.stack[i], s.thread.At(i, &thread_run));
+    const int32_t e = at.event(i);
+    if (!EventPasses(want, e)) continue;
+    auto key = std::make_pair(at.stack(i), at.thread(i));
     auto it = agg_index.find(key);
     if (it == agg_index.end()) {
       it = agg_index.emplace(key, aggs.size()).first;
@@ -150,10 +151,9 @@ Output WritePprof(const DecodeResult& res, const Options& opts) {
     Agg& a = aggs[it->second];
     a.values[0] = SatAdd(a.values[0], s.Count(i));
     if (perf) {
-      int32_t e = s.event[i];
       if (e >= 0 && static_cast<size_t>(e) < event_col.size() && event_col[static_cast<size_t>(e)] > 0) {
         uint64_t& v = a.values[static_cast<size_t>(event_col[static_cast<size_t>(e)])];
-        v = SatAdd(v, s.weight[i]);
+        v = SatAdd(v, at.weight(i));
       }
     } else if (!extra.empty()) {
       a.values[1] = SatAdd(a.values[1], extra[i]);

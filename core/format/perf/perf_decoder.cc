@@ -59,19 +59,21 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
   const SampleTable& st = p.samples;
   ScriptSampleInfo s;
   std::vector<uint8_t> keep;
-  size_t next_empty = 0, comm_run = 0, thread_run = 0;
+  size_t next_empty = 0, comm_run = 0;
+  SampleCursor at(st);
   for (size_t i = 0; i < st.size(); ++i) {
-    const int32_t ev = st.event[i];
+    const int32_t ev = at.event(i);
     if (ev < 0 || static_cast<size_t>(ev) >= attrs.size()) continue;
     const PerfSession::AttrInfo& a = attrs[static_cast<size_t>(ev)];
-    const size_t th = static_cast<size_t>(st.thread.At(i, &thread_run));
+    const size_t th = static_cast<size_t>(at.thread(i));
     s.tid = p.threads.tid[th];
     s.pid = p.threads.pid[th];
     const int32_t comm = i < sample_comm_.size() ? sample_comm_.At(i, &comm_run) : kNone;
     s.comm = comm == kNone ? ":" + std::to_string(s.tid) : p.strings.Get(comm);
-    s.cpu = st.cpu[i] == kNone ? 0 : static_cast<uint32_t>(st.cpu[i]);
+    const int32_t cpu = at.cpu(i);
+    s.cpu = cpu == kNone ? 0 : static_cast<uint32_t>(cpu);
     s.time = st.time[i];
-    s.period = st.weight[i];
+    s.period = at.weight(i);
     s.event = a.name;
     s.attr_type = a.attr.type;
     s.sample_type = a.attr.sample_type;
@@ -80,7 +82,7 @@ bool PerfDecoder::ScriptSamples(const DecodeResult& res, const std::function<Win
     // A callchain perf shows empty prints no line (its stack is the sample's ip).
     while (next_empty < empty_chain_.size() && empty_chain_[next_empty] < i) ++next_empty;
     const bool chain_empty = next_empty < empty_chain_.size() && empty_chain_[next_empty] == i;
-    for (int32_t k = chain_empty ? kNone : st.stack[i]; k != kNone; k = p.stacks.prefix[static_cast<size_t>(k)]) {
+    for (int32_t k = chain_empty ? kNone : at.stack(i); k != kNone; k = p.stacks.prefix[static_cast<size_t>(k)]) {
       const size_t f = static_cast<size_t>(p.stacks.frame[static_cast<size_t>(k)]);
       ScriptFrameInfo fr;
       fr.ip = p.frames.address[f];

@@ -233,9 +233,9 @@ void UseJitDumps(std::vector<SideFile>& files, const JitJoinInput& in, StackBuil
     }
     // Sanity: some sample of the process must come after the first load.
     bool any_after = false, any_sample = false;
-    size_t run = 0;
+    SampleCursor at(p.samples);
     for (size_t i = 0; i < p.samples.size() && !any_after; ++i) {
-      int32_t th = p.samples.thread.At(i, &run);
+      int32_t th = at.thread(i);
       if (th < 0 || p.threads.pid[static_cast<size_t>(th)] != pid) continue;
       any_sample = true;
       if (p.samples.time[i] >= u.index.first_time()) any_after = true;
@@ -264,9 +264,9 @@ void UseJitDumps(std::vector<SideFile>& files, const JitJoinInput& in, StackBuil
   std::unordered_map<Key, int32_t, KeyHash> renamed;  // (old frame, function) -> new frame
   std::vector<int32_t> chain;
   uint64_t frames_named = 0, samples_touched = 0;
-  size_t thread_run = 0;
+  SampleCursor at(p.samples);
   p.samples.stack.Transform([&](size_t i, int32_t s) {
-    int32_t th = p.samples.thread.At(i, &thread_run);
+    int32_t th = at.thread(i);
     if (s < 0 || th < 0) return s;
     auto dp = by_pid.find(p.threads.pid[static_cast<size_t>(th)]);
     if (dp == by_pid.end()) return s;
