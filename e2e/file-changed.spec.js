@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, dataFile, openFile, shot, watchErrors } from './helpers.js';
 
-test('a file cut after it was opened: the hex view and a record opened later say so', async ({ page }) => {
+test('a file cut after it was opened: the hex view says its bytes can no longer be read; what was decoded stays', async ({ page }) => {
   const errs = watchErrors(page);
   const dir = path.join(REPO, 'test-results', 'file-changed');
   fs.mkdirSync(dir, { recursive: true });

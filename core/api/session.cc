@@ -280,7 +280,8 @@ void Session::NoteOutOfMemory() {
 
 // A record's fields read after the file was cut or changed (opened in the record tree after the decode, or
 // past where the decode found the file ended): when the record's bytes (a nested record: its container's)
-// reach past where the file ended, they read as zeros from there, and the first field says so.
+// reach past the lowest offset where a read of the file came back short (in the decode or since), they read
+// as zeros from there, and the first field says so. (A file rewritten at the same size reads short nowhere.)
 void Session::NoteRecordCut(const Window& w, int32_t row, FieldList& fields) const {
   const uint64_t at = w.ended_at();
   if (at == Window::kNotEnded) return;
@@ -290,8 +291,8 @@ void Session::NoteRecordCut(const Window& w, int32_t row, FieldList& fields) con
     r = static_cast<size_t>(rt.parent[r]);
   if (rt.kind[r] == static_cast<uint8_t>(RecordKind::kNested) || rt.offset[r] + rt.size[r] <= at) return;
   Field note{"file changed", at, 0,
-             Q("the file ended at byte offset " + Dec(at) + " when these fields were read, though it had " + Dec(w.size()) +
-               " bytes when it was opened (cut or changed since, or a read failed): what follows was read as zeros"),
+             Q("reading the file found it ending at byte offset " + Dec(at) + ", though it had " + Dec(w.size()) +
+               " bytes when it was opened (cut or changed since, or a read failed): these fields read zeros from there"),
              {}};
   fields.items().insert(fields.items().begin(), std::move(note));
 }

@@ -177,7 +177,7 @@ void SymbolStore::AddFile(const std::string& path, ByteSource& src, const std::s
   std::vector<uint8_t> bytes(static_cast<size_t>(n));
   size_t got = n ? src.Read(0, bytes.data(), bytes.size()) : 0;
   bytes.resize(got);
-  if (got < n) problems_.push_back({origin.empty() ? path : origin, got, true, EndedWhileRead(path, got, n)});
+  if (got < n) problems_.push_back({origin.empty() ? path : origin, 0, true, EndedWhileRead(path, got, n), false, true});
   AddBytes(path, std::move(bytes), origin);
 }
 
@@ -273,7 +273,7 @@ bool SymbolStore::Materialize(Input& in) {
     in.bytes.resize(static_cast<size_t>(src.size()));
     size_t got = in.bytes.empty() ? 0 : src.Read(0, in.bytes.data(), in.bytes.size());
     in.bytes.resize(got);
-    if (got < src.size()) problems_.push_back({in.Label(), got, true, EndedWhileRead(in.path, got, src.size())});
+    if (got < src.size()) problems_.push_back({in.Label(), 0, true, EndedWhileRead(in.path, got, src.size()), false, true});
   }
   read_bytes_ += in.bytes.size();
   in.elf = elf::ReadElfBytes(in.bytes.data(), in.bytes.size());

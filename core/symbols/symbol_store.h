@@ -50,6 +50,7 @@ struct StoreProblem {
   bool warning = true;
   std::string message;
   bool unused = false;  // the input matched nothing at all (Finish)
+  bool ended = false;   // the input gave fewer bytes than its size (cut or changed since it was opened)
 };
 
 class SymbolStore {

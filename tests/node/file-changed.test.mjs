@@ -83,7 +83,7 @@ describe('a file cut after it was opened (WASM)', () => {
     const after = fields(last);
     expect(after[0].name).toBe('file changed');
     expect(after[0].offset).toBe(cut);
-    expect(after[0].value).toContain(`the file ended at byte offset ${cut} when these fields were read, though it had ${bytes.length} bytes`);
+    expect(after[0].value).toContain(`reading the file found it ending at byte offset ${cut}, though it had ${bytes.length} bytes`);
     expect(after[1].value).not.toBe(before[0].value);
     s.delete();
   });

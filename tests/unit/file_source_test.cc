@@ -158,7 +158,7 @@ TEST(FileSource, ARecordOpenedAfterTheFileWasCutSaysSo) {
   EXPECT_EQ(first_fields.find("file changed"), std::string::npos) << first_fields;
   const std::string cut_fields = s.RecordFieldsJson(last);
   EXPECT_NE(cut_fields.find("\"name\":\"file changed\""), std::string::npos) << cut_fields;
-  EXPECT_NE(cut_fields.find("the file ended at byte offset " + std::to_string(cut) + " when these fields were read, though it had " +
+  EXPECT_NE(cut_fields.find("reading the file found it ending at byte offset " + std::to_string(cut) + ", though it had " +
                             std::to_string(bytes.size()) + " bytes"),
             std::string::npos)
       << cut_fields;

@@ -337,11 +337,11 @@ std::vector<std::array<int64_t, 3>> NaiveRuns(const std::vector<T>& v) {
   for (size_t i = 0; i < v.size();) {
     const size_t start = i++;
     int64_t step = 0;
-    if (i < v.size()) {
-      const int64_t d = static_cast<int64_t>(v[i]) - static_cast<int64_t>(v[start]);
+    if (i < v.size()) {  // (exactly, in 128 bits: a step between 64-bit values may not fit 64)
+      const __int128 d = static_cast<__int128>(v[i]) - static_cast<__int128>(v[start]);
       if (d >= std::numeric_limits<S>::min() && d <= std::numeric_limits<S>::max()) {
-        step = d;
-        for (++i; i < v.size() && static_cast<int64_t>(v[i]) == static_cast<int64_t>(v[i - 1]) + step; ++i) {
+        step = static_cast<int64_t>(d);
+        for (++i; i < v.size() && static_cast<__int128>(v[i]) == static_cast<__int128>(v[i - 1]) + d; ++i) {
         }
       }
     }
@@ -363,7 +363,7 @@ std::vector<std::array<int64_t, 3>> GreedyRunsOf(const PackedColumn<T>& c, size_
 // reads them: wasm/bindings.cc hands the page the runs of a column the heap holds plain), up to a limit.
 template <typename T>
 void GreedyRunsAsTheColumnMakesThem(uint32_t seed) {
-  std::mt19937 rng(seed);
+  std::mt19937_64 rng(seed);
   for (int round = 0; round < 60; ++round) {
     std::vector<T> v;
     const int n = static_cast<int>(rng() % (round % 3 == 0 ? 4000 : 30000));  // under 4096 rows: runs still
@@ -371,11 +371,12 @@ void GreedyRunsAsTheColumnMakesThem(uint32_t seed) {
     int step = static_cast<int>(rng() % 5) - 2;
     for (int i = 0; i < n; ++i) {
       if (rng() % (round % 4 == 0 ? 3 : 300) == 0) {
-        x = static_cast<T>(round % 5 == 0 ? rng() : rng() % 1000);  // (some far apart: steps that do not fit)
+        x = static_cast<T>(round % 5 == 0 ? rng() : rng() % 1000);  // (some anywhere in T: steps that do not fit)
         step = static_cast<int>(rng() % 5) - 2;
       }
       v.push_back(x);
-      x = static_cast<T>(x + static_cast<T>(step));
+      using U = std::make_unsigned_t<T>;  // (wrapping, not a signed overflow)
+      x = static_cast<T>(static_cast<U>(static_cast<U>(x) + static_cast<U>(static_cast<T>(step))));
     }
     PackedColumn<T> c;
     for (T y : v) c.push_back(y);
@@ -400,6 +401,7 @@ TEST(PackedColumn, GreedyRunsAsTheColumnMakesThem) {
   GreedyRunsAsTheColumnMakesThem<int32_t>(7);
   GreedyRunsAsTheColumnMakesThem<uint32_t>(8);
   GreedyRunsAsTheColumnMakesThem<int64_t>(9);
+  GreedyRunsAsTheColumnMakesThem<uint64_t>(11);
   GreedyRunsAsTheColumnMakesThem<uint8_t>(10);
 }
 

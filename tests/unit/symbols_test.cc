@@ -264,7 +264,11 @@ TEST(ElfNames, ASideFileCutSinceItWasOpenedIsSaid) {
     st.Finish();
     bool said = false;
     for (const auto& p : st.problems())
-      said = said || p.message.rfind("mt ended at byte offset " + std::to_string(cut) + " while it was read, though it had " + std::to_string(bin.size()) + " bytes", 0) == 0;
+      if (p.message.rfind("mt ended at byte offset " + std::to_string(cut) + " while it was read, though it had " + std::to_string(bin.size()) + " bytes", 0) == 0) {
+        said = true;
+        EXPECT_TRUE(p.ended);
+        EXPECT_EQ(p.offset, 0u);  // (not an offset of the main file)
+      }
     EXPECT_TRUE(said) << (lazily ? "lazily: " : "") << (st.problems().empty() ? "no problem" : st.problems()[0].message);
   }
 }

@@ -99,6 +99,10 @@ void NameFramesFromElf(const std::vector<SideFile>& files, std::vector<bool>& us
       out.diags.Add(DiagCode::kSideFileUnused, Severity::kWarning, 0, 0, "side file " + pr.message);
       continue;
     }
+    if (pr.ended) {  // as the session says it of a side file read through a window (offset 0: not the main file's)
+      out.diags.Add(DiagCode::kFileChanged, Severity::kError, 0, 0, pr.message);
+      continue;
+    }
     out.diags.Add(DiagCode::kSideFileMismatch, pr.warning ? Severity::kWarning : Severity::kInfo, pr.offset, 0,
                   pr.message.rfind(pr.input, 0) == 0 ? pr.message : pr.input + ": " + pr.message);
   }

@@ -1,8 +1,8 @@
 // Lazy, chunked reads of a File/Blob for the hex view: file.slice().arrayBuffer()
 // in fixed-size chunks kept in a small LRU cache. Never reads the whole file.
 // A read that fails (the file was changed or removed since it was dropped: the
-// browser's NotReadableError) or comes back short (cut) is kept as `error`; its
-// bytes stay unread (-1) and are not asked for again.
+// browser's NotReadableError) or comes back short (cut) is kept as `error`; the
+// bytes it did not give stay unread (-1) and are not asked for again.
 
 const hexOf = (/** @type {number} */ n) => `0x${n.toString(16)}`;
 
@@ -58,9 +58,8 @@ export class ByteSource {
       .then((buf) => {
         const bytes = new Uint8Array(buf);
         this.loading.delete(i);
-        if (bytes.length < end - start) {
-          throw new Error(`the file ended at byte offset ${start + bytes.length}, though it had ${this.size} bytes when it was opened`);
-        }
+        // (a short chunk: the bytes before the cut are kept, the rest is not asked for again)
+        if (bytes.length < end - start) this.fail(i, start, `the file ended at byte offset ${start + bytes.length}, though it had ${this.size} bytes when it was opened`);
         this.cache.set(i, bytes);
         while (this.cache.size > this.maxChunks) {
           const oldest = this.cache.keys().next().value;
@@ -72,9 +71,8 @@ export class ByteSource {
       })
       .catch((err) => {
         this.loading.delete(i);
-        this.failed.add(i);
         // (the browser's NotReadableError is named, its long message left out)
-        if (!this.error) this.error = `from ${hexOf(start)}: ${err?.name === 'NotReadableError' ? err.name : String(err?.message || err)}`;
+        this.fail(i, start, err?.name === 'NotReadableError' ? err.name : String(err?.message || err));
         this.version++;
         for (const fn of this.listeners) fn();
         throw err;
@@ -83,12 +81,29 @@ export class ByteSource {
     return p;
   }
 
+  /** Chunk `i` (from byte `start`) could not be read whole: kept, so it is not asked for again. */
+  fail(i, start, why) {
+    this.failed.add(i);
+    if (!this.error) this.error = `from ${hexOf(start)}: ${why}`;
+  }
+
+  /** Whether some of the bytes [off, off + len) cannot be read (their chunk failed). */
+  unreadable(off, len) {
+    const end = Math.min(this.size, off + len);
+    for (let i = Math.floor(off / this.chunkSize); i * this.chunkSize < end; i++) {
+      if (!this.failed.has(i)) continue;
+      const c = this.cache.get(i);
+      if (!c || i * this.chunkSize + c.length < end) return true;
+    }
+    return false;
+  }
+
   /** Byte at `off`, or -1 when its chunk is not loaded yet (loading starts). */
   byteAt(off) {
     if (off < 0 || off >= this.size) return -1;
     const i = Math.floor(off / this.chunkSize);
     const c = this.chunk(i);
-    return c ? c[off - i * this.chunkSize] : -1;
+    return c && off - i * this.chunkSize < c.length ? c[off - i * this.chunkSize] : -1;
   }
 
   /** Up to `len` bytes from `off` if all loaded, else null (loading starts). */
@@ -99,8 +114,8 @@ export class ByteSource {
     for (let p = off; p < end; ) {
       const i = Math.floor(p / this.chunkSize);
       const c = this.chunk(i);
-      if (!c) return null;
       const base = i * this.chunkSize;
+      if (!c || p - base >= c.length) return null; // (not loaded yet, or past where a short chunk ended)
       const n = Math.min(end, base + c.length) - p;
       out.set(c.subarray(p - base, p - base + n), p - off);
       p += n;

@@ -217,7 +217,7 @@ function Inspector({ source, off, hovering, bigEndian, onFollow, onBack, canBack
             <span class="insp-v">“{str}”</span>
           </span>
         ) : (
-          <span class="muted">{source.error && source.failed.has(Math.floor(off / source.chunkSize)) ? "cannot be read" : "loading…"}</span>
+          <span class="muted">{source.unreadable(off, 32) ? 'cannot be read' : 'loading…'}</span>
         )}
         {rows.length ? (
           <>
