@@ -101,6 +101,16 @@ bool FirstsWide(const profscope::PackedColumn<T>& v) {
   return std::is_unsigned_v<T> && static_cast<uint64_t>(v.most()) > static_cast<uint64_t>(INT32_MAX);
 }
 
+// Runs as the page reads them (web/src/lib/int-runs.js): {length, starts, firsts, steps}.
+val RunsObject(size_t length, val starts, val firsts, val steps) {
+  val out = val::object();
+  out.set("length", static_cast<double>(length));
+  out.set("starts", std::move(starts));
+  out.set("firsts", std::move(firsts));
+  out.set("steps", std::move(steps));
+  return out;
+}
+
 // A packed column as its runs ({length, starts, firsts, steps}: web/src/lib/int-runs.js reads them) when it
 // is held as at most `max_runs` runs, else `plain()` (a typed array, which int-runs.js reads too); the runs
 // follow the same greedy rule as int-runs.js (core/model/packed_column.h). Steps must fit an Int32Array,
@@ -115,16 +125,11 @@ val Runs(const profscope::PackedColumn<T>& v, Plain plain, double max_runs) {
     fit = step >= INT32_MIN && step <= INT32_MAX;
   }
   if (!fit) return plain();
-  val out = val::object();
-  out.set("length", static_cast<double>(v.size()));
-  out.set("starts", Copy("Int32Array", v.starts()));
-  if (FirstsWide(v)) {  // (firsts past int32: a Float64Array, exact to 2^53)
-    out.set("firsts", Fill<double>("Float64Array", runs, [&](size_t r) { return static_cast<double>(v.firsts()[r]); }));
-  } else {
-    out.set("firsts", Fill<int32_t>("Int32Array", runs, [&](size_t r) { return static_cast<int32_t>(v.firsts()[r]); }));
-  }
-  out.set("steps", Fill<int32_t>("Int32Array", runs, [&](size_t r) { return static_cast<int32_t>(static_cast<S>(v.steps()[r])); }));
-  return out;
+  val firsts = FirstsWide(v)  // (firsts past int32: a Float64Array, exact to 2^53)
+                   ? Fill<double>("Float64Array", runs, [&](size_t r) { return static_cast<double>(v.firsts()[r]); })
+                   : Fill<int32_t>("Int32Array", runs, [&](size_t r) { return static_cast<int32_t>(v.firsts()[r]); });
+  return RunsObject(v.size(), Copy("Int32Array", v.starts()), std::move(firsts),
+                    Fill<int32_t>("Int32Array", runs, [&](size_t r) { return static_cast<int32_t>(static_cast<S>(v.steps()[r])); }));
 }
 
 // An unsigned column as its runs where they take at most a third of the bytes of its narrowest typed array
@@ -151,12 +156,7 @@ val IntRuns(const profscope::PackedColumn<int32_t>& v, double share) {
   v.ForEachGreedyRun(most, [&](size_t row, int32_t first, int32_t step) {
     starts.push_back(static_cast<int32_t>(row)), firsts.push_back(first), steps.push_back(step);
   });
-  val out = val::object();
-  out.set("length", static_cast<double>(v.size()));
-  out.set("starts", Copy("Int32Array", starts));
-  out.set("firsts", Copy("Int32Array", firsts));
-  out.set("steps", Copy("Int32Array", steps));
-  return out;
+  return RunsObject(v.size(), Copy("Int32Array", starts), Copy("Int32Array", firsts), Copy("Int32Array", steps));
 }
 
 // Exact u64 values (addresses): the bytes are copied once into a fresh buffer

@@ -302,9 +302,8 @@ void Session::NoteFileChanged(const Window& w, const std::string& name, bool mai
   if (at == Window::kNotEnded) return;
   // (a diagnostic's offset is in the main file's bytes: another file's is only said)
   res_.diags.Error(DiagCode::kFileChanged, main_file ? at : 0, main_file && w.size() > at ? w.size() - at : 0,
-                   (name.empty() ? std::string("the file") : name) + " ended at byte offset " + Dec(at) + " while it was read, though it had " +
-                       Dec(w.size()) + " bytes when it was opened (cut or changed since, or a read failed): what follows was read as zeros; "
-                       "what was decoded before it is shown");
+                   EndedWhileRead(name.empty() ? std::string("the file") : name, at, w.size()) +
+                       ": what follows was read as zeros; what was decoded before it is shown");
 }
 
 void Session::Conclude() {

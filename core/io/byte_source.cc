@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 namespace profscope {
 
@@ -10,6 +11,11 @@ size_t MemorySource::Read(uint64_t offset, uint8_t* dst, size_t len) {
   size_t n = static_cast<size_t>(std::min<uint64_t>(len, size_ - offset));
   std::memcpy(dst, data_ + offset, n);
   return n;
+}
+
+std::string EndedWhileRead(const std::string& name, uint64_t at, uint64_t size) {
+  return name + " ended at byte offset " + std::to_string(at) + " while it was read, though it had " + std::to_string(size) +
+         " bytes when it was opened (cut or changed since, or a read failed)";
 }
 
 const uint8_t* Window::Get(uint64_t offset, size_t len) {

@@ -5,10 +5,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace profscope {
+
+// "NAME ended at byte offset AT while it was read, though it had SIZE bytes when it was opened (cut or changed
+// since, or a read failed)": what is said of a file that read short (the session's file_changed, a side
+// file or binary read whole); the caller adds what that means for what it read.
+std::string EndedWhileRead(const std::string& name, uint64_t at, uint64_t size);
 
 class ByteSource {
  public:

@@ -150,9 +150,8 @@ std::string ModuleName(const std::string& path) {
 }
 
 // A side file that gave fewer bytes than its size (cut or changed since it was opened): what was read is used.
-static std::string EndedWhileRead(const std::string& path, uint64_t got, uint64_t size) {
-  return path + " ended at byte offset " + std::to_string(got) + " while it was read, though it had " + std::to_string(size) +
-         " bytes when it was opened (cut or changed since, or a read failed): what follows is missing";
+static std::string EndedProblem(const std::string& path, uint64_t got, uint64_t size) {
+  return EndedWhileRead(path, got, size) + ": what follows is missing";
 }
 
 SymbolStore::SymbolStore() = default;
@@ -177,7 +176,7 @@ void SymbolStore::AddFile(const std::string& path, ByteSource& src, const std::s
   std::vector<uint8_t> bytes(static_cast<size_t>(n));
   size_t got = n ? src.Read(0, bytes.data(), bytes.size()) : 0;
   bytes.resize(got);
-  if (got < n) problems_.push_back({origin.empty() ? path : origin, 0, true, EndedWhileRead(path, got, n), false, true});
+  if (got < n) problems_.push_back({origin.empty() ? path : origin, 0, true, EndedProblem(path, got, n), false, true});
   AddBytes(path, std::move(bytes), origin);
 }
 
@@ -273,7 +272,7 @@ bool SymbolStore::Materialize(Input& in) {
     in.bytes.resize(static_cast<size_t>(src.size()));
     size_t got = in.bytes.empty() ? 0 : src.Read(0, in.bytes.data(), in.bytes.size());
     in.bytes.resize(got);
-    if (got < src.size()) problems_.push_back({in.Label(), 0, true, EndedWhileRead(in.path, got, src.size()), false, true});
+    if (got < src.size()) problems_.push_back({in.Label(), 0, true, EndedProblem(in.path, got, src.size()), false, true});
   }
   read_bytes_ += in.bytes.size();
   in.elf = elf::ReadElfBytes(in.bytes.data(), in.bytes.size());

@@ -297,8 +297,7 @@ ElfFile ReadElf(Window& w) {
     ElfFile f;
     f.problems.push_back(n == 0           ? std::string("cannot read the file: it is empty")
                          : n > SIZE_MAX ? "the file (" + std::to_string(n) + " bytes) is too large to read into memory"
-                                : "the file ended at byte offset " + std::to_string(got) + " while it was read, though it had " +
-                                      std::to_string(n) + " bytes when it was opened (cut or changed since, or a read failed)");
+                                : EndedWhileRead("the file", got, n));
     return f;
   }
   return ReadElfBytes(bytes.data(), bytes.size());
