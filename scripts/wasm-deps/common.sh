@@ -109,7 +109,19 @@ fetch_source() {
   mkdir -p "$CACHE"
   log "apt-get source $pkg -> $CACHE"
   # apt's _apt sandbox user may not write here; run the download as root quietly.
-  (cd "$CACHE" && apt-get source -qq -o APT::Sandbox::User=root "$pkg" >/dev/null)
+  if ! (cd "$CACHE" && apt-get source -qq -o APT::Sandbox::User=root "$pkg" >/dev/null); then
+    # The mirror may lack the newest version's source (a bookworm-security update whose binary it
+    # serves): take the newest other version of the same source package that it has.
+    local ver fetched=""
+    for ver in $(apt-cache showsrc "$pkg" 2>/dev/null | sed -n 's/^Version: *//p' | sort -u -r -V); do
+      log "apt-get source $pkg=$ver (the newest source could not be fetched)"
+      if (cd "$CACHE" && apt-get source -qq -o APT::Sandbox::User=root "$pkg=$ver" >/dev/null); then
+        fetched="$ver"; break
+      fi
+    done
+    [[ -n "$fetched" ]] || { log "no version of source package '$pkg' could be fetched"; exit 1; }
+    log "source package $pkg $fetched fetched (the newest, which the native build's library may be, was not)"
+  fi
   SRC_DIR="$(find "$CACHE" -maxdepth 1 -type d -name "${pkg}-*" | sort | tail -n1)"
   [[ -e "$SRC_DIR/$marker" ]] || { log "unpacked source has no $marker ($SRC_DIR)"; exit 1; }
   log "source: $SRC_DIR"
