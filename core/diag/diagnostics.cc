@@ -53,9 +53,28 @@ const char* SeverityName(Severity s) {
 
 namespace {
 
-// A message's shape: its code and severity, and its text with every run of
-// digits (decimal or hex, "0x" included) as one '#'. A file_changed names a file
-// (data.1, data.2: one each), so its text is its shape.
+// A message's shape: its code and severity, and its text with every number in
+// it (a run of decimal or hex digits, "0x" included) as one '#'. Digits inside
+// a name are kept: a word of name characters (letters, digits, '_', '.', '-',
+// '/', '~') that starts with no digit and holds a letter that is no hex digit
+// names something (lib1.so, jit-4242.dump, perf.data.3, /tmp/perf-77.map), so
+// two messages about lib1.so and lib2.so stay two; "12ms", "0x1f", "ffff8100"
+// and "1,024" (Thousands()) are numbers. A file_changed names a file (data.1, data.2: one
+// each), so its text is its shape.
+bool NameChar(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' ||
+         c == '-' || c == '/' || c == '~';
+}
+
+bool IsName(const std::string& m, size_t begin, size_t end) {
+  if (m[begin] >= '0' && m[begin] <= '9') return false;
+  for (size_t i = begin; i < end; ++i) {
+    char c = static_cast<char>(m[i] | 0x20);
+    if (c >= 'g' && c <= 'z' && c != 'x') return true;
+  }
+  return false;
+}
+
 std::string Shape(DiagCode code, Severity sev, const std::string& m) {
   std::string k;
   k.reserve(m.size() + 4);
@@ -65,9 +84,20 @@ std::string Shape(DiagCode code, Severity sev, const std::string& m) {
   bool in_num = false;
   for (size_t i = 0; i < m.size(); ++i) {
     char c = m[i];
+    if (NameChar(c) && (i == 0 || !NameChar(m[i - 1]))) {  // a word starts
+      size_t e = i;
+      while (e < m.size() && NameChar(m[e])) ++e;
+      if (IsName(m, i, e)) {
+        k.append(m, i, e - i);
+        i = e - 1;
+        in_num = false;
+        continue;
+      }
+    }
     bool digit = c >= '0' && c <= '9';
     bool hex_cont = in_num && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == 'x');
-    if (digit || hex_cont) {
+    bool thousands = in_num && c == ',' && i + 1 < m.size() && m[i + 1] >= '0' && m[i + 1] <= '9';  // 1,024
+    if (digit || hex_cont || thousands) {
       if (!in_num) k += '#';
       in_num = true;
       continue;
