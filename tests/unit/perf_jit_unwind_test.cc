@@ -176,4 +176,41 @@ TEST(JitUnwindDamage, EveryTruncationOfTheDumpIsSafe) {
   }
 }
 
+// A dump cut on disk after it was read (a JIT still writing it, a file replaced): the tables read later
+// through its window read zeros from the cut, and the window says where it ended (the session reports
+// that as file_changed), instead of a read that fails silently.
+class ShrinkingSource : public profscope::ByteSource {
+ public:
+  explicit ShrinkingSource(const std::vector<uint8_t>& bytes) : bytes_(bytes), end_(bytes.size()) {}
+  uint64_t size() const override { return bytes_.size(); }
+  size_t Read(uint64_t offset, uint8_t* dst, size_t len) override {
+    return offset >= end_ ? 0 : MemorySource(bytes_.data(), end_).Read(offset, dst, len);
+  }
+  void Cut(size_t end) { end_ = end; }
+
+ private:
+  const std::vector<uint8_t>& bytes_;
+  size_t end_;
+};
+
+TEST(JitUnwindDamage, ADumpCutAfterItWasReadIsSaidByItsWindow) {
+  const std::vector<uint8_t> full = Dump(false);
+  for (const bool cut : {false, true}) {
+    ShrinkingSource src(full);
+    Window win(src, 64);  // (a small read-ahead: the tables are read again when their module is made)
+    JitUnwind jit;
+    jit.Add({SideFile{"jit-4242.dump", "jitdump", &win}});
+    if (cut) src.Cut(100);  // inside the first UNWINDING_INFO's tables (from byte 80: the 40-byte header, its 40)
+    JitUnwind::Hit h;
+    ASSERT_TRUE(jit.Find(kPid, kCode + 0x10, 150, true, &h)) << cut;
+    uw::UnwindModule::FdeHit fde;
+    uw::CfiError e{};
+    uint64_t at = 0;
+    const bool found = h.module && h.module->FindFde(kCode + 0x10 - h.bias, false, &fde, &e, &at) ==
+                                       uw::UnwindModule::FdeStatus::kFound;
+    EXPECT_EQ(found, !cut);
+    EXPECT_EQ(win.ended_at(), cut ? 100u : Window::kNotEnded);
+  }
+}
+
 }  // namespace

@@ -120,8 +120,11 @@ unwind::UnwindModule* JitUnwind::Module(Dump& d, const JitFunc& f) {
   if (total > unwind::kMaxCfiSectionBytes || u.eh_frame_offset > d.window->size() ||
       total > d.window->size() - u.eh_frame_offset)
     return nullptr;
-  std::vector<uint8_t> bytes(static_cast<size_t>(total));
-  if (total && d.window->source().Read(u.eh_frame_offset, bytes.data(), bytes.size()) != bytes.size()) return nullptr;
+  // (through the dump's window: bytes it read ahead are used, and a dump cut or changed since it was read reads
+  // zeros from there, which the session reports as file_changed, rather than failing silently)
+  const uint8_t* at = total ? d.window->Get(u.eh_frame_offset, static_cast<size_t>(total)) : nullptr;
+  if (total && !at) return nullptr;
+  std::vector<uint8_t> bytes(at, at + static_cast<size_t>(total));
   std::vector<uint8_t> hdr(bytes.begin() + static_cast<std::ptrdiff_t>(u.eh_frame_size), bytes.end());
   bytes.resize(static_cast<size_t>(u.eh_frame_size));
   const uint64_t eh = JitEhFrameAddress(f.end - f.start);
