@@ -14,6 +14,7 @@
 #endif
 #if PROFSCOPE_HAVE_ZSTD
 #include <zstd.h>
+#include "core/io/zstd_problem.h"
 #endif
 
 namespace profscope::archive {
@@ -268,7 +269,7 @@ class ZstdStream : public ByteStream {
       in_.next_ += ib.pos;
       in_.avail_ -= ib.pos;
       if (ZSTD_isError(rc)) {
-        SetError(std::string("zstd data damaged: ") + ZSTD_getErrorName(rc), in_.offset());
+        SetError("zstd data damaged: " + ZstdProblem(rc), in_.offset());
         break;
       }
       frame_open_ = rc != 0;

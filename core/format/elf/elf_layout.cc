@@ -8,6 +8,7 @@
 #endif
 #ifdef PROFSCOPE_HAVE_ZSTD
 #include <zstd.h>
+#include "core/io/zstd_problem.h"
 #endif
 
 namespace profscope::elf {
@@ -85,7 +86,7 @@ bool Unzstd(const uint8_t* in, size_t n, uint64_t want, std::vector<uint8_t>* ou
 #ifdef PROFSCOPE_HAVE_ZSTD
   out->assign(static_cast<size_t>(want), 0);
   size_t got = ZSTD_decompress(out->data(), out->size(), in, n);
-  if (ZSTD_isError(got)) { *why = std::string("zstd stream is damaged (") + ZSTD_getErrorName(got) + ")"; return false; }
+  if (ZSTD_isError(got)) { *why = "zstd stream is damaged (" + ZstdProblem(got) + ")"; return false; }
   if (got != want) {
     *why = "zstd stream inflates to " + std::to_string(got) + " bytes, not the declared " + std::to_string(want);
     return false;

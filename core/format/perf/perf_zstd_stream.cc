@@ -7,6 +7,7 @@
 
 #ifdef PROFSCOPE_HAVE_ZSTD
 #include <zstd.h>
+#include "core/io/zstd_problem.h"
 #endif
 
 namespace profscope::perf {
@@ -110,7 +111,7 @@ bool ZstdStream::Expand(const CompressedRecord& z, uint64_t record_at, int32_t c
   ZSTD_inBuffer in{z.data, z.data_len, 0};
   auto fail = [&](size_t ret) {
     diags.Error(DiagCode::kDecompressFailed, data_at, z.data_len,
-                "COMPRESSED record at " + Hex(record_at) + ": zstd says \"" + ZSTD_getErrorName(ret) + "\" after " +
+                "COMPRESSED record at " + Hex(record_at) + ": " + ZstdProblem(ret) + " after " +
                     Dec(in.pos) + " of " + Dec(z.data_len) + " compressed bytes");
     restart_ = true;
     buf_.clear();
