@@ -467,6 +467,9 @@ class JsSession {
   // shows instead of keeping whole columns.
   int sampleStack(int i) const { return At(p().samples.stack, i); }
   int sampleRecord(int i) const { return At(p().samples.record, i); }
+  // One sample's thread lane (as sampleLanes(false) puts it): its thread row, -1 when it has none (or for a
+  // sample that is not there).
+  int sampleLane(int i) const { return LaneOf(At(p().samples.thread, i)); }
   // The record rows of the given samples (an Int32Array of sample numbers; -1 for one that is not there).
   // Read and written through a small buffer in the heap (a node's samples may be all 4 M of a file's).
   val sampleRecordsOf(const val& samples) const {
@@ -534,6 +537,32 @@ class JsSession {
     out.set("func", Fill<int32_t>("Int32Array", b.call.size(), [&](size_t k) { return v.func(call(k)); }));
     out.set("record", Fill<int32_t>("Int32Array", b.call.size(), [&](size_t k) { return v.record(call(k)); }));
     return out;
+  }
+  // A sample's thread lane: its thread row, or -1 (no thread, or one past the threads: sampleLanes(false)'s
+  // last lane).
+  int32_t LaneOf(int32_t thread) const { return thread >= 0 && static_cast<size_t>(thread) < p().threads.size() ? thread : -1; }
+  // The flame chart's thread lanes of a log whose calls are its samples (XRay), without a lane entry per
+  // call (Session::CallLanes): {thread, count, first, last, gap, fileGap}, times RelativeTime times `scale`,
+  // as sampleLanes' times; null when the calls are not the samples (sampleLanes then).
+  val callLanes(double scale) const {
+    if (!session_.CallsAreSamples()) return val::null();
+    const profscope::CallLaneSummary lanes = session_.CallLanes(scale);
+    val out = val::object();
+    out.set("thread", Copy("Int32Array", lanes.thread));
+    out.set("count", Copy("Float64Array", lanes.count));
+    out.set("first", Copy("Float64Array", lanes.first));
+    out.set("last", Copy("Float64Array", lanes.last));
+    out.set("gap", Copy("Float64Array", lanes.gap));
+    out.set("fileGap", lanes.file_gap);
+    return out;
+  }
+  // The calls started per column of [t0, t1) at `cols` columns of the thread lanes `lanes` (an Int32Array of
+  // callLanes' threads; Session::LaneCallActivity): a Float32Array, lane j's column c at j * cols + c.
+  val callActivity(const val& lanes, double scale, double t0, double t1, int cols) const {
+    const size_t n = std::min<size_t>(lanes["length"].as<size_t>(), size_t{1} << 24);
+    std::vector<int32_t> want(n);
+    if (n) val(emscripten::typed_memory_view(n, want.data())).call<void>("set", lanes.call<val>("subarray", 0, static_cast<double>(n)));
+    return Copy("Float32Array", session_.LaneCallActivity(want, scale, t0, t1, cols));
   }
   val eventTotals() const { return Copy("Float64Array", session_.EventTotals()); }
   // {cpus, rows}: every CPU the samples name, by CPU, and its sample rows.
@@ -689,6 +718,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("sampleRecords", &JsSession::sampleRecords)
       .function("sampleStack", &JsSession::sampleStack)
       .function("sampleRecord", &JsSession::sampleRecord)
+      .function("sampleLane", &JsSession::sampleLane)
       .function("sampleRecordsOf", &JsSession::sampleRecordsOf)
       .function("recordSample", &JsSession::recordSample)
       .function("sampleCounts", &JsSession::sampleCounts)
@@ -696,6 +726,8 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("eventTotals", &JsSession::eventTotals)
       .function("flameRows", &JsSession::flameRows)
       .function("flameBoxes", &JsSession::flameBoxes)
+      .function("callLanes", &JsSession::callLanes)
+      .function("callActivity", &JsSession::callActivity)
       .function("cpuRows", &JsSession::cpuRows)
       .function("intervalThreads", &JsSession::intervalThreads)
       .function("intervalFuncs", &JsSession::intervalFuncs)

@@ -309,6 +309,7 @@ export interface Session {
   sampleCounts(): Uint32Array;     // samples each row stands for (gperftools counts); empty = 1 each
   sampleStack(sample: number): number;  // one sample's stack (-1 for a sample that is not there)
   sampleRecord(sample: number): number; // one sample's record row (-1 for a sample that is not there)
+  sampleLane(sample: number): number;   // one sample's thread lane (sampleLanes(false)'s): its thread row, -1 for none (or a sample that is not there)
   sampleRecordsOf(samples: Int32Array): Int32Array; // the record rows of these samples (-1 for one not there)
   recordSample(row: number): number;    // the first sample of record row `row` (-1: no sample's)
   // The samples by thread row (byCpu: by CPU), each lane in time order (equal times in sample order):
@@ -324,6 +325,10 @@ export interface Session {
   flameRows(): { thread: Int32Array; depth: Int32Array; first: Int32Array; calls: number; lo: number; hi: number };
   /** The boxes the flame chart draws of rows `rows` (flameRows' indexes) in [t0, t1) at `cols` columns: calls thinner than a column that start in a column drawn already are left out. Times are this session's times times `scale` (as t0, t1). */
   flameBoxes(rows: Int32Array, scale: number, t0: number, t1: number, cols: number): { row: Int32Array; start: Float64Array; end: Float64Array; func: Int32Array; record: Int32Array };
+  /** The flame chart's thread lanes of a log whose exact calls are its samples (XRay), with no entry per call: per lane with calls, in sampleLanes(false)'s order (thread rows, then -1 = no thread), its thread, calls, first and last start (times as every time here, times `scale`), and the median gap of its starts that the page's typicalGap takes of a lane's times (of a lane of more than 65 536 calls, their mean gap: under a pixel of the whole chart either way); fileGap: that of every sample, when some lane's gap is 0 (else 0). null when the calls are not the samples (sampleLanes then). */
+  callLanes(scale: number): { thread: Int32Array; count: Float64Array; first: Float64Array; last: Float64Array; gap: Float64Array; fileGap: number } | null;
+  /** The calls (samples) started per column of [t0, t1) at `cols` columns of each of `lanes` (callLanes' threads): lane j's column c is [j * cols + c]; times as flameBoxes'. */
+  callActivity(lanes: Int32Array, scale: number, t0: number, t1: number, cols: number): Float32Array;
   eventTotals(): Float64Array;     // event -> samples (rows times their counts): the file's events, or as many as the samples use
   cpuRows(): { cpus: Int32Array; rows: Uint32Array }; // every CPU the samples name (ascending), and its sample rows
   intervalThreads(): Int32Array;   // interval -> thread row (XRay enter/exit pairs)

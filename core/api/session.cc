@@ -406,6 +406,24 @@ IntervalBoxes Session::FlameBoxes(const std::vector<int32_t>& which, double scal
   return BoxIntervals(Calls(), FlameRows(), which, time_origin_, scale, t0, t1, cols);
 }
 
+bool Session::CallsAreSamples() const {
+  const size_t n = res_.profile.samples.size();
+  return n > 0 && Calls().from_samples() == n;
+}
+
+CallLaneSummary Session::CallLanes(double scale) const {
+  if (!CallsAreSamples()) return {};
+  return SummarizeCallLanes(Calls(), FlameRows(), res_.profile.samples, res_.profile.threads.size(), time_origin_, scale);
+}
+
+std::vector<float> Session::LaneCallActivity(const std::vector<int32_t>& lanes, double scale, double t0, double t1,
+                                             int32_t cols) const {
+  const size_t n_cols = static_cast<size_t>(std::clamp(cols, 1, 1 << 16));
+  if (!CallsAreSamples()) return std::vector<float>(std::min<size_t>(lanes.size(), (size_t{1} << 24) / n_cols) * n_cols, 0);
+  return CallActivity(Calls(), FlameRows(), res_.profile.samples, res_.profile.threads.size(), time_origin_, lanes, scale,
+                      t0, t1, n_cols);
+}
+
 std::pair<double, double> Session::IntervalSpan() const {
   const IntervalView& v = Calls();
   if (!v.size()) return {0, 0};

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/api/output_sink.h"
+#include "core/analysis/call_lanes.h"
 #include "core/analysis/call_tree.h"
 #include "core/analysis/record_composition.h"
 #include "core/analysis/record_index.h"
@@ -162,6 +163,15 @@ class Session {
   // The flame chart's boxes of the rows `which` in [t0, t1) at `cols` columns (BoxIntervals), times as
   // RelativeTime times `scale`.
   IntervalBoxes FlameBoxes(const std::vector<int32_t>& which, double scale, double t0, double t1, int32_t cols) const;
+  // Whether the exact calls are the samples (an XRay log's: every sample is a call): then the flame chart's
+  // thread lanes are CallLanes and CallActivity (core/analysis/call_lanes.h), not Lanes(false).
+  bool CallsAreSamples() const;
+  // The thread lanes' summary of such a log (SummarizeCallLanes), times as RelativeTime times `scale`; empty
+  // when the calls are not the samples.
+  CallLaneSummary CallLanes(double scale) const;
+  // The calls started per column of [t0, t1) at `cols` columns of the lanes `lanes` (CallActivity); zeros when
+  // the calls are not the samples.
+  std::vector<float> LaneCallActivity(const std::vector<int32_t>& lanes, double scale, double t0, double t1, int32_t cols) const;
   // The earliest start and latest end of the exact calls, as RelativeTime; {0, 0} when there are none.
   std::pair<double, double> IntervalSpan() const;
   // Samples per event (rows times their counts), one per event the file names or the samples use.

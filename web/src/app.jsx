@@ -213,6 +213,7 @@ export function App() {
               analysis={analysis}
               matches={analysis.matches}
               markedSample={frame.markedSample}
+              markedAt={frame.markedAt}
               selectedNode={frame.selNode}
               onSelectNode={frame.selectNode}
               onSelectRecord={selectRecord}
@@ -223,6 +224,7 @@ export function App() {
               apiRef={chartApi}
               loadCpuLanes={() => client.cpuLanes().then((m) => m.lanes)}
               loadFlameBoxes={(/** @type {any} */ q) => client.flameBoxes(q).then((m) => m.boxes)}
+              loadCallActivity={(/** @type {any} */ q) => client.callActivity(q).then((m) => m.activity)}
             />
           ) : tab === 'calltree' ? (
             <CallTree

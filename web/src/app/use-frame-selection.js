@@ -84,19 +84,22 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
   // the sample of the selected record (or of the frame's current sample)
   const selectedRow = selection && (selection.type === 'record' || selection.type === 'field') ? selection.row : frameSamples && frameSamples.row >= 0 ? frameSamples.row : -1;
   // (asked of the worker, which has each sample's record: the page keeps no column of every row's sample)
-  const [rowSample, setRowSample] = useOwnedState(doc, () => ({ row: -1, sample: -1 }));
+  // (with its time and thread lane: a tracer's lanes hold no samples, the flame chart marks it from these)
+  const [rowSample, setRowSample] = useOwnedState(doc, () => ({ row: -1, sample: -1, time: 0, thread: -1 }));
   useEffect(() => {
     if (!doc || selectedRow < 0 || rowSample.row === selectedRow) return undefined;
     let stale = false;
     client
       .recordSample(selectedRow)
-      .then((r) => !stale && setRowSample({ row: selectedRow, sample: r.sample }))
+      .then((r) => !stale && setRowSample({ row: selectedRow, sample: r.sample, time: Number(r.time) || 0, thread: r.thread ?? -1 }))
       .catch(() => {});
     return () => {
       stale = true;
     };
   }, [client, doc, selectedRow, rowSample]);
   const markedSample = selectedRow >= 0 && rowSample.row === selectedRow ? rowSample.sample : -1;
+  /** @type {{sample: number, time: number, thread: number} | null} the marked sample's time (ns) and thread lane */
+  const markedAt = useMemo(() => (markedSample >= 0 ? { sample: markedSample, time: rowSample.time, thread: rowSample.thread } : null), [markedSample, rowSample]);
   const marked = useMemo(() => {
     if (!analysis || markedSample < 0) return null;
     const n0 = analysis.sampleNode[markedSample];
@@ -149,5 +152,5 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
     [pushTransform, selPath, selLib, selFunc, analysis],
   );
 
-  return { selNode, selectNode, hoverNode, setHoverNode, frameSamples, stepSample, markedSample, marked, selFunc, selLib, pickFunc, onTransform };
+  return { selNode, selectNode, hoverNode, setHoverNode, frameSamples, stepSample, markedSample, markedAt, marked, selFunc, selLib, pickFunc, onTransform };
 }

@@ -288,9 +288,9 @@ export class DecoderClient {
   }
 
   /**
-   * The first sample of a record row (-1 when the row is no sample's).
+   * The first sample of a record row (-1 when the row is no sample's), its time (ns) and thread lane (-1: none).
    * @param {number} row
-   * @returns {Promise<{row: number, sample: number}>}
+   * @returns {Promise<{row: number, sample: number, time: number, thread: number}>}
    */
   recordSample(row) {
     return this.request('recordSample', { row });
@@ -321,6 +321,16 @@ export class DecoderClient {
    */
   flameBoxes(q) {
     return this.request('flameBoxes', q);
+  }
+
+  /**
+   * The calls started per column of [t0, t1) ns at `cols` columns of a tracer's thread lanes `lanes`
+   * (derive.js CallLane threads): lane j's columns are activity[j * cols, (j + 1) * cols).
+   * @param {{lanes: Int32Array, t0: number, t1: number, cols: number}} q
+   * @returns {Promise<{activity: Float32Array, cols: number}>}
+   */
+  callActivity(q) {
+    return this.request('callActivity', q);
   }
 
   /**

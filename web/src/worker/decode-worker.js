@@ -25,11 +25,13 @@
 //   {type:'sandwich', id, opts, func}                  {type:'sandwich', id, func, sandwich:{callers, callees}, names}
 //   {type:'functionTotals', id}                        {type:'functionTotals', id, self, total}
 //   {type:'sampleRows', id, samples, gen}              {type:'sampleRows', id, rows}
-//   {type:'recordSample', id, row}                     {type:'recordSample', id, row, sample}
+//   {type:'recordSample', id, row}                     {type:'recordSample', id, row, sample, time, thread}
 //   {type:'slot', id, sample, node}                    {type:'slot', id, sample, row, address, slot, fields, label, time}
 //   {type:'library', id, func}                         {type:'library', id, func, lib}
 //   {type:'cpuLanes', id}                              {type:'cpuLanes', id, lanes}  (the flame chart's lanes per CPU)
 //   {type:'flameBoxes', id, rows, t0, t1, cols}        {type:'flameBoxes', id, boxes}  (the exact calls the flame chart draws)
+//   {type:'callActivity', id, lanes, t0, t1, cols}     {type:'callActivity', id, activity: Float32Array, cols}  (calls started
+//                                                        per column of a tracer's lanes: collapsed strips, the overview)
 //   {type:'export', id, format, weight, event}  (format perf-script: `profscope script`)          {type:'export', id, format, bytes: Uint8Array, error}
 //   {type:'openCompare', id, file, name, sideFiles}    {type:'openCompare', id, name, ok, format, samples, diagnostics}
 //   {type:'compare', id, normalize, swap, event}       {type:'compare', id, model}  (diff-model.js; {error} in model)
@@ -542,8 +544,12 @@ self.onmessage = async (e) => {
       }
       case 'recordSample': {
         // the first sample of record row `row` (-1 when it has none), asked when a record is selected (a
-        // column of every row's sample would be 4 bytes a row on the page)
-        self.postMessage({ type: 'recordSample', id: msg.id, row: msg.row, sample: requireSession().recordSample(Number(msg.row)) });
+        // column of every row's sample would be 4 bytes a row on the page); with its time (ns) and thread
+        // lane, where the flame chart marks it in a lane that holds no samples (a tracer's: CallLane)
+        const s = requireSession();
+        const sample = s.recordSample(Number(msg.row));
+        const time = sample >= 0 ? s.sampleTime(sample) * requireFile().analysis.scale : 0;
+        self.postMessage({ type: 'recordSample', id: msg.id, row: msg.row, sample, time, thread: s.sampleLane(sample) });
         break;
       }
       case 'slot': {
@@ -575,6 +581,16 @@ self.onmessage = async (e) => {
         const boxes = readFlameBoxes(s, analysis.canon, analysis.scale, { rows: msg.rows, t0: Number(msg.t0), t1: Number(msg.t1), cols: Math.max(0, Math.min(Number(msg.cols) | 0, 1 << 16)) });
         const out = { type: 'flameBoxes', id: msg.id, boxes };
         self.postMessage(out, transferables(out));
+        break;
+      }
+      case 'callActivity': {
+        // the calls started per column of [t0, t1) ns of thread lanes `lanes` (a tracer's: a collapsed lane's
+        // strip, the overview track), counted where the calls are: lane j's columns are activity[j * cols ..]
+        const s = requireSession();
+        const { analysis } = requireFile();
+        const cols = Math.max(1, Math.min(Number(msg.cols) | 0, 1 << 16));
+        const activity = s.callActivity(msg.lanes, analysis.scale, Number(msg.t0), Number(msg.t1), cols);
+        self.postMessage({ type: 'callActivity', id: msg.id, activity, cols }, [activity.buffer]);
         break;
       }
       case 'library': {

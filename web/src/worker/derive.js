@@ -1,6 +1,7 @@
 // @ts-check
 // Data the views need that the worker derives once per opened file from the session's columns
-// (pure functions, unit-tested): flame chart lanes (from the session's order), the heaviest event, the
+// (pure functions, unit-tested): flame chart lanes (from the session's order; a tracer's from its summary of
+// each thread's calls), the heaviest event, the
 // record types' names and the composition's groups named (the session counts them), and source positions
 // per function.
 import { RecordKind } from '../lib/record-kind.js';
@@ -43,6 +44,33 @@ export function lanesFrom({ samples: all, start, times: allTimes }, scale, sampl
     lanes.push(lane);
   }
   return lanes;
+}
+
+/**
+ * @typedef {{thread: number, calls: true, count: number, first: number, last: number, gap: number, gapFrom: 'gap' | 'file gap'}} CallLane
+ *   a thread lane of a log whose exact calls are its samples (XRay), with no entry per call (the chart draws
+ *   its calls from the worker: flameBoxes, callActivity): its calls, their first and last start (ns), and the
+ *   gap the chart's end is padded by: the lane's median gap between starts (typicalGap of its times), or,
+ *   when that is 0, the file's (gapFrom says which)
+ */
+
+/**
+ * The flame chart's thread lanes of a log whose calls are its samples (Session.callLanes: per lane with
+ * calls its thread, calls, first and last start and median gap, times already in ns; fileGap: the file's
+ * median gap, given when some lane's is 0).
+ * @param {{thread: Int32Array, count: Float64Array, first: Float64Array, last: Float64Array, gap: Float64Array, fileGap: number}} summary
+ * @returns {CallLane[]}
+ */
+export function callLanesFrom({ thread, count, first, last, gap, fileGap }) {
+  return Array.from(thread, (th, i) => ({
+    thread: th,
+    calls: /** @type {true} */ (true),
+    count: count[i],
+    first: first[i],
+    last: last[i],
+    gap: gap[i] > 0 ? gap[i] : Math.max(fileGap, 0),
+    gapFrom: gap[i] > 0 ? /** @type {const} */ ('gap') : /** @type {const} */ ('file gap'),
+  }));
 }
 
 /**

@@ -2,7 +2,7 @@
 // composition, record row -> sample, sources per function.
 import { describe, expect, it } from 'vitest';
 import { RecordKind } from '../lib/record-kind.js';
-import { funcInlined, funcSources, heaviestEvent, lanesFrom, recordComposition, recordTypeNames, typeKey, typeKeyKind } from './derive.js';
+import { callLanesFrom, funcInlined, funcSources, heaviestEvent, lanesFrom, recordComposition, recordTypeNames, typeKey, typeKeyKind } from './derive.js';
 import { collidingInts } from '../lib/v8-collisions.js';
 
 describe('lanes', () => {
@@ -34,6 +34,29 @@ describe('lanes', () => {
       [5, [5]],
       [7, [7]],
     ]);
+  });
+});
+
+describe('call lanes (a tracer: the calls are the samples)', () => {
+  // the session's answer (Session.callLanes): threads 0, 2, then the calls of no thread; times in ns
+  const summary = (fileGap = 0) => ({
+    thread: Int32Array.from([0, 2, -1]),
+    count: Float64Array.from([5, 1, 2]),
+    first: Float64Array.from([10, 15, 5]),
+    last: Float64Array.from([50, 15, 6]),
+    gap: Float64Array.from([10, 0, 1]),
+    fileGap,
+  });
+  it('one lane per thread with calls, in the session\'s order, and no entry per call', () => {
+    expect(callLanesFrom(summary(4))).toEqual([
+      { thread: 0, calls: true, count: 5, first: 10, last: 50, gap: 10, gapFrom: 'gap' },
+      { thread: 2, calls: true, count: 1, first: 15, last: 15, gap: 4, gapFrom: 'file gap' },
+      { thread: -1, calls: true, count: 2, first: 5, last: 6, gap: 1, gapFrom: 'gap' },
+    ]);
+  });
+  it("a lane of one call is padded by the file's gap; none known: 0 (the chart then takes 1/1000 of its span)", () => {
+    expect(callLanesFrom(summary(0))[1]).toMatchObject({ gap: 0, gapFrom: 'file gap' });
+    expect(callLanesFrom({ ...summary(0), thread: new Int32Array(0) })).toEqual([]);
   });
 });
 

@@ -10,7 +10,7 @@
 // another file opened meanwhile.
 import { RecordKind } from '../lib/record-kind.js';
 import { parseJson, readFlameRows, readRecordIndex, readRecords } from './session-columns.js';
-import { lanesFrom, recordComposition, recordTypeNames } from './derive.js';
+import { callLanesFrom, lanesFrom, recordComposition, recordTypeNames } from './derive.js';
 
 /** @typedef {import('../../../wasm/profscope').Session} Session */
 
@@ -46,12 +46,17 @@ export async function makeTables(s, lanesOf, { between, current, post, lap = (_w
     // (a record's sample is asked of the worker when it is selected: 'recordSample')
     // typeNames: (kind, type) -> type name, a row's name until its label arrives
     post({ type: 'tables', records, index, typeNames, composition });
-    // (the session orders the samples by thread and time: no whole sample column is copied for it)
-    const lanes = await step('lanes', () => lanesFrom(s.sampleLanes(false), scale, lanesOf.counts));
+    // (the session orders the samples by thread and time: no whole sample column is copied for it). A log whose
+    // exact calls are its samples (XRay) gets a summary per thread instead: its chart draws the calls from here
+    // (flameBoxes, callActivity), and a lane entry per call would be 12 bytes a call on the page, for nothing.
+    const lanes = await step('lanes', () => {
+      const calls = s.callLanes(scale);
+      return calls ? callLanesFrom(calls) : lanesFrom(s.sampleLanes(false), scale, lanesOf.counts);
+    });
     const intervals = await step('intervals', () => readFlameRows(s, scale));
     post({
       type: 'timeline',
-      lanes, // the flame chart's, one per thread
+      lanes, // the flame chart's, one per thread (a tracer's: CallLane summaries, no entry per call)
       intervals, // the rows of exact calls (XRay enter/exit pairs), or null: the chart asks for their boxes ('flameBoxes')
     });
     // llvm-xray account's rows (XRay; [] for other formats): the Functions view of a tracer

@@ -4,7 +4,7 @@
 // time ruler and the selected range.
 import { formatInt, formatTime, plural } from '../../lib/format.js';
 import { colorFor, shortName } from '../flame-graph/flame-draw.js';
-import { laneActivity, laneBoxes, lastAtOrBefore, niceTicks, rowBoxes } from './chart-model.js';
+import { laneActivity, laneBoxes, laneSamples, lastAtOrBefore, niceTicks, rowBoxes, stripCells } from './chart-model.js';
 
 export const RULER_H = 20;
 export const TITLE_H = 15; // lane title
@@ -54,11 +54,13 @@ export const fmtTime = formatTime;
  * @param {any} s what to draw: {dpr, fg, font, size:{w,h}, dark, geo:{t0,t1,noTime,zero}, lanes (shown, in order), collapsed (lane keys),
  *   view:{t0,t1}, scrollTop,
  *   laneTop, laneRows, markersByLane, byCpu, threads, markers, flameBoxes (the worker's boxes of exact calls and their
- *   rows: {boxes, byRow}, or null while they are asked for), tree, sampleNode, names, matches,
- *   hoverNode, selectedNode, markedSample, range:{t0,t1}|null}
+ *   rows: {boxes, byRow}, or null while they are asked for), strips (a tracer's lane (CallLane) -> the worker's
+ *   last activity of its calls {q: {t0, t1}, act}, or undefined while it is asked for), tree, sampleNode, names,
+ *   matches, hoverNode, selectedNode, markedSample, markedAt ({sample, time, thread}: where a tracer's lane marks
+ *   it), range:{t0,t1}|null}
  */
 export function drawChart(ctx, s) {
-  const { dpr, fg, font, size, dark, geo, lanes, collapsed, view, scrollTop, laneTop, laneRows, markersByLane, byCpu, threads, markers, flameBoxes, tree, sampleNode, names, matches, hoverNode, selectedNode, markedSample, range } = s;
+  const { dpr, fg, font, size, dark, geo, lanes, collapsed, view, scrollTop, laneTop, laneRows, markersByLane, byCpu, threads, markers, flameBoxes, strips, tree, sampleNode, names, matches, hoverNode, selectedNode, markedSample, markedAt, range } = s;
   const xOf = (/** @type {number} */ t) => ((t - view.t0) / (view.t1 - view.t0)) * size.w;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, size.w, size.h);
@@ -80,8 +82,8 @@ export function drawChart(ctx, s) {
     const rows = laneRows[li];
     const ml = markersByLane[li];
     const folded = collapsed.has(lane.key);
-    const what = rows
-      ? `${plural(lane.samples.length, 'call')} (exact enter/exit times)`
+    const what = rows || lane.calls
+      ? `${plural(laneSamples(lane), 'call')} (exact enter/exit times)`
       : lane.samples.length
         ? `${plural(lane.count ?? lane.samples.length, 'sample')} (all events, before filters)`
         : `${plural(ml.idx.length, 'marker')}, no samples`;
@@ -109,22 +111,19 @@ export function drawChart(ctx, s) {
     ctx.fillStyle = fg;
     ctx.fillText(laneTitle + (folded ? ' · collapsed' : ''), 6, top + TITLE_H / 2 + 1);
     if (folded) {
-      // collapsed: one strip of the lane's activity (samples per column, darker = more)
-      const act = laneActivity(lane, view.t0, view.t1, cols, null);
-      let mx = 0;
-      for (let c = 0; c < cols; c++) if (act[c] > mx) mx = act[c];
+      // collapsed: one strip of the lane's activity (samples per column, darker = more); a tracer's lane
+      // holds no calls: the worker counts them (its last answer, placed in this view)
+      const strip = lane.calls ? strips?.(lane) : { q: view, act: laneActivity(lane, view.t0, view.t1, cols, null) };
       const y = top + HEAD_H + 1;
-      const scaleX = size.w / cols;
-      for (let c = 0; c < cols; c++) {
-        if (!act[c]) continue;
-        const a = 0.25 + 0.75 * (act[c] / mx);
+      for (const cell of strip ? stripCells(strip.act, strip.q, view, size.w) : []) {
+        const a = 0.25 + 0.75 * cell.v;
         ctx.fillStyle = dark ? `rgba(255,140,60,${a})` : `rgba(214,90,20,${a})`;
-        ctx.fillRect(c * scaleX, y, Math.max(1, scaleX), STRIP_H);
+        ctx.fillRect(cell.x, y, cell.w, STRIP_H);
       }
       return;
     }
     // marker-only lane (a jit dump alone): how the markers accumulate over time (the code cache filling)
-    if (!rows && !lane.samples.length && ml.idx.length && !geo.noTime) {
+    if (!rows && !laneSamples(lane) && ml.idx.length && !geo.noTime) {
       const y0 = top + HEAD_H + 3 * ROW_H - 2;
       const hgt = 3 * ROW_H - 6;
       const n = ml.idx.length;
@@ -161,7 +160,7 @@ export function drawChart(ctx, s) {
         if (!range) return;
         for (const b of rowBoxes(fb.boxes, range, view.t0, view.t1, cols)) boxes.push({ depth: d + 1, node: -1, fn: fb.boxes.func[b.k], x0: b.x0, x1: b.x1 });
       });
-    } else boxes = laneBoxes(lane, sampleNode, tree, view.t0, view.t1, cols, lane.interval.ns);
+    } else boxes = lane.calls ? [] : laneBoxes(lane, sampleNode, tree, view.t0, view.t1, cols, lane.interval.ns); // (a tracer's lane of no thread: no rows)
     for (const b of boxes) {
       const y = top + HEAD_H + (b.depth - 1) * ROW_H;
       if (y + ROW_H < RULER_H || y > size.h) continue;
@@ -205,9 +204,17 @@ export function drawChart(ctx, s) {
   // the sample of the selected byte/record
   if (markedSample >= 0) {
     lanes.forEach((/** @type {any} */ lane, /** @type {number} */ li) => {
-      const k = lane.samples.indexOf(markedSample);
-      if (k < 0) return;
-      const x = xOf(lane.times[k]);
+      let t;
+      if (lane.calls) {
+        // (a tracer's lane holds no samples: the sample's own time and thread lane, from the worker)
+        if (!markedAt || markedAt.sample !== markedSample || markedAt.thread !== lane.thread) return;
+        t = markedAt.time;
+      } else {
+        const k = lane.samples.indexOf(markedSample);
+        if (k < 0) return;
+        t = lane.times[k];
+      }
+      const x = xOf(t);
       const top = laneTop[li] - scrollTop;
       ctx.strokeStyle = dark ? '#7fd4ff' : '#0a58ca';
       ctx.lineWidth = 2;

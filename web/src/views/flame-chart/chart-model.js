@@ -46,14 +46,57 @@ export function typicalGap(times) {
  * @returns {{ns: number, from: string}}
  */
 export function laneInterval(times, event, fileGap, span) {
+  return intervalOf(() => typicalGap(times), event, fileGap, span);
+}
+
+/**
+ * laneInterval of a lane whose median gap is known, or made when asked (`gap`: a number or what makes it).
+ * @param {number | (() => number)} gap
+ * @param {{interval_ns?: number, interval_from?: string}|null|undefined} event
+ * @param {number | (() => number)} fileGap
+ * @param {number} span
+ * @returns {{ns: number, from: string}}
+ */
+export function intervalOf(gap, event, fileGap, span) {
   const given = event ? Number(event.interval_ns) : 0;
   if (event && given > 0 && (event.interval_from === 'period' || event.interval_from === 'frequency'))
     return { ns: given, from: String(event.interval_from) };
-  const g = typicalGap(times);
+  const g = typeof gap === 'function' ? gap() : gap;
   if (g > 0) return { ns: g, from: 'gap' };
   const fg = typeof fileGap === 'function' ? fileGap() : fileGap;
   if (fg > 0) return { ns: fg, from: 'file gap' };
   return { ns: span > 0 ? span / 1000 : 1, from: 'span' };
+}
+
+/**
+ * laneInterval of a tracer's lane (worker/derive.js CallLane: no times, its median gap made by the worker,
+ * the file's when its own is 0): the same answer as laneInterval of its calls' times.
+ * @param {{gap: number, gapFrom: string}} lane
+ * @param {{interval_ns?: number, interval_from?: string}|null|undefined} event
+ * @param {number} span
+ */
+export function callLaneInterval(lane, event, span) {
+  return lane.gapFrom === 'file gap' ? intervalOf(0, event, lane.gap, span) : intervalOf(lane.gap, event, 0, span);
+}
+
+/**
+ * The sample rows of a lane (a tracer's lane: its calls, which it holds no entry of).
+ * @param {{calls?: boolean, count?: number, samples?: ArrayLike<number>}} lane
+ */
+export function laneSamples(lane) {
+  return lane.calls ? Number(lane.count) || 0 : lane.samples ? lane.samples.length : 0;
+}
+
+/**
+ * The first and last time of a lane's samples (a tracer's lane: its calls' first and last start), or null
+ * when it has none.
+ * @param {{calls?: boolean, first?: number, last?: number, count?: number, times?: ArrayLike<number>}} lane
+ * @returns {[number, number] | null}
+ */
+export function laneExtent(lane) {
+  if (lane.calls) return lane.count ? [Number(lane.first), Number(lane.last)] : null;
+  const t = lane.times;
+  return t && t.length ? [t[0], t[t.length - 1]] : null;
 }
 
 /** Sample (index into lane) shown at time t, or -1 (none / gap): a sample lasts its interval `width`, or until the next one. */
@@ -165,6 +208,41 @@ export function laneActivity(lane, t0, t1, cols, sampleCounts) {
     if (t >= t1) break;
     const c = Math.min(cols - 1, Math.floor((t - t0) / dt));
     out[c] += weighted ? /** @type {ArrayLike<number>} */ (sampleCounts)[lane.samples[k]] || 1 : 1;
+  }
+  return out;
+}
+
+/**
+ * The cells of a collapsed lane's activity strip in the view [view.t0, view.t1) drawn `width` px wide, from
+ * activity `act` counted over q = [q.t0, q.t1) at act.length columns (a tracer's comes from the worker and
+ * may be for a view a moment older: its columns are placed where their times are now; the same view: column
+ * c at c * width / cols). [{x, w, v}]: px, and v = the column's count over the busiest column's (0..1].
+ * @param {ArrayLike<number>} act
+ * @param {{t0: number, t1: number}} q
+ * @param {{t0: number, t1: number}} view
+ * @param {number} width
+ */
+export function stripCells(act, q, view, width) {
+  const cols = act.length;
+  /** @type {{x: number, w: number, v: number}[]} */
+  const out = [];
+  let mx = 0;
+  for (let c = 0; c < cols; c++) if (act[c] > mx) mx = act[c];
+  if (!mx) return out;
+  const same = q.t0 === view.t0 && q.t1 === view.t1;
+  const scaleX = width / cols;
+  const dt = (q.t1 - q.t0) / cols;
+  const px = width / (view.t1 - view.t0);
+  for (let c = 0; c < cols; c++) {
+    if (!act[c]) continue;
+    if (same) {
+      out.push({ x: c * scaleX, w: Math.max(1, scaleX), v: act[c] / mx });
+      continue;
+    }
+    const x = (q.t0 + c * dt - view.t0) * px;
+    const w = Math.max(1, dt * px);
+    if (x + w < 0 || x > width) continue;
+    out.push({ x, w, v: act[c] / mx });
   }
   return out;
 }

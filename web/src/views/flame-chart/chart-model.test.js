@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, prepare } from '../../../../tests/reference/analysis.js';
 import { mappings, profile, strings } from '../../../../tests/reference/small-profile.js';
-import { ancestorAt, boxAt, boxesByRow, firstLaneOfPid, laneActivity, laneBoxes, laneInterval, lastAtOrBefore, niceTicks, orderLanes, rowBoxes, sampleAt, threadRows, typicalGap } from './chart-model.js';
+import { ancestorAt, boxAt, boxesByRow, callLaneInterval, firstLaneOfPid, intervalOf, laneActivity, laneBoxes, laneExtent, laneInterval, laneSamples, lastAtOrBefore, niceTicks, orderLanes, rowBoxes, sampleAt, stripCells, threadRows, typicalGap } from './chart-model.js';
 import { collidingInts } from '../../lib/v8-collisions.js';
 
 describe('flame chart model', () => {
@@ -185,5 +185,46 @@ describe('exact calls (XRay): rows by depth, the worker\'s boxes', () => {
     expect(boxAt(boxes, byRow.get(1), 21.6, 1)).toBe(-1);
     // (a row with no boxes in the answer)
     expect(boxAt(boxes, byRow.get(2), 12, 1)).toBe(-1);
+  });
+});
+
+describe("a tracer's lanes (CallLane): a summary per thread, no entry per call", () => {
+  const times = Float64Array.from([10, 13, 16, 20, 23]);
+  const sampleLane = { thread: 0, samples: Int32Array.from([4, 0, 1, 2, 3]), times, count: 5 };
+  // what the worker gives for the same calls (derive.js callLanesFrom of Session.callLanes)
+  const callLane = { thread: 0, calls: true, count: 5, first: 10, last: 23, gap: typicalGap(times), gapFrom: 'gap' };
+  it('its rows, extent and interval are those of its calls as a lane of samples', () => {
+    expect(laneSamples(callLane)).toBe(laneSamples(sampleLane));
+    expect(laneSamples(callLane)).toBe(5);
+    expect(laneExtent(callLane)).toEqual(laneExtent(sampleLane));
+    expect(laneExtent(callLane)).toEqual([10, 23]);
+    expect(laneExtent({ thread: 1, samples: new Int32Array(0), times: new Float64Array(0) })).toBe(null);
+    expect(laneExtent({ ...callLane, count: 0 })).toBe(null);
+    expect(laneSamples({ thread: 1 })).toBe(0);
+    for (const event of [null, {}, { interval_ns: 250000, interval_from: 'period' }])
+      expect(callLaneInterval(callLane, event, 1e6)).toEqual(laneInterval(times, event, 7, 1e6));
+  });
+  it("a lane of one call: the file's gap (the worker's), else 1/1000 of the span, as laneInterval", () => {
+    const one = Float64Array.from([500]);
+    const lane = { thread: 0, calls: true, count: 1, first: 500, last: 500, gap: 7, gapFrom: 'file gap' };
+    expect(callLaneInterval(lane, {}, 1e6)).toEqual(laneInterval(one, {}, 7, 1e6));
+    expect(callLaneInterval({ ...lane, gap: 0 }, {}, 1e6)).toEqual(laneInterval(one, {}, 0, 1e6));
+    expect(intervalOf(() => 3, null, 7, 1e6)).toEqual({ ns: 3, from: 'gap' });
+  });
+  it("places a collapsed lane's strip: the view asked for column by column, an older view's where its times are now", () => {
+    const act = Float32Array.from([2, 0, 1, 0, 4]);
+    // the view it was counted for: column c at c * width / cols, v the share of the busiest column
+    expect(stripCells(act, { t0: 0, t1: 10 }, { t0: 0, t1: 10 }, 100)).toEqual([
+      { x: 0, w: 20, v: 0.5 },
+      { x: 40, w: 20, v: 0.25 },
+      { x: 80, w: 20, v: 1 },
+    ]);
+    // the same as the samples' laneActivity gives in that view
+    const lane = { samples: Int32Array.from([0, 1, 2, 3]), times: Float64Array.from([0, 1, 5, 9.5]) };
+    expect(stripCells(laneActivity(lane, 0, 10, 5, null), { t0: 0, t1: 10 }, { t0: 0, t1: 10 }, 100).map((c) => c.x)).toEqual([0, 40, 80]);
+    // panned by 2: the old columns two units (20 px) to the left; zoomed in 2x on [0, 5): twice as wide, those past it left out
+    expect(stripCells(act, { t0: 0, t1: 10 }, { t0: 2, t1: 12 }, 100).map((c) => [c.x, c.w])).toEqual([[-20, 20], [20, 20], [60, 20]]);
+    expect(stripCells(act, { t0: 0, t1: 10 }, { t0: 0, t1: 5 }, 100).map((c) => [c.x, c.w])).toEqual([[0, 40], [80, 40]]);
+    expect(stripCells(new Float32Array(5), { t0: 0, t1: 10 }, { t0: 0, t1: 10 }, 100)).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { inlinedText } from '../../lib/inlined-tag.jsx';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useDark } from '../../lib/theme.js';
 import { fitCanvas, useElementSize } from '../../lib/element-size.js';
-import { ancestorAt, boxAt, boxesByRow, firstLaneOfPid, laneActivity, laneInterval, lastAtOrBefore, orderLanes, sampleInColumn, sortMarkers, threadRows, typicalGap } from './chart-model.js';
+import { ancestorAt, boxAt, boxesByRow, callLaneInterval, firstLaneOfPid, laneActivity, laneExtent, laneInterval, laneSamples, lastAtOrBefore, orderLanes, sampleInColumn, sortMarkers, threadRows, typicalGap } from './chart-model.js';
 import { drawChart, drawOverview, fmtTime, HEAD_H, laneName, RULER_H, ROW_H, STRIP_H, TITLE_H } from './chart-draw.js';
 import { plural } from '../../lib/format.js';
 import { offsetText } from '../../lib/records.js';
@@ -22,9 +22,13 @@ import './flame-chart.css';
  * @param {{doc:any, analysis:any, matches?:Uint8Array|null, markedSample?:number, selectedNode?:number,
  *   onSelectNode?:(node:number, sample:number)=>void, onSelectRecord?:(row:number)=>void,
  *   onRange?:(t0:number,t1:number)=>void, range?:{t0:number,t1:number}|null, benchRef?:any,
- *   loadCpuLanes?:() => Promise<any[]>, loadFlameBoxes?:(q: {rows: Int32Array, t0: number, t1: number, cols: number}) => Promise<any>}} props
+ *   loadCpuLanes?:() => Promise<any[]>, loadFlameBoxes?:(q: {rows: Int32Array, t0: number, t1: number, cols: number}) => Promise<any>,
+ *   loadCallActivity?:(q: {lanes: Int32Array, t0: number, t1: number, cols: number}) => Promise<Float32Array>,
+ *   markedAt?: {sample: number, time: number, thread: number} | null}} props
  *   loadCpuLanes: the lanes per CPU, asked of the worker when first shown; loadFlameBoxes: the boxes of exact calls
- *   (XRay) in a view, asked of the worker as the view changes (it holds the calls)
+ *   (XRay) in a view, asked of the worker as the view changes (it holds the calls); loadCallActivity: the calls
+ *   started per column of a tracer's lanes (worker/derive.js CallLane: they hold no calls), for collapsed lanes'
+ *   strips and the overview; markedAt: the marked sample's time and thread lane (a tracer's lanes mark it so)
  */
 export function FlameChart(/** @type {any} */ props) {
   // the lanes arrive after the rest of the file ('tables'): LanesPending until then
@@ -32,7 +36,7 @@ export function FlameChart(/** @type {any} */ props) {
 }
 
 /** @param {any} props (FlameChart's) */
-function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode = -1, onSelectNode, onSelectRecord, onRange, range, benchRef, apiRef, hoverNode = -1, onHoverNode, loadCpuLanes, loadFlameBoxes }) {
+function FlameChartOf({ doc, analysis, matches, markedSample = -1, markedAt = null, selectedNode = -1, onSelectNode, onSelectRecord, onRange, range, benchRef, apiRef, hoverNode = -1, onHoverNode, loadCpuLanes, loadFlameBoxes, loadCallActivity }) {
   const threads = doc.threads || [];
   const markers = doc.markers || { rows: new Int32Array(0), time: new Float64Array(0), thread: new Int32Array(0) };
   const [wantCpu, setWantCpu] = useState(false); // the lanes select says per CPU
@@ -93,9 +97,10 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
       }
     }
     for (const l of all) {
-      if (l.times.length) {
-        lo = Math.min(lo, l.times[0]);
-        hi = Math.max(hi, l.times[l.times.length - 1]);
+      const ext = laneExtent(l); // (a tracer's lane: its calls' first and last start)
+      if (ext) {
+        lo = Math.min(lo, ext[0]);
+        hi = Math.max(hi, ext[1]);
       }
     }
     const iv = doc.intervals; // (the exact calls' span)
@@ -117,6 +122,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
     const ls = all.map((l) => {
       const key = (byCpu ? 'c' : 't') + l.thread;
       const count = l.count ?? l.samples.length;
+      if (noTime && l.calls) return { ...l, key, count, interval: { ns: 1, from: 'order' } }; // (calls at time 0: no width to give)
       if (noTime) {
         // no times: the samples in file order, each as wide as the samples it stands for (gperftools counts)
         const times = new Float64Array(l.samples.length);
@@ -127,16 +133,17 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
         }
         return { ...l, key, count, times, interval: { ns: l.weights ? Infinity : 1, from: 'order' } };
       }
-      const interval = laneInterval(l.times, event, fileGap, hi - lo);
-      if (l.samples.length && interval.ns > maxInterval) maxInterval = interval.ns;
+      // (a tracer's lane: the worker made its gap, laneInterval's of its calls' starts)
+      const interval = l.calls ? callLaneInterval(l, event, hi - lo) : laneInterval(l.times, event, fileGap, hi - lo);
+      if (laneSamples(l) && interval.ns > maxInterval) maxInterval = interval.ns;
       return { ...l, key, count, interval };
     });
     if (noTime) {
       lo = 0;
-      hi = Math.max(1, ...all.map((l) => (l.weights ? l.count : l.samples.length ? l.samples[l.samples.length - 1] + 1 : 1)));
+      hi = Math.max(1, ...all.map((l) => (l.weights || l.calls ? l.count : l.samples.length ? l.samples[l.samples.length - 1] + 1 : 1)));
       return { lanes: ls, t0: lo, t1: hi, noTime, zero: 0 };
     }
-    const t1 = hi + (all.some((l) => l.samples.length) ? maxInterval : (hi - lo) * 0.01 || 1);
+    const t1 = hi + (all.some((l) => laneSamples(l)) ? maxInterval : (hi - lo) * 0.01 || 1);
     return { lanes: ls, t0: lo, t1: t1 > lo ? t1 : lo + 1, noTime, zero };
   }, [doc, lanes, byCpu, markers]);
 
@@ -154,6 +161,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
   const laneDepth = useMemo(() => {
     return shown.map((l, li) => {
       if (laneRows[li] && laneRows[li].length) return laneRows[li].length;
+      if (l.calls) return 1; // (a tracer's calls of no thread: in no row)
       if (!l.samples.length) return 3; // marker-only lane: a cumulative count of its markers
       let d = 0;
       for (let k = 0; k < l.samples.length; k++) {
@@ -247,6 +255,65 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
     ask();
   }, [boxQuery]);
 
+  // A tracer's collapsed lanes (worker/derive.js CallLane: they hold no calls): their strips' activity (calls
+  // started per column) is asked of the worker for the view: one question at a time, the latest view next, a
+  // lane asked once a view (a redraw, a hover, another lane collapsed ask nothing again); a lane's last answer
+  // is drawn, placed in the current view, until the next one comes.
+  const stripQuery = useMemo(() => {
+    if (byCpu || !loadCallActivity || !(size.w > 0)) return null;
+    const threads = shown.filter((l) => l.calls && collapsed.has(l.key)).map((l) => l.thread);
+    return threads.length ? { threads, t0: view.t0, t1: view.t1, cols: Math.max(1, Math.floor(size.w)) } : null;
+  }, [byCpu, size.w, shown, collapsed, view]);
+  const stripFetch = useRef(
+    /** @type {{doc: any, busy: boolean, next: any, view: string, asked: Set<number>, last: Map<number, {q: {t0: number, t1: number}, act: Float32Array}>}} */ ({
+      doc: null, busy: false, next: null, view: '', asked: new Set(), last: new Map(),
+    }),
+  );
+  const [stripsIn, setStripsIn] = useState(0); // (answers so far: the chart redraws with each)
+  useEffect(() => {
+    const f = stripFetch.current;
+    if (f.doc !== doc) Object.assign(f, { doc, next: null, view: '', asked: new Set(), last: new Map() });
+    if (!stripQuery || !loadCallActivity) return;
+    const { t0, t1, cols } = stripQuery;
+    const key = `${t0},${t1},${cols}`;
+    if (key !== f.view) {
+      f.view = key;
+      f.asked = new Set();
+    }
+    const missing = stripQuery.threads.filter((th) => !f.asked.has(th));
+    if (!missing.length) return;
+    missing.forEach((th) => f.asked.add(th));
+    const before = f.next && f.next.key === key && f.next.doc === doc ? Array.from(f.next.q.lanes) : [];
+    f.next = { doc, key, q: { lanes: Int32Array.from([...before, ...missing]), t0, t1, cols } };
+    if (f.busy) return;
+    const ask = () => {
+      const job = f.next;
+      f.next = null;
+      f.busy = !!job;
+      if (!job) return;
+      loadCallActivity(job.q).then(
+        (/** @type {Float32Array} */ act) => {
+          if (job.doc === f.doc) {
+            const n = job.q.cols;
+            job.q.lanes.forEach((th, i) => f.last.set(th, { q: { t0: job.q.t0, t1: job.q.t1 }, act: act.subarray(i * n, (i + 1) * n) }));
+            setStripsIn((k) => k + 1);
+          }
+          ask();
+        },
+        () => {
+          // (no answer, as when the worker opened another file: asked again in the next view)
+          if (job.doc === f.doc && f.view === job.key) job.q.lanes.forEach((th) => f.asked.delete(th));
+          ask();
+        },
+      );
+    };
+    ask();
+  }, [stripQuery, doc]);
+  const strips = useCallback(
+    (/** @type {{thread: number}} */ lane) => (stripFetch.current.doc === doc ? stripFetch.current.last.get(lane.thread) : undefined),
+    [doc, stripsIn],
+  );
+
   const dark = useDark();
   const [drag, setDrag] = useState(null); // {kind:'pan'|'range', x0, t0, t1}
   const [hover, setHover] = useState(null);
@@ -281,6 +348,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
       threads,
       markers,
       flameBoxes,
+      strips,
       tree,
       sampleNode,
       names: analysis.names,
@@ -288,13 +356,14 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
       hoverNode,
       selectedNode,
       markedSample,
+      markedAt,
       range: drag && drag.kind === 'range' ? { t0: Math.min(drag.t0, drag.t1), t1: Math.max(drag.t0, drag.t1) } : range,
     });
     const ms = performance.now() - t0p;
     canvas.dataset.drawMs = ms.toFixed(2); // read by the benchmark (e2e/bench.spec.js)
     canvas.dataset.ticks = drawn.ticks.join('|'); // the ruler's labels, as drawn
     if (benchRef) benchRef.current = ms;
-  }, [geo, shown, collapsed, laneTop, laneDepth, laneRows, view, size, scrollTop, dark, analysis, matches, markedSample, selectedNode, drag, range, markersByLane, hoverNode, flameBoxes]);
+  }, [geo, shown, collapsed, laneTop, laneDepth, laneRows, view, size, scrollTop, dark, analysis, matches, markedSample, markedAt, selectedNode, drag, range, markersByLane, hoverNode, flameBoxes, strips]);
 
   useLayoutEffect(() => draw(), [draw]);
 
@@ -350,6 +419,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
       const k = flameBoxes && row != null ? boxAt(flameBoxes.boxes, flameBoxes.byRow.get(row), tOf(x), (view.t1 - view.t0) / Math.max(1, Math.floor(size.w))) : -1;
       return k >= 0 ? { kind: 'interval', k, boxes: flameBoxes?.boxes, depth: depth - 1, x } : { kind: 'none', x };
     }
+    if (lane.calls) return { kind: 'none', x }; // (a tracer's lane holds no samples)
     const k = sampleInColumn(lane, tOf(Math.floor(x)), tOf(Math.floor(x) + 1), lane.interval.ns);
     if (k < 0) return { kind: 'none', x };
     const s = lane.samples[k];
@@ -497,7 +567,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
   const togglePin = (/** @type {string} */ key) => setPinned((p) => (p.includes(key) ? p.filter((k) => k !== key) : p.concat([key])));
   // what a sample's width is (the busiest lane's interval: lanes of one event share it unless it is each lane's gap);
   // a tracer's calls have their own
-  const firstTimed = shown.find((l) => l.samples.length) || geo.lanes.find((l) => l.samples.length);
+  const firstTimed = shown.find((l) => laneSamples(l)) || geo.lanes.find((l) => laneSamples(l));
   const intervalText = geo.noTime
     ? geo.lanes.some((l) => l.weights)
       ? 'records not in time order (the file has no times): stacks in file order, each as wide as its sample count'
@@ -555,6 +625,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, selectedNode 
         <LaneOverview
           lanes={shown}
           geo={geo}
+          loadCallActivity={loadCallActivity}
           view={view}
           dark={dark}
           nameOf={nameOf}
@@ -637,13 +708,43 @@ const OVERVIEW_COLS = 600;
  * The overview track (as in Perfetto's and the Firefox Profiler's track lists): one thin row of
  * activity per lane over the whole profile, in lane order, the view's window outlined; several lanes
  * share a pixel row when there are more lanes than rows. A click scrolls to that lane (and time).
- * @param {{lanes: any[], geo: any, view: {t0:number,t1:number}, dark: boolean, nameOf: (l:any)=>string, onPick: (li:number, t:number)=>void}} props
+ * A tracer's lanes (CallLane) hold no calls: their activity is asked of the worker, once for every lane
+ * (hidden ones too: pinning or hiding asks nothing again).
+ * @param {{lanes: any[], geo: any, view: {t0:number,t1:number}, dark: boolean, nameOf: (l:any)=>string, onPick: (li:number, t:number)=>void,
+ *   loadCallActivity?: (q: {lanes: Int32Array, t0: number, t1: number, cols: number}) => Promise<Float32Array>}} props
  */
-function LaneOverview({ lanes, geo, view, dark, nameOf, onPick }) {
+function LaneOverview({ lanes, geo, view, dark, nameOf, onPick, loadCallActivity }) {
   const ref = useRef(null);
   const size = useElementSize(ref);
   const h = Math.min(OVERVIEW_MAX_H, Math.max(24, lanes.length * 3));
-  const activity = useMemo(() => lanes.map((l) => laneActivity(l, geo.t0, geo.t1, OVERVIEW_COLS, null)), [lanes, geo]);
+  const calls = geo.lanes.some((/** @type {any} */ l) => l.calls);
+  const [answer, setAnswer] = useState(/** @type {{geo: any, byThread: Map<number, Float32Array>} | null} */ (null));
+  const asked = useRef(/** @type {any} */ (null)); // the geo asked for (a new loader each render asks nothing again)
+  useEffect(() => {
+    if (!calls || !loadCallActivity || asked.current === geo) return;
+    asked.current = geo;
+    const threads = Int32Array.from(geo.lanes.filter((/** @type {any} */ l) => l.calls), (/** @type {any} */ l) => l.thread);
+    loadCallActivity({ lanes: threads, t0: geo.t0, t1: geo.t1, cols: OVERVIEW_COLS }).then(
+      (act) => {
+        if (asked.current !== geo) return;
+        const byThread = new Map();
+        threads.forEach((th, i) => byThread.set(th, act.subarray(i * OVERVIEW_COLS, (i + 1) * OVERVIEW_COLS)));
+        setAnswer({ geo, byThread });
+      },
+      () => {
+        if (asked.current === geo) asked.current = null;
+      },
+    );
+  }, [calls, geo]);
+  const activity = useMemo(
+    () =>
+      lanes.map((l) =>
+        l.calls
+          ? (answer && answer.geo === geo && answer.byThread.get(l.thread)) || new Float32Array(OVERVIEW_COLS)
+          : laneActivity(l, geo.t0, geo.t1, OVERVIEW_COLS, null),
+      ),
+    [lanes, geo, answer],
+  );
   useLayoutEffect(() => {
     const canvas = ref.current;
     if (!canvas) return;
@@ -681,13 +782,15 @@ function LaneOverview({ lanes, geo, view, dark, nameOf, onPick }) {
 const OVERVIEW_MAX_H = 96;
 
 /**
- * Every sample's time, sorted (the lanes by thread hold each sample once).
- * @param {{times: Float64Array}[]} lanes
+ * Every sample's time, sorted (the lanes by thread hold each sample once; a tracer's lanes hold none: the
+ * worker gives their gaps).
+ * @param {{times?: Float64Array}[]} lanes
  */
 function allTimes(lanes) {
-  const out = new Float64Array(lanes.reduce((n, l) => n + l.times.length, 0));
+  const out = new Float64Array(lanes.reduce((n, l) => n + (l.times ? l.times.length : 0), 0));
   let at = 0;
   for (const l of lanes) {
+    if (!l.times) continue;
     out.set(l.times, at);
     at += l.times.length;
   }
