@@ -231,6 +231,51 @@ class Nesting {
 
 }  // namespace
 
+namespace {
+
+// The first pass of LanesOfNestedCalls: whether the calls nest (its `nested`), each lane's calls counted
+// (start: n_lanes + 2 entries, lane l's count at l + 1), and each lane's Nesting and stretches left at the
+// end (last first), ready for the second pass.
+bool NestedCallsCounted(const IntervalView& calls, size_t n_samples, size_t lanes, uint64_t origin,
+                        std::vector<int32_t>& start, std::vector<Nesting>& nesting,
+                        std::vector<std::vector<Nesting::Stretch>>& outermost) {
+  auto lane_of = [&](size_t i) {
+    const int32_t th = calls.thread(i);
+    return th >= 0 && static_cast<size_t>(th) < lanes ? static_cast<size_t>(th) : lanes;
+  };
+  nesting.assign(lanes, Nesting());
+  start.assign(lanes + 2, 0);
+  for (size_t i = 0; i < n_samples; ++i) {
+    const size_t l = lane_of(i);
+    ++start[l + 1];
+    uint32_t first;
+    const int32_t d = calls.depth(i);
+    if (l == lanes) {
+      if (calls.thread(i) >= 0) return false;  // (a thread past the table's)
+    } else if (d < 0 || !nesting[l].Take<true>(d, Relative(calls.start(i), origin), &first)) {
+      return false;
+    }
+  }
+  outermost.assign(lanes, {});
+  for (size_t l = 0; l < lanes; ++l) {
+    std::vector<Nesting::Stretch> left = nesting[l].Restart();
+    for (size_t k = 1; k < left.size(); ++k)  // (the calls inside calls that never exited: one after another)
+      if (!(left[k - 1].last_start <= left[k].first_start)) return false;
+    outermost[l].assign(left.rbegin(), left.rend());
+  }
+  return true;
+}
+
+}  // namespace
+
+bool CallsNest(const IntervalView& calls, size_t n_samples, int32_t n_lanes, uint64_t origin) {
+  std::vector<int32_t> start;
+  std::vector<Nesting> nesting;
+  std::vector<std::vector<Nesting::Stretch>> outermost;
+  return NestedCallsCounted(calls, std::min(n_samples, calls.from_samples()), static_cast<size_t>(std::max(n_lanes, 0)),
+                            origin, start, nesting, outermost);
+}
+
 SampleLanes LanesOfNestedCalls(const IntervalView& calls, size_t n_samples, int32_t n_lanes, uint64_t origin, bool* nested) {
   *nested = false;
   SampleLanes out;
@@ -241,27 +286,10 @@ SampleLanes LanesOfNestedCalls(const IntervalView& calls, size_t n_samples, int3
     return th >= 0 && static_cast<size_t>(th) < lanes ? static_cast<size_t>(th) : lanes;
   };
   // First the lanes' sizes and whether the calls nest, then again, each call to its place.
-  std::vector<Nesting> nesting(lanes);
-  out.start.assign(lanes + 2, 0);
-  for (size_t i = 0; i < n_samples; ++i) {
-    const size_t l = lane_of(i);
-    ++out.start[l + 1];
-    uint32_t first;
-    const int32_t d = calls.depth(i);
-    if (l == lanes) {
-      if (calls.thread(i) >= 0) return {};  // (a thread past the table's)
-    } else if (d < 0 || !nesting[l].Take<true>(d, Relative(calls.start(i), origin), &first)) {
-      return {};
-    }
-  }
+  std::vector<Nesting> nesting;
+  std::vector<std::vector<Nesting::Stretch>> outermost;  // each lane's stretches left at the end, last first
+  if (!NestedCallsCounted(calls, n_samples, lanes, origin, out.start, nesting, outermost)) return {};
   for (size_t l = 0; l <= lanes; ++l) out.start[l + 1] += out.start[l];
-  std::vector<std::vector<Nesting::Stretch>> outermost(lanes);  // each lane's stretches left at the end, last first
-  for (size_t l = 0; l < lanes; ++l) {
-    std::vector<Nesting::Stretch> left = nesting[l].Restart();
-    for (size_t k = 1; k < left.size(); ++k)  // (the calls inside calls that never exited: one after another)
-      if (!(left[k - 1].last_start <= left[k].first_start)) return {};
-    outermost[l].assign(left.rbegin(), left.rend());
-  }
   out.samples.resize(static_cast<size_t>(out.start.back()));
   size_t other = static_cast<size_t>(out.start[lanes]);
   for (size_t i = 0; i < n_samples; ++i) {

@@ -62,6 +62,9 @@ SampleLanes LanesOfCalls(const IntervalView& calls, const IntervalRows& rows, si
 // lanes. Then each thread's calls at each depth are in start order as they are (OrderIntervalRows'
 // `in_order`). When false, the lanes are empty (LanesOfCalls makes them). May throw std::bad_alloc.
 SampleLanes LanesOfNestedCalls(const IntervalView& calls, size_t n_samples, int32_t n_lanes, uint64_t origin, bool* nested);
+// LanesOfNestedCalls' `nested` alone (its first pass: the calls read once, in order), for the flame chart's
+// rows of a log whose lanes are not made (an XRay log's page: call_lanes.h).
+bool CallsNest(const IntervalView& calls, size_t n_samples, int32_t n_lanes, uint64_t origin);
 
 // The flame chart's boxes of exact calls in a window, made where the calls are (the page holds none of
 // them): for each row of `which` (a row of `rows`; rows out of range are left out), in that order, the calls

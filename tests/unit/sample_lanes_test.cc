@@ -290,6 +290,7 @@ TEST(SampleLanes, NestedCallsInStartOrder) {
   bool nested = true;
   EXPECT_TRUE(LanesOfNestedCalls(v, p.samples.size(), 2, 0, &nested).samples.empty());
   EXPECT_FALSE(nested);  // (thread 1's tie)
+  EXPECT_FALSE(CallsNest(v, p.samples.size(), 2, 0));
   const SampleLanes want = OrderLanes(p.samples.thread, 2, p.samples.time, 0);
   EXPECT_EQ(want.samples, (std::vector<int32_t>{2, 0, 1, 4, 7, 3, 5, 6}));
   EXPECT_EQ(LanesOfCalls(v, OrderIntervalRows(v, 0), p.samples.size(), 2, 0).samples, want.samples);
@@ -298,12 +299,14 @@ TEST(SampleLanes, NestedCallsInStartOrder) {
   const IntervalView w(q);
   const SampleLanes one = LanesOfNestedCalls(w, q.samples.size(), 1, 0, &nested);
   EXPECT_TRUE(nested);
+  EXPECT_TRUE(CallsNest(w, q.samples.size(), 1, 0));
   EXPECT_EQ(one.samples, (std::vector<int32_t>{2, 0, 1, 3, 4}));
   EXPECT_EQ(one.start, (std::vector<int32_t>{0, 5, 5}));
   // the calls inside a call that never exited starting before the calls before it ended: no nesting
   const Profile r = SampleCalls({0, 0}, {1, 2}, {50, 10});
   LanesOfNestedCalls(IntervalView(r), r.samples.size(), 1, 0, &nested);
   EXPECT_FALSE(nested);
+  EXPECT_FALSE(CallsNest(IntervalView(r), r.samples.size(), 1, 0));
 }
 
 // Calls as an XRay log makes them: each thread's calls nest, the samples come in exit order (a call after
@@ -377,6 +380,7 @@ TEST(SampleLanes, LanesOfCallsAsOrderLanes) {
       // in one pass over their nesting, when they nest (else nothing)
       bool nested = false;
       const SampleLanes one_pass = LanesOfNestedCalls(v, p.samples.size(), n_lanes, origin, &nested);
+      ASSERT_EQ(CallsNest(v, p.samples.size(), n_lanes, origin), nested);  // (its first pass alone)
       if (nested) {
         ++nested_rounds;
         ASSERT_EQ(one_pass.start, want.start);
