@@ -12,6 +12,7 @@ import { fitCanvas, useElementSize } from '../../lib/element-size.js';
 import { ancestorAt, boxAt, boxesByRow, callLaneInterval, firstLaneOfPid, laneActivity, laneExtent, laneInterval, laneSamples, lastAtOrBefore, orderLanes, sampleInColumn, sortMarkers, threadRows, typicalGap } from './chart-model.js';
 import { drawChart, drawOverview, fmtTime, HEAD_H, laneName, RULER_H, ROW_H, STRIP_H, TITLE_H } from './chart-draw.js';
 import { plural } from '../../lib/format.js';
+import { askInTurn } from '../../lib/ask-in-turn.js';
 import { offsetText } from '../../lib/records.js';
 import { stringOf } from '../../lib/strings.js';
 import { formatInt } from '../../lib/format.js';
@@ -236,23 +237,14 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, markedAt = nu
     if (!boxQuery || !loadFlameBoxes) return;
     const f = boxFetch.current;
     f.next = { q: boxQuery, doc };
-    if (f.busy) return;
-    const ask = () => {
-      const job = f.next;
-      f.next = null;
-      f.busy = !!job;
-      if (!job) return;
+    askInTurn(f, (job) => {
       const asked = performance.now();
-      loadFlameBoxes(job.q).then(
-        (/** @type {any} */ boxes) => {
-          // (ms: the question's time to its answer, read by the benchmark)
-          if (boxes) setBoxAnswer({ doc: job.doc, q: job.q, boxes, byRow: boxesByRow(boxes), ms: performance.now() - asked });
-          ask();
-        },
-        () => ask(), // (no answer, as when the worker opened another file: the next view asks again)
-      );
-    };
-    ask();
+      // (no answer, as when the worker opened another file: the next view asks again)
+      return loadFlameBoxes(job.q).then((/** @type {any} */ boxes) => {
+        // (ms: the question's time to its answer, read by the benchmark)
+        if (boxes) setBoxAnswer({ doc: job.doc, q: job.q, boxes, byRow: boxesByRow(boxes), ms: performance.now() - asked });
+      });
+    });
   }, [boxQuery]);
 
   // A tracer's collapsed lanes (worker/derive.js CallLane: they hold no calls): their strips' activity (calls
@@ -285,29 +277,20 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, markedAt = nu
     missing.forEach((th) => f.asked.add(th));
     const before = f.next && f.next.key === key && f.next.doc === doc ? Array.from(f.next.q.lanes) : [];
     f.next = { doc, key, q: { lanes: Int32Array.from([...before, ...missing]), t0, t1, cols } };
-    if (f.busy) return;
-    const ask = () => {
-      const job = f.next;
-      f.next = null;
-      f.busy = !!job;
-      if (!job) return;
+    askInTurn(f, (/** @type {any} */ job) =>
       loadCallActivity(job.q).then(
         (/** @type {Float32Array} */ act) => {
-          if (job.doc === f.doc) {
-            const n = job.q.cols;
-            job.q.lanes.forEach((th, i) => f.last.set(th, { q: { t0: job.q.t0, t1: job.q.t1 }, act: act.subarray(i * n, (i + 1) * n) }));
-            setStripsIn((k) => k + 1);
-          }
-          ask();
+          if (job.doc !== f.doc) return;
+          const n = job.q.cols;
+          job.q.lanes.forEach((/** @type {number} */ th, /** @type {number} */ i) => f.last.set(th, { q: { t0: job.q.t0, t1: job.q.t1 }, act: act.subarray(i * n, (i + 1) * n) }));
+          setStripsIn((k) => k + 1);
         },
         () => {
           // (no answer, as when the worker opened another file: asked again in the next view)
-          if (job.doc === f.doc && f.view === job.key) job.q.lanes.forEach((th) => f.asked.delete(th));
-          ask();
+          if (job.doc === f.doc && f.view === job.key) job.q.lanes.forEach((/** @type {number} */ th) => f.asked.delete(th));
         },
-      );
-    };
-    ask();
+      ),
+    );
   }, [stripQuery, doc]);
   const strips = useCallback(
     (/** @type {{thread: number}} */ lane) => (stripFetch.current.doc === doc ? stripFetch.current.last.get(lane.thread) : undefined),
