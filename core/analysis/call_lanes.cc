@@ -210,7 +210,8 @@ std::vector<float> CallActivity(const IntervalView& calls, const IntervalRows& r
   const std::vector<int32_t>& want = lanes;
   std::vector<double> out(n * n_cols, 0);
   const double dt = (t1 - t0) / static_cast<double>(n_cols);
-  if (n && dt > 0) {
+  // (a view the page could not send, a scale not above 0 or times not finite, would give columns out of order)
+  if (n && dt > 0 && scale > 0 && std::isfinite(scale) && std::isfinite(t0) && std::isfinite(t1) && std::isfinite(dt)) {
     const IntervalView& v = calls;
     const SampleTable& t = samples;
     const size_t n_samples = t.size();

@@ -18,7 +18,7 @@ namespace profscope {
 // Per thread lane with calls, in Session::Lanes(false)'s order (thread rows, then -1: no thread, or a thread
 // past the thread table): its calls, their first and last start, and the median gap between its starts as
 // the page's typicalGap takes it (of up to 2000 gaps spread over the lane; of more than 65 536 calls their
-// mean gap, (last - first) / (calls - 1), which pads the chart's end by under 1/65 535 of its span either
+// mean gap, (last - first) / (calls - 1), which pads the chart's end by under 1/32 767 of its span either
 // way). file_gap: that of all the calls, when some lane's gap is 0 (a lane of one call), else 0. Times as
 // Session::RelativeTime times `scale`.
 struct CallLaneSummary {
@@ -33,7 +33,9 @@ CallLaneSummary SummarizeCallLanes(const IntervalView& calls, const IntervalRows
 
 // The calls (samples) started per column of [t0, t1) at `cols` columns of each lane of `lanes` (threads as
 // CallLaneSummary's, -1 = no thread): lane j's column c is out[j * cols + c], as the page's laneActivity
-// counts a lane's times (times RelativeTime times `scale`, as t0 and t1). A row's calls in the window are
+// counts a lane's times (times RelativeTime times `scale`, as t0 and t1); a lane asked twice is answered at its
+// first place, zeros at the other; all zeros unless scale > 0 and t0 < t1, all finite. At most 2^24 counts:
+// the lanes past them are left out (cols = 600: 27 962 lanes). A row's calls in the window are
 // counted one by one when they are few, else per column by a binary search (a column costs a search,
 // whatever its calls); the calls that never exited (in the rows, but no samples) are taken out after.
 std::vector<float> CallActivity(const IntervalView& calls, const IntervalRows& rows, const SampleTable& samples,

@@ -10,8 +10,10 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "core/analysis/call_lanes.h"
 #include "core/api/session.h"
 #include "core/io/byte_source.h"
 
@@ -109,12 +111,16 @@ void Check(const std::vector<uint8_t>& bytes, const std::string& what) {
       }
     }
   }
-  // one lane asked alone, and a lane asked twice: each answered
+  // a lane asked twice: answered at its first place, zeros at the other; a view it cannot be: zeros
   if (!thread.empty()) {
     const std::vector<int32_t> twice = {thread.back(), thread.back()};
     const std::vector<float> got = s.LaneCallActivity(twice, scale, lo, hi + 1, 16);
     const std::vector<float> want = Activity(times.back(), lo, hi + 1, 16);
     EXPECT_EQ(std::vector<float>(got.begin(), got.begin() + 16), want);
+    EXPECT_EQ(std::vector<float>(got.begin() + 16, got.end()), std::vector<float>(16, 0));
+    for (const auto& [sc, a, b] : std::vector<std::tuple<double, double, double>>{
+             {-1, -100, -5}, {0, lo, hi}, {scale, -INFINITY, hi}, {scale, lo, INFINITY}, {scale, NAN, hi}, {scale, hi, lo}})
+      EXPECT_EQ(s.LaneCallActivity({thread.back()}, sc, a, b, 1000), std::vector<float>(1000, 0)) << sc << " " << a << " " << b;
   }
 }
 
@@ -132,6 +138,58 @@ TEST(CallLanes, AsTheLanesOfEveryCallGiveThem) {
     ++logs;
   }
   EXPECT_GE(logs, 10u);
+}
+
+// Rows of thousands of calls (a long recording's: the tests/data logs have a few per row), counted per column
+// by the search over the rows' blocks, at column counts around the page's: as laneActivity counts the starts.
+TEST(CallLanes, LongRowsCountedPerColumnAsOneByOne) {
+  Profile p;
+  for (size_t d = 0; d < 4; ++d) {
+    p.stacks.frame.push_back(0);
+    p.stacks.prefix.push_back(d == 0 ? kNone : static_cast<int32_t>(d - 1));
+  }
+  // thread 0: 40 000 calls one after another at depth 0, each with one call inside it at depth 1, in exit
+  // order; thread 1: 3 000 calls at depth 0, spread wider. Gaps of 1 to 50 ticks, ties between the threads.
+  std::vector<double> times0, times1;
+  uint64_t t = 1000, u = 1000;
+  uint32_t seed = 7;
+  auto rnd = [&](uint32_t m) { return ((seed = seed * 1103515245u + 12345u) >> 8 & 0xffff) % m; };
+  auto add = [&](int32_t thread, int32_t depth, uint64_t start, uint64_t length) {
+    p.samples.time.push_back(start);
+    p.samples.thread.push_back(thread);
+    p.samples.stack.push_back(depth + 1);
+    p.samples.weight.push_back(length);
+    p.samples.cpu.push_back(kNone);
+    p.samples.event.push_back(0);
+    p.samples.record.push_back(kNone);
+  };
+  for (int k = 0; k < 40000; ++k) {
+    const uint64_t len = 4 + rnd(40);
+    add(0, 1, t + 1, len - 2);  // (the inner call exits first)
+    add(0, 0, t, len);
+    times0.push_back(static_cast<double>(t));
+    times0.push_back(static_cast<double>(t + 1));
+    t += len + rnd(10);
+    if (k % 13 == 0) {
+      add(1, 0, u, 5);
+      times1.push_back(static_cast<double>(u));
+      u += 5 + rnd(200);
+    }
+  }
+  std::sort(times0.begin(), times0.end());
+  p.intervals.from_samples = p.samples.size();
+  const IntervalView v(p);
+  const IntervalRows rows = OrderIntervalRows(v, 0);
+  const double lo = 1000, hi = static_cast<double>(std::max(t, u));
+  for (const size_t cols : {size_t{1}, size_t{3}, size_t{600}, size_t{1280}}) {
+    for (const auto& [t0, t1] : std::vector<std::pair<double, double>>{{lo, hi}, {lo + 7777, lo + 99999}, {hi / 2, hi / 2 + 3.5}}) {
+      const std::vector<float> got = CallActivity(v, rows, p.samples, 2, 0, {0, 1}, 1.0, t0, t1, cols);
+      EXPECT_EQ(std::vector<float>(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(cols)), Activity(times0, t0, t1, cols))
+          << cols << " " << t0 << " " << t1;
+      EXPECT_EQ(std::vector<float>(got.begin() + static_cast<std::ptrdiff_t>(cols), got.end()), Activity(times1, t0, t1, cols))
+          << cols << " " << t0 << " " << t1;
+    }
+  }
 }
 
 TEST(CallLanes, ASamplerHasNone) {

@@ -120,11 +120,16 @@ unwind::UnwindModule* JitUnwind::Module(Dump& d, const JitFunc& f) {
   if (total > unwind::kMaxCfiSectionBytes || u.eh_frame_offset > d.window->size() ||
       total > d.window->size() - u.eh_frame_offset)
     return nullptr;
-  // (through the dump's window: bytes it read ahead are used, and a dump cut or changed since it was read reads
-  // zeros from there, which the session reports as file_changed, rather than failing silently)
-  const uint8_t* at = total ? d.window->Get(u.eh_frame_offset, static_cast<size_t>(total)) : nullptr;
-  if (total && !at) return nullptr;
-  std::vector<uint8_t> bytes(at, at + static_cast<size_t>(total));
+  std::vector<uint8_t> bytes(static_cast<size_t>(total));
+  // (read as they are, not through the window: its read-ahead would read 4 MiB for each code's tables, found
+  // in any order)
+  const size_t got = total ? d.window->source().Read(u.eh_frame_offset, bytes.data(), bytes.size()) : 0;
+  if (got != bytes.size()) {
+    // a dump cut or changed since it was read: the window reads where it ended, so the session reports it
+    // (file_changed), rather than fewer frames unwound without a word
+    d.window->Get(u.eh_frame_offset + got, 1);
+    return nullptr;
+  }
   std::vector<uint8_t> hdr(bytes.begin() + static_cast<std::ptrdiff_t>(u.eh_frame_size), bytes.end());
   bytes.resize(static_cast<size_t>(u.eh_frame_size));
   const uint64_t eh = JitEhFrameAddress(f.end - f.start);
