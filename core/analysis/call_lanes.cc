@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "core/model/min_heap.h"
+
 namespace profscope {
 namespace {
 
@@ -76,23 +78,8 @@ void MergeStarts(const IntervalView& v, const IntervalRows& rows, const std::vec
   for (size_t src = 0; src < which.size(); ++src)
     if (next(src, static_cast<size_t>(rows.first[static_cast<size_t>(which[src])]), &h)) heap.push_back(h);
   if (next(which.size(), 0, &h)) heap.push_back(h);
-  auto later = [](const Head& a, const Head& b) { return a.start > b.start; };
-  std::make_heap(heap.begin(), heap.end(), later);
-  // (the top is replaced and sifted down in place: one pass down the heap a call)
-  auto sift_down = [&] {
-    const size_t n = heap.size();
-    size_t i = 0;
-    const Head x = heap[0];
-    for (;;) {
-      size_t c = 2 * i + 1;
-      if (c >= n) break;
-      if (c + 1 < n && heap[c + 1].start < heap[c].start) ++c;
-      if (heap[c].start >= x.start) break;
-      heap[i] = heap[c];
-      i = c;
-    }
-    heap[i] = x;
-  };
+  auto before = [](const Head& a, const Head& b) { return a.start < b.start; };
+  MakeHeap(heap, before);
   while (!heap.empty()) {
     if (!f(heap[0].start)) return;
     if (next(heap[0].src, heap[0].at + 1, &h)) {
@@ -102,7 +89,7 @@ void MergeStarts(const IntervalView& v, const IntervalRows& rows, const std::vec
       heap.pop_back();
       if (heap.empty()) return;
     }
-    sift_down();
+    SiftDown(heap, 0, before);  // (the top replaced: one pass down the heap a call)
   }
 }
 
