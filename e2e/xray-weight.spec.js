@@ -36,8 +36,19 @@ test('an XRay log is weighted by time by default; "Calls" counts calls', async (
   await weight.getByLabel('Calls').check();
   await expect(runRow.locator('.ct-total')).toContainText('56'); // every call is under run (stack_flame_count.txt sums to 56)
   await expect(runRow.locator('.ct-self')).toHaveText(/^1\b/);
+  // run's calls (every call is under it) and their records come from the worker, which keeps each call's
+  // node (the page holds no array of them for a tracer's log); the first one's record is selected
+  await runRow.click();
+  const strip = page.getByTestId('frame-samples');
+  await expect(strip).toContainText('56 samples');
+  await expect(page.getByTestId('frame-sample-pos')).toHaveText('1 / 56');
+  await expect(strip).toContainText(/sample #\d+ .* · record \d+ at 0x/);
+  await page.getByRole('button', { name: 'Next sample' }).click();
+  await expect(page.getByTestId('frame-sample-pos')).toHaveText('2 / 56');
   await page.getByRole('tab', { name: 'Flame graph' }).click();
   await expect(flame).toHaveAttribute('aria-label', /calls by count/);
+  // the selected record's call is marked: its stack, also from the worker (run and the call's own frames)
+  await expect.poll(async () => Number(await page.locator('.flame-graph').getAttribute('data-marked'))).toBeGreaterThanOrEqual(1);
   await shot(page, '44-xray-flame-by-calls');
   // back to time: the choice is part of the view state (the URL)
   await weight.getByLabel('Time').check();

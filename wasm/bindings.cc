@@ -541,11 +541,13 @@ class JsSession {
   // A sample's thread lane: its thread row, or -1 (no thread, or one past the threads: sampleLanes(false)'s
   // last lane).
   int32_t LaneOf(int32_t thread) const { return thread >= 0 && static_cast<size_t>(thread) < p().threads.size() ? thread : -1; }
+  // Are the exact calls the samples (an XRay log: its lanes are callLanes, no lane draws samples)?
+  bool callsAreSamples() const { return session_.CallsAreSamples(); }
   // The flame chart's thread lanes of a log whose calls are its samples (XRay), without a lane entry per
   // call (Session::CallLanes): {thread, count, first, last, gap, fileGap}, times RelativeTime times `scale`,
   // as sampleLanes' times; null when the calls are not the samples (sampleLanes then).
   val callLanes(double scale) const {
-    if (!session_.CallsAreSamples()) return val::null();
+    if (!callsAreSamples()) return val::null();
     const profscope::CallLaneSummary lanes = session_.CallLanes(scale);
     val out = val::object();
     out.set("thread", Copy("Int32Array", lanes.thread));
@@ -726,6 +728,7 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("eventTotals", &JsSession::eventTotals)
       .function("flameRows", &JsSession::flameRows)
       .function("flameBoxes", &JsSession::flameBoxes)
+      .function("callsAreSamples", &JsSession::callsAreSamples)
       .function("callLanes", &JsSession::callLanes)
       .function("callActivity", &JsSession::callActivity)
       .function("cpuRows", &JsSession::cpuRows)

@@ -325,6 +325,8 @@ export interface Session {
   flameRows(): { thread: Int32Array; depth: Int32Array; first: Int32Array; calls: number; lo: number; hi: number };
   /** The boxes the flame chart draws of rows `rows` (flameRows' indexes) in [t0, t1) at `cols` columns: calls thinner than a column that start in a column drawn already are left out. Times are this session's times times `scale` (as t0, t1). */
   flameBoxes(rows: Int32Array, scale: number, t0: number, t1: number, cols: number): { row: Int32Array; start: Float64Array; end: Float64Array; func: Int32Array; record: Int32Array };
+  /** Are the exact calls the samples (an XRay log)? Its thread lanes are then callLanes', and no lane draws samples. */
+  callsAreSamples(): boolean;
   /** The flame chart's thread lanes of a log whose exact calls are its samples (XRay), with no entry per call: per lane with calls, in sampleLanes(false)'s order (thread rows, then -1 = no thread), its thread, calls, first and last start (times as every time here, times `scale`), and the median gap of its starts that the page's typicalGap takes of a lane's times (of a lane of more than 65 536 calls, their mean gap: under a pixel of the whole chart either way); fileGap: that of every sample, when some lane's gap is 0 (else 0). null when the calls are not the samples (sampleLanes then). */
   callLanes(scale: number): { thread: Int32Array; count: Float64Array; first: Float64Array; last: Float64Array; gap: Float64Array; fileGap: number } | null;
   /** The calls (samples) started per column of [t0, t1) at `cols` columns of each of `lanes` (callLanes' threads): lane j's column c is [j * cols + c]; times as flameBoxes'. */

@@ -5,7 +5,6 @@
 // nothing selected.
 import { useCallback, useEffect, useMemo } from 'preact/hooks';
 import { useOwnedState } from './owned-state.js';
-import { samplesOf } from '../worker/call-nodes.js';
 
 /**
  * @typedef {{node: number, samples: Int32Array, rows?: Int32Array, k: number, slot: any, row: number, pending?: boolean, address?: bigint | null, time?: number}} FrameSamples
@@ -57,9 +56,8 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
         return;
       }
       try {
-        // the node's samples from the analysis's sample -> node; their records from the worker
-        const samples = samplesOf({ ...analysis.tree, sampleNode: analysis.sampleNode }, node);
-        const { rows } = await client.sampleRows(samples, analysis?.gen);
+        // the node's samples and their records, from the worker (which keeps each sample's node)
+        const { samples, rows } = await client.nodeSamples(node, analysis?.gen);
         let k = 0;
         if (sample >= 0) {
           const at = samples.indexOf(sample);
@@ -100,17 +98,29 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
   const markedSample = selectedRow >= 0 && rowSample.row === selectedRow ? rowSample.sample : -1;
   /** @type {{sample: number, time: number, thread: number} | null} the marked sample's time (ns) and thread lane */
   const markedAt = useMemo(() => (markedSample >= 0 ? { sample: markedSample, time: rowSample.time, thread: rowSample.thread } : null), [markedSample, rowSample]);
+  // the marked sample's call node in this analysis, asked of the worker (which keeps each sample's node)
+  const [markedNode, setMarkedNode] = useOwnedState(analysis, () => ({ sample: -1, node: -1 }));
+  useEffect(() => {
+    if (!analysis || markedSample < 0 || markedNode.sample === markedSample) return undefined;
+    let stale = false;
+    client
+      .sampleNode(markedSample, analysis.gen)
+      .then((r) => !stale && setMarkedNode({ sample: markedSample, node: r.node }))
+      .catch(() => {}); // (cancelled: another analysis replaced this one, and asks again)
+    return () => {
+      stale = true;
+    };
+  }, [client, analysis, markedSample, markedNode]);
   const marked = useMemo(() => {
-    if (!analysis || markedSample < 0) return null;
-    const n0 = analysis.sampleNode[markedSample];
-    if (n0 < 0) return null;
+    const n0 = markedSample >= 0 && markedNode.sample === markedSample ? markedNode.node : -1;
+    if (!analysis || n0 < 0) return null;
     const set = new Set();
     for (let n = n0; n >= 0; n = analysis.tree.parent[n]) {
       const li = analysis.layout.layoutOf[n];
       if (li >= 0) set.add(li);
     }
     return set;
-  }, [analysis, markedSample]);
+  }, [analysis, markedSample, markedNode]);
 
   const selFunc = analysis && selNode > 0 ? analysis.tree.func[selNode] : -1;
   // a function picked in the Functions table: its heaviest call node

@@ -255,15 +255,25 @@ export class DecoderClient {
   }
 
   /**
-   * The record rows of samples (the page finds a call node's samples in its analysis's sampleNode).
-   * `gen`: the analysis they were found in; the request is dropped ({cancelled}) when the worker has made
-   * another since (the node clicked is then of a tree no longer shown).
-   * @param {Int32Array} samples
+   * The samples of a call node (in sample order) and their record rows. `gen`: the analysis the node is of;
+   * the request is dropped ({cancelled}) when the worker has made another since (the node clicked is then
+   * of a tree no longer shown).
+   * @param {number} node
    * @param {number} [gen]
-   * @returns {Promise<{rows: Int32Array}>}
+   * @returns {Promise<{node: number, samples: Int32Array, rows: Int32Array}>}
    */
-  sampleRows(samples, gen) {
-    return this.request('sampleRows', { samples, gen });
+  nodeSamples(node, gen) {
+    return this.request('nodeSamples', { node, gen });
+  }
+
+  /**
+   * The call node of a sample in analysis `gen` (-1: filtered out or dropped); dropped as for nodeSamples.
+   * @param {number} sample
+   * @param {number} [gen]
+   * @returns {Promise<{sample: number, node: number}>}
+   */
+  sampleNode(sample, gen) {
+    return this.request('sampleNode', { sample, gen });
   }
 
   /**

@@ -206,15 +206,18 @@ describe('DecoderClient: answers the page must tell apart', () => {
     await expect(asked).rejects.toMatchObject({ cancelled: true });
   });
 
-  it("a call node's samples found in an analysis the worker has since replaced: their rows are dropped as cancelled", async () => {
+  it("a call node's samples asked of an analysis the worker has since replaced: the request is dropped as cancelled", async () => {
     const { c, w } = await openedClient();
-    const samples = Int32Array.of(1, 4);
-    const asked = c.sampleRows(samples, 7);
+    const asked = c.nodeSamples(3, 7);
     const req = w.posted.at(-1);
-    expect(req).toMatchObject({ type: 'sampleRows', gen: 7 });
-    expect(Array.from(req.samples)).toEqual([1, 4]);
-    w.answer({ type: 'error', id: req.id, request: 'sampleRows', message: 'the call tree was remade meanwhile', stale: true });
+    expect(req).toMatchObject({ type: 'nodeSamples', node: 3, gen: 7 });
+    w.answer({ type: 'error', id: req.id, request: 'nodeSamples', message: 'the call tree was remade meanwhile', stale: true });
     await expect(asked).rejects.toMatchObject({ cancelled: true });
+    const node = c.sampleNode(5, 7);
+    const req2 = w.posted.at(-1);
+    expect(req2).toMatchObject({ type: 'sampleNode', sample: 5, gen: 7 });
+    w.answer({ type: 'sampleNode', id: req2.id, sample: 5, node: 4 });
+    await expect(node).resolves.toMatchObject({ node: 4 });
   });
 
   it('a view too large to build is a ViewError (the page takes its options back)', async () => {

@@ -24,7 +24,8 @@
 //   {type:'analyze', id, opts}                         {type:'analyze', id, analysis}
 //   {type:'sandwich', id, opts, func}                  {type:'sandwich', id, func, sandwich:{callers, callees}, names}
 //   {type:'functionTotals', id}                        {type:'functionTotals', id, self, total}
-//   {type:'sampleRows', id, samples, gen}              {type:'sampleRows', id, rows}
+//   {type:'nodeSamples', id, node, gen}                {type:'nodeSamples', id, node, samples, rows}  (a call node's samples, their records)
+//   {type:'sampleNode', id, sample, gen}               {type:'sampleNode', id, sample, node}  (a sample's call node, -1: none)
 //   {type:'recordSample', id, row}                     {type:'recordSample', id, row, sample, time, thread}
 //   {type:'slot', id, sample, node}                    {type:'slot', id, sample, row, address, slot, fields, label, time}
 //   {type:'library', id, func}                         {type:'library', id, func, lib}
@@ -246,7 +247,7 @@ async function open({ file: main, name, dataFiles = [], sideFiles = [], sideFold
   // selected sample's comes with its slot)
   const sampleCounts = lap('sample columns', s.sampleCounts());
 
-  const analysis = new FileAnalysis(s, profile, strings, base.scale);
+  const analysis = new FileAnalysis(s, profile, strings, base.scale, { pageDrawsSamples: !s.callsAreSamples() });
   file = { analysis, labels: null, format: String(summary.format ?? ''), name: String(name || main.name || 'file') };
   const totals = s.eventTotals();
   const decoderOptions = parseJson(s.decoderOptionsJson(), /** @type {any} */ ({}));
@@ -535,11 +536,19 @@ self.onmessage = async (e) => {
         self.postMessage({ type: 'functionTotals', id: msg.id, self: t.self, total: t.total }, [t.self.buffer, t.total.buffer]);
         break;
       }
-      case 'sampleRows': {
-        // the record rows of a call node's samples (the session has every sample's: the worker keeps no column of them)
-        requireTree(msg.gen); // (stale: another analysis was made since the page found these samples)
-        const rows = requireSession().sampleRecordsOf(msg.samples);
-        self.postMessage({ type: 'sampleRows', id: msg.id, rows }, [rows.buffer]);
+      case 'nodeSamples': {
+        // the samples of call node `node` of analysis `gen` (the worker keeps each sample's node) and their
+        // record rows (the session has every sample's)
+        const { analysis } = requireTree(msg.gen);
+        const samples = analysis.nodeSamples(Number(msg.node));
+        const rows = requireSession().sampleRecordsOf(samples);
+        self.postMessage({ type: 'nodeSamples', id: msg.id, node: msg.node, samples, rows }, [samples.buffer, rows.buffer]);
+        break;
+      }
+      case 'sampleNode': {
+        // the call node of sample `sample` in analysis `gen` (a selected record's stack, marked in the graphs)
+        const { analysis } = requireTree(msg.gen);
+        self.postMessage({ type: 'sampleNode', id: msg.id, sample: msg.sample, node: analysis.sampleNode(Number(msg.sample)) });
         break;
       }
       case 'recordSample': {

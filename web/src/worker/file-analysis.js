@@ -2,7 +2,7 @@
 // The analysis of the open file, in the worker: the core aggregates (session.analyze, given the
 // page's options as JSON), the worker keeps the last call tree for the questions that follow
 // (samples of a node, function totals, callchain slots) and lays out the flame graph.
-import { functionTotals, layoutFlame, searchFuncs } from './call-nodes.js';
+import { functionTotals, layoutFlame, samplesOf, searchFuncs } from './call-nodes.js';
 
 /** @typedef {import('../../../wasm/profscope').Session} Session */
 /** @typedef {import('../../../wasm/profscope').CallTreeResult} CallTreeResult */
@@ -49,9 +49,13 @@ export class FileAnalysis {
    * @param {import('./session-columns.js').KeptColumns} profile
    * @param {string[]} strings
    * @param {number} scale ns per unit of the session's times
+   * @param {{pageDrawsSamples?: boolean}} [how] pageDrawsSamples: the page's flame chart draws lanes of
+   *   samples, and needs each sample's call node (false when the calls are the samples: XRay's lanes are
+   *   summaries, and the page asks for a node's samples and a sample's node)
    */
-  constructor(session, profile, strings, scale) {
+  constructor(session, profile, strings, scale, how = {}) {
     this.session = session;
+    this.pageDrawsSamples = how.pageDrawsSamples ?? true;
     this.profile = profile;
     this.strings = strings;
     this.scale = scale;
@@ -133,10 +137,12 @@ export class FileAnalysis {
     const layout = layoutFlame(tree, this.names, opts.filter?.event ?? 0);
     const matches = searchFuncs(this.names, opts.search || '');
     return {
-      // copies: the worker keeps lastTree, the page gets transferred copies; sample -> node is the page's
-      // alone (the worker needs it for nothing: 4 bytes a sample)
+      // copies: the worker keeps lastTree, the page gets transferred copies. Sample -> node (4 bytes a
+      // sample) stays here, where a node's samples and a sample's node are asked for (nodeSamples,
+      // sampleNode); the page gets a copy only when its lanes draw samples (null: an XRay log's lanes
+      // are summaries of its calls, and 4 bytes a call copied would be for nothing)
       tree: treeColumns(tree, true),
-      sampleNode: takeSampleNode(tree),
+      sampleNode: this.pageDrawsSamples ? tree.sampleNode.slice() : null,
       samples: tree.samples,
       notice: tree.notice || '', // shown in part (an inverted tree too large to build whole: its heaviest nodes)
       weight: opts.weight || 'samples', // what self/total count
@@ -147,6 +153,23 @@ export class FileAnalysis {
       gen: this.generation,
       ms: performance.now() - t0,
     };
+  }
+
+  /**
+   * The samples behind call node `node` of the last tree (its subtree), in sample order.
+   * @param {number} node
+   */
+  nodeSamples(node) {
+    return this.lastTree ? samplesOf(this.lastTree, node) : new Int32Array(0);
+  }
+
+  /**
+   * The call node of sample `sample` in the last tree: -1 when it was filtered out or dropped, or is not there.
+   * @param {number} sample
+   */
+  sampleNode(sample) {
+    const sn = this.lastTree?.sampleNode;
+    return sn && sample >= 0 && sample < sn.length ? sn[sample] : -1;
   }
 
   /**
@@ -177,16 +200,6 @@ export class FileAnalysis {
     };
     return { callers: half('callers'), callees: half('callees') };
   }
-}
-
-/**
- * The tree's sample -> node, for the page: the tree the worker keeps has it no more.
- * @param {CallTreeResult} t
- */
-function takeSampleNode(t) {
-  const out = t.sampleNode;
-  t.sampleNode = new Int32Array(0);
-  return out;
 }
 
 /**

@@ -104,3 +104,41 @@ describe('FileAnalysis and views too large to build', () => {
     expect(() => a.sandwich({}, 3)).toThrow(RangeError);
   });
 });
+
+describe("FileAnalysis keeps each sample's call node", () => {
+  // main -> a (samples 0, 2), main -> b (sample 1), sample 3 filtered out
+  const TREE = {
+    parent: Int32Array.of(-1, 0, 1, 1),
+    func: Int32Array.of(-1, 0, 1, 2),
+    depth: Int32Array.of(0, 1, 2, 2),
+    subtreeEnd: Int32Array.of(4, 4, 3, 4),
+    self: Float64Array.of(0, 0, 2, 1),
+    total: Float64Array.of(3, 3, 2, 1),
+    sampleNode: Int32Array.of(2, 3, 2, -1),
+    count: 4,
+    samples: 3,
+  };
+  const session = () => {
+    const s = stubSession();
+    s.analyze = () => ({ ...TREE, sampleNode: TREE.sampleNode.slice() });
+    return s;
+  };
+  it("answers a node's samples and a sample's node from the last tree", () => {
+    const a = new FileAnalysis(/** @type {any} */ (session()), /** @type {any} */ ({}), [], 1);
+    expect(Array.from(a.nodeSamples(2))).toEqual([]); // (no tree yet)
+    expect(a.sampleNode(0)).toBe(-1);
+    a.run({});
+    expect(Array.from(a.nodeSamples(1))).toEqual([0, 1, 2]); // main's subtree
+    expect(Array.from(a.nodeSamples(2))).toEqual([0, 2]);
+    expect(Array.from(a.nodeSamples(3))).toEqual([1]);
+    expect([0, 1, 2, 3, 4, -1].map((k) => a.sampleNode(k))).toEqual([2, 3, 2, -1, -1, -1]);
+  });
+  it('gives the page a copy of sample -> node only when its lanes draw samples', () => {
+    const drawn = new FileAnalysis(/** @type {any} */ (session()), /** @type {any} */ ({}), [], 1).run({});
+    expect(Array.from(drawn.sampleNode)).toEqual([2, 3, 2, -1]);
+    const calls = new FileAnalysis(/** @type {any} */ (session()), /** @type {any} */ ({}), [], 1, { pageDrawsSamples: false });
+    expect(calls.run({}).sampleNode).toBeNull();
+    expect(Array.from(calls.nodeSamples(2))).toEqual([0, 2]); // the worker still answers
+    expect(calls.sampleNode(1)).toBe(3);
+  });
+});

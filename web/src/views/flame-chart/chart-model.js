@@ -273,7 +273,7 @@ export function laneBoxes(lane, sampleNode, tree, t0, t1, width, interval) {
   };
   for (let x = 0; x < width; x++) {
     const k = sampleInColumn(lane, t0 + x * dt, t0 + (x + 1) * dt, interval);
-    const n = k >= 0 ? sampleNode[lane.samples[k]] : -1;
+    const n = k >= 0 ? (sampleNode[lane.samples[k]] ?? -1) : -1; // (a sample the array does not reach: none)
     if (n === prevNode) continue;
     prevNode = n;
     if (n < 0) {

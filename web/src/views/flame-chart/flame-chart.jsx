@@ -60,7 +60,8 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, markedAt = nu
   const byCpu = wantCpu && !!cpuLanes && cpuLanes.length > 0;
   const lanes = byCpu && cpuLanes ? cpuLanes : doc.lanes || [];
   const tree = analysis.tree;
-  const sampleNode = analysis.sampleNode;
+  // sample -> call node: null when no lane draws samples (a tracer's lanes are summaries of its calls)
+  const sampleNode = analysis.sampleNode || NO_NODES;
   // lane choices, by lane key ('t' + thread row or 'c' + CPU): pinned in pin order, hidden, collapsed
   const [pinned, setPinned] = useState(/** @type {string[]} */ ([]));
   const [hidden, setHidden] = useState(() => new Set());
@@ -166,7 +167,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, markedAt = nu
       if (!l.samples.length) return 3; // marker-only lane: a cumulative count of its markers
       let d = 0;
       for (let k = 0; k < l.samples.length; k++) {
-        const n = sampleNode[l.samples[k]];
+        const n = sampleNode[l.samples[k]] ?? -1;
         if (n >= 0 && tree.depth[n] > d) d = tree.depth[n];
       }
       return d;
@@ -406,7 +407,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, markedAt = nu
     const k = sampleInColumn(lane, tOf(Math.floor(x)), tOf(Math.floor(x) + 1), lane.interval.ns);
     if (k < 0) return { kind: 'none', x };
     const s = lane.samples[k];
-    const n = sampleNode[s];
+    const n = sampleNode[s] ?? -1;
     if (n < 0) return { kind: 'none', x };
     const a = ancestorAt(tree, n, depth);
     return a > 0 ? { kind: 'frame', node: a, sample: s, time: lane.times[k], x } : { kind: 'none', x };
@@ -684,6 +685,8 @@ const INTERVAL_FROM = {
 };
 
 // files with this many lanes get the overview track
+/** The sample -> node of an analysis whose lanes draw no samples (a tracer's): every sample in none. */
+const NO_NODES = new Int32Array(0);
 const OVERVIEW_MIN_LANES = 8;
 const OVERVIEW_COLS = 600;
 
