@@ -593,7 +593,25 @@ class JsSession {
 
   // The call tree of the options' JSON form (core/api/analysis_options_json.h),
   // or {error} when the text is not such options or the view is too large to build.
-  val analyze(std::string json) {
+  val analyze(std::string json) { return Analyzed(json, false); }
+  // The same, but the tree's sample -> node stays here, not copied (4 bytes a sample): nodeSamples and
+  // sampleNode answer from it, keptSampleNode copies it. It is the last tree made so, until the next.
+  val analyzeKeeping(std::string json) { return Analyzed(json, true); }
+  // The samples of call node `node` of the kept tree (its subtree), in sample order: an Int32Array.
+  val nodeSamples(int32_t node) const { return Copy("Int32Array", profscope::SamplesUnder(kept_, node)); }
+  // The call node of sample `sample` in the kept tree; -1 when filtered out or dropped, or not there.
+  int32_t sampleNode(double sample) const {
+    return sample >= 0 && sample < static_cast<double>(kept_.sample_node.size()) ? kept_.sample_node[static_cast<size_t>(sample)] : -1;
+  }
+  // The kept tree's sample -> node (an Int32Array copy): for a page whose lanes draw samples.
+  val keptSampleNode() const { return Copy("Int32Array", kept_.sample_node); }
+  val analysisCanon() { return Copy("Int32Array", session_.AnalysisCanon()); }
+  val analysisNameIds() { return Copy("Int32Array", session_.AnalysisNameIds()); }
+  std::string analysisName(int canon) { return session_.AnalysisName(canon); }
+  std::string analysisLibrary(int canon) { return session_.AnalysisLibrary(canon); }
+
+ private:
+  val Analyzed(const std::string& json, bool keep) {
     profscope::AnalysisOptions o;
     std::string error;
     val out = val::object();
@@ -601,7 +619,7 @@ class JsSession {
       out.set("error", error);
       return out;
     }
-    const profscope::CallTree t = session_.Analyze(o);
+    profscope::CallTree t = session_.Analyze(o);
     if (!t.error.empty()) {  // a view too large to build (an inverted tree of deep stacks)
       out.set("error", t.error);
       return out;
@@ -612,18 +630,19 @@ class JsSession {
     out.set("subtreeEnd", Copy("Int32Array", t.subtree_end));
     out.set("self", Copy("Float64Array", t.self));
     out.set("total", Copy("Float64Array", t.total));
-    out.set("sampleNode", Copy("Int32Array", t.sample_node));
     out.set("count", static_cast<double>(t.size()));
     out.set("samples", static_cast<double>(t.samples));
     if (!t.notice.empty()) out.set("notice", t.notice);  // shown in part (an inverted tree too large: its heaviest nodes)
+    if (keep) {
+      kept_ = {};
+      kept_.subtree_end = std::move(t.subtree_end);  // (what SamplesUnder reads)
+      kept_.sample_node = std::move(t.sample_node);
+    } else {
+      out.set("sampleNode", Copy("Int32Array", t.sample_node));
+    }
     return out;
   }
-  val analysisCanon() { return Copy("Int32Array", session_.AnalysisCanon()); }
-  val analysisNameIds() { return Copy("Int32Array", session_.AnalysisNameIds()); }
-  std::string analysisName(int canon) { return session_.AnalysisName(canon); }
-  std::string analysisLibrary(int canon) { return session_.AnalysisLibrary(canon); }
 
- private:
   // Times relative to the session's origin (0 stays 0): exact as doubles.
   template <typename T, typename F>
   val IntervalColumn(const char* ctor, F f) const {
@@ -638,6 +657,7 @@ class JsSession {
   JsSource src_;
   std::vector<std::unique_ptr<JsSource>> extra_;
   profscope::Session session_;
+  profscope::CallTree kept_;  // analyzeKeeping's last tree: its subtree ends and sample -> node only
 };
 
 std::string Version() { return "profscope 0.1.0"; }
@@ -729,6 +749,10 @@ EMSCRIPTEN_BINDINGS(profscope) {
       .function("flameRows", &JsSession::flameRows)
       .function("flameBoxes", &JsSession::flameBoxes)
       .function("callsAreSamples", &JsSession::callsAreSamples)
+      .function("analyzeKeeping", &JsSession::analyzeKeeping)
+      .function("nodeSamples", &JsSession::nodeSamples)
+      .function("sampleNode", &JsSession::sampleNode)
+      .function("keptSampleNode", &JsSession::keptSampleNode)
       .function("callLanes", &JsSession::callLanes)
       .function("callActivity", &JsSession::callActivity)
       .function("cpuRows", &JsSession::cpuRows)

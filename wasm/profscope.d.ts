@@ -357,6 +357,14 @@ export interface Session {
    * of a sandwich: `json` is JSON.stringify of AnalysisOptionsJson. {error} when it is not.
    */
   analyze(json: string): CallTreeResult | { error: string };
+  /** As analyze, but the tree's sample -> node stays in the module (kept until the next analyzeKeeping): nodeSamples, sampleNode and keptSampleNode read it. */
+  analyzeKeeping(json: string): CallTreeColumns & { samples: number } | { error: string };
+  /** The samples of call node `node` of the kept tree (its subtree), in sample order. */
+  nodeSamples(node: number): Int32Array;
+  /** The call node of a sample in the kept tree: -1 when filtered out or dropped, or not there. */
+  sampleNode(sample: number): number;
+  /** A copy of the kept tree's sample -> node (for a page whose lanes draw samples). */
+  keptSampleNode(): Int32Array;
   analysisCanon(): Int32Array;          // func row -> canonical func (merged by name)
   analysisNameIds(): Int32Array;        // canonical func -> string id, -1 for names made by the analysis
   analysisName(canon: number): string;  // the name of a canonical func ("[unknown]", "[lib] PATH" for those)

@@ -128,6 +128,37 @@ describe.each(CASES)('$name', ({ file, side }) => {
       close();
     }
   });
+  it("a kept tree (analyzeKeeping: the page's) answers a node's samples and a sample's node as the tree's sample -> node says", async () => {
+    const { session: s, close } = await openSession(file, { side: side || [] });
+    try {
+      for (const o of [{}, { invert: true }, { filter: { threads: [0] } }]) {
+        const json = JSON.stringify({ filter: {}, ...o });
+        const whole = core(s, { filter: {}, ...o });
+        const kept = s.analyzeKeeping(json);
+        expect(kept.sampleNode, 'not copied').toBeUndefined();
+        for (const k of ['parent', 'func', 'depth', 'subtreeEnd', 'self', 'total']) expect(Array.from(kept[k]), k).toEqual(Array.from(whole[k]));
+        expect(Array.from(s.keptSampleNode())).toEqual(Array.from(whole.sampleNode));
+        const sn = whole.sampleNode;
+        const step = Math.max(1, Math.floor(sn.length / 997));
+        for (let k = 0; k < sn.length; k += step) expect(s.sampleNode(k)).toBe(sn[k]);
+        expect([s.sampleNode(-1), s.sampleNode(sn.length)]).toEqual([-1, -1]);
+        // the root, the heaviest nodes, a leaf, and nodes the tree does not have
+        const byTotal = Array.from(whole.total.keys()).sort((a, b) => whole.total[b] - whole.total[a]);
+        for (const n of [0, ...byTotal.slice(0, 8), whole.count - 1]) {
+          const want = [];
+          for (let k = 0; k < sn.length; k++) if (sn[k] >= n && sn[k] < whole.subtreeEnd[n]) want.push(k);
+          expect(Array.from(s.nodeSamples(n)), `node ${n} of ${json}`).toEqual(want);
+        }
+        expect(Array.from(s.nodeSamples(-1))).toEqual([]);
+        expect(Array.from(s.nodeSamples(whole.count))).toEqual([]);
+        // another tree made without keeping leaves the kept one
+        core(s, { filter: {}, invert: !o.invert });
+        expect(Array.from(s.keptSampleNode())).toEqual(Array.from(whole.sampleNode));
+      }
+    } finally {
+      close();
+    }
+  });
 });
 
 // Deep stacks (issue 16): every view is linear in the stacks, so a 100 000-deep recursion (an XRay log

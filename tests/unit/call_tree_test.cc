@@ -82,6 +82,38 @@ TEST(CallTree, PlainMergesFunctionsByNameAndCountsEverySample) {
   for (size_t n = 1; n < t.size(); ++n) EXPECT_LT(t.parent[n], static_cast<int32_t>(n));
 }
 
+TEST(CallTree, SamplesUnderANodeAreThoseOfItsSubtreeInSampleOrder) {
+  Fixture f;
+  CallTreeBuilder b(f.p);
+  CallTree t = b.Build({});
+  const auto node_of = [&](std::initializer_list<const char*> path) {
+    int32_t n = 0;
+    for (const char* name : path) {
+      const int32_t want = FuncNamed(b, name);
+      int32_t child = kNone;
+      for (int32_t c = n + 1; c < t.subtree_end[static_cast<size_t>(n)]; c = t.subtree_end[static_cast<size_t>(c)])
+        if (t.func[static_cast<size_t>(c)] == want) child = c;
+      n = child;
+      if (n < 0) break;
+    }
+    return n;
+  };
+  using V = std::vector<int32_t>;
+  EXPECT_EQ(SamplesUnder(t, 0), (V{0, 1, 2, 3, 4, 5}));  // the root: every sample, the empty stack's too
+  EXPECT_EQ(SamplesUnder(t, node_of({"main"})), (V{0, 1, 2, 3, 4}));
+  EXPECT_EQ(SamplesUnder(t, node_of({"main", "a"})), (V{0, 1, 2}));
+  EXPECT_EQ(SamplesUnder(t, node_of({"main", "a", "b"})), (V{0, 1}));
+  EXPECT_EQ(SamplesUnder(t, node_of({"main", "a", "a", "a"})), (V{2}));
+  EXPECT_EQ(SamplesUnder(t, node_of({"main", "libx", "liby"})), (V{3}));
+  EXPECT_EQ(SamplesUnder(t, -1), V{});
+  EXPECT_EQ(SamplesUnder(t, static_cast<int32_t>(t.size())), V{});
+  // samples filtered out are under no node
+  AnalysisOptions o;
+  o.threads = {1};
+  CallTree t1 = b.Build(o);
+  EXPECT_EQ(SamplesUnder(t1, 0), (V{2, 3, 5}));
+}
+
 TEST(CallTree, FiltersByThreadCpuAndTimeRange) {
   Fixture f;
   CallTreeBuilder b(f.p);

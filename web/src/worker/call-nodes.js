@@ -8,7 +8,6 @@
 //   what the flame graph draws (views/flame-graph/flame-draw.js).
 
 /** @typedef {import('../../../wasm/profscope').CallTreeColumns} CallTreeColumns */
-/** @typedef {CallTreeColumns & {sampleNode: Int32Array}} CallTreeWithSamples */
 
 /**
  * Children lists (CSR) sorted by total descending, then name.
@@ -115,23 +114,6 @@ export function nodePath(tree, n) {
  */
 export function isUnder(tree, n, a) {
   return n >= a && n < tree.subtreeEnd[a];
-}
-
-/**
- * Original samples behind call node a (its subtree), in sample order.
- * @param {CallTreeWithSamples} tree
- * @param {number} a
- */
-export function samplesOf(tree, a) {
-  const lo = a;
-  const hi = a >= 0 && a < tree.count ? tree.subtreeEnd[a] : a;
-  const sn = tree.sampleNode;
-  let c = 0;
-  for (let i = 0; i < sn.length; i++) if (sn[i] >= lo && sn[i] < hi) c++;
-  const out = new Int32Array(c);
-  c = 0;
-  for (let i = 0; i < sn.length; i++) if (sn[i] >= lo && sn[i] < hi) out[c++] = i;
-  return out;
 }
 
 /**

@@ -2,10 +2,10 @@
 // The analysis of the open file, in the worker: the core aggregates (session.analyze, given the
 // page's options as JSON), the worker keeps the last call tree for the questions that follow
 // (samples of a node, function totals, callchain slots) and lays out the flame graph.
-import { functionTotals, layoutFlame, samplesOf, searchFuncs } from './call-nodes.js';
+import { functionTotals, layoutFlame, searchFuncs } from './call-nodes.js';
 
 /** @typedef {import('../../../wasm/profscope').Session} Session */
-/** @typedef {import('../../../wasm/profscope').CallTreeResult} CallTreeResult */
+/** @typedef {import('../../../wasm/profscope').CallTreeColumns & {samples: number, sampleNode?: Int32Array}} KeptTree */
 /** @typedef {import('../../../wasm/profscope').AnalysisOptionsJson} AnalysisOptionsJson */
 
 /**
@@ -64,7 +64,8 @@ export class FileAnalysis {
     this.canon = session.analysisCanon();
     this.refreshNames();
     this.unknown = this.names.lastIndexOf('[unknown]');
-    /** @type {CallTreeResult | null} the last analysis (samplesOf, functionTotals, slot answer from it) */
+    /** @type {KeptTree | null} the last analysis (functionTotals and slot answer from it; its sample -> node
+     * stays in the module: nodeSamples, sampleNode) */
     this.lastTree = null;
     /** @type {PageOptions | null} */
     this.lastOpts = null;
@@ -97,11 +98,13 @@ export class FileAnalysis {
   }
 
   /**
-   * The core's call tree for the page's options.
+   * The core's call tree for the page's options. `keep`: its sample -> node stays in the module
+   * (analyzeKeeping: the tree the page shows, whose nodes' samples are asked for), not in the answer.
    * @param {PageOptions} opts
-   * @returns {CallTreeResult}
+   * @param {boolean} [keep]
+   * @returns {KeptTree}
    */
-  tree(opts) {
+  tree(opts, keep = false) {
     const f = opts.filter || {};
     /** @type {AnalysisOptionsJson} */
     const o = {
@@ -118,7 +121,7 @@ export class FileAnalysis {
       ...(opts.weight ? { weight: opts.weight } : {}),
     };
     if (opts.sandwich) o.sandwich = { mode: opts.sandwich.mode, func: opts.sandwich.func };
-    const t = this.session.analyze(JSON.stringify(o));
+    const t = keep ? this.session.analyzeKeeping(JSON.stringify(o)) : this.session.analyze(JSON.stringify(o));
     if ('error' in t) throw new ViewError(t.error);
     this.refreshNames(); // collapse-library adds pseudo functions
     return t;
@@ -130,7 +133,7 @@ export class FileAnalysis {
    */
   run(opts) {
     const t0 = performance.now();
-    const tree = this.tree(opts);
+    const tree = this.tree(opts, true);
     this.lastTree = tree;
     this.lastOpts = opts;
     this.generation++;
@@ -138,11 +141,11 @@ export class FileAnalysis {
     const matches = searchFuncs(this.names, opts.search || '');
     return {
       // copies: the worker keeps lastTree, the page gets transferred copies. Sample -> node (4 bytes a
-      // sample) stays here, where a node's samples and a sample's node are asked for (nodeSamples,
+      // sample) stays in the module, which answers a node's samples and a sample's node (nodeSamples,
       // sampleNode); the page gets a copy only when its lanes draw samples (null: an XRay log's lanes
       // are summaries of its calls, and 4 bytes a call copied would be for nothing)
       tree: treeColumns(tree, true),
-      sampleNode: this.pageDrawsSamples ? tree.sampleNode.slice() : null,
+      sampleNode: this.pageDrawsSamples ? this.session.keptSampleNode() : null,
       samples: tree.samples,
       notice: tree.notice || '', // shown in part (an inverted tree too large to build whole: its heaviest nodes)
       weight: opts.weight || 'samples', // what self/total count
@@ -160,7 +163,7 @@ export class FileAnalysis {
    * @param {number} node
    */
   nodeSamples(node) {
-    return this.lastTree ? samplesOf(this.lastTree, node) : new Int32Array(0);
+    return this.lastTree ? this.session.nodeSamples(node) : new Int32Array(0);
   }
 
   /**
@@ -168,8 +171,7 @@ export class FileAnalysis {
    * @param {number} sample
    */
   sampleNode(sample) {
-    const sn = this.lastTree?.sampleNode;
-    return sn && sample >= 0 && sample < sn.length ? sn[sample] : -1;
+    return this.lastTree ? this.session.sampleNode(sample) : -1;
   }
 
   /**
@@ -204,7 +206,7 @@ export class FileAnalysis {
 
 /**
  * The columns of a call tree the page draws (copies when the worker keeps the tree).
- * @param {CallTreeResult} t
+ * @param {KeptTree} t
  * @param {boolean} copy
  * @returns {import('../../../wasm/profscope').CallTreeColumns}
  */

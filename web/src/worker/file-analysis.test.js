@@ -30,6 +30,10 @@ function stubSession() {
       if (o.invert || o.sandwich?.mode === 'callers') return { error: 'the inverted tree of these stacks is too large to build: …' };
       return ROOT_ONLY;
     },
+    analyzeKeeping(/** @type {string} */ json) {
+      return this.analyze(json);
+    },
+    keptSampleNode: () => new Int32Array(0),
   };
 }
 
@@ -118,12 +122,22 @@ describe("FileAnalysis keeps each sample's call node", () => {
     count: 4,
     samples: 3,
   };
+  // (the module keeps the sample -> node of analyzeKeeping's tree; this stub's node samples are those of TREE)
   const session = () => {
-    const s = stubSession();
+    const s = /** @type {any} */ (stubSession());
     s.analyze = () => ({ ...TREE, sampleNode: TREE.sampleNode.slice() });
+    let kept = new Int32Array(0);
+    s.analyzeKeeping = (/** @type {string} */ json) => {
+      const { sampleNode, ...rest } = s.analyze(json);
+      kept = sampleNode;
+      return rest;
+    };
+    s.keptSampleNode = () => kept.slice();
+    s.sampleNode = (/** @type {number} */ k) => (k >= 0 && k < kept.length ? kept[k] : -1);
+    s.nodeSamples = (/** @type {number} */ n) => Int32Array.from(kept.keys()).filter((k) => kept[k] >= n && kept[k] < TREE.subtreeEnd[n]);
     return s;
   };
-  it("answers a node's samples and a sample's node from the last tree", () => {
+  it("answers a node's samples and a sample's node from the module's kept tree, once it has one", () => {
     const a = new FileAnalysis(/** @type {any} */ (session()), /** @type {any} */ ({}), [], 1);
     expect(Array.from(a.nodeSamples(2))).toEqual([]); // (no tree yet)
     expect(a.sampleNode(0)).toBe(-1);
