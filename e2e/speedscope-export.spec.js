@@ -15,7 +15,7 @@ import { REPO, SHOTS } from './helpers.js';
 const RELEASE = path.join(REPO, 'node_modules', 'speedscope', 'dist', 'release');
 const NATIVE = path.join(REPO, 'build', 'native', 'profscope');
 const DATA = path.join(REPO, 'tests', 'data');
-const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'profscope-speedscope-'));
+let TMP = ''; // (made in beforeAll: the runner that lists the tests loads this file too, and would leave one)
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
   '.wasm': 'application/wasm', '.png': 'image/png', '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.txt': 'text/plain' };
@@ -24,6 +24,7 @@ let server;
 let base;
 
 test.beforeAll(async () => {
+  TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'profscope-speedscope-'));
   // speedscope's own files under /, the exports under /profiles/
   server = http.createServer((req, res) => {
     const url = decodeURIComponent(new URL(req.url, 'http://x').pathname);

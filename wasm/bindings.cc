@@ -469,7 +469,7 @@ class JsSession {
   int sampleRecord(int i) const { return At(p().samples.record, i); }
   // One sample's thread lane (as sampleLanes(false) puts it): its thread row, -1 when it has none (or for a
   // sample that is not there).
-  int sampleLane(int i) const { return LaneOf(At(p().samples.thread, i)); }
+  int sampleLane(int i) const { return session_.SampleLane(i); }
   // The record rows of the given samples (an Int32Array of sample numbers; -1 for one that is not there).
   // Read and written through a small buffer in the heap (a node's samples may be all 4 M of a file's).
   val sampleRecordsOf(const val& samples) const {
@@ -538,9 +538,6 @@ class JsSession {
     out.set("record", Fill<int32_t>("Int32Array", b.call.size(), [&](size_t k) { return v.record(call(k)); }));
     return out;
   }
-  // A sample's thread lane: its thread row, or -1 (no thread, or one past the threads: sampleLanes(false)'s
-  // last lane).
-  int32_t LaneOf(int32_t thread) const { return thread >= 0 && static_cast<size_t>(thread) < p().threads.size() ? thread : -1; }
   // Are the exact calls the samples (an XRay log: its lanes are callLanes, no lane draws samples)?
   bool callsAreSamples() const { return session_.CallsAreSamples(); }
   // The flame chart's thread lanes of a log whose calls are its samples (XRay), without a lane entry per

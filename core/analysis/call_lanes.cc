@@ -9,11 +9,6 @@
 namespace profscope {
 namespace {
 
-// A sample's thread lane: its thread row, or -1 (no thread, or one past the threads: Lanes(false)'s last lane).
-int32_t LaneOfThread(int32_t thread, size_t n_threads) {
-  return thread >= 0 && static_cast<size_t>(thread) < n_threads ? thread : -1;
-}
-
 // The page's typicalGap (web/src/views/flame-chart/chart-model.js) of `n` sorted times given one by one:
 // the median of the gaps before times 1, 1 + step, 1 + 2 step ... (up to 2000 of them, step at least 1),
 // not below 0; 0 for fewer than 2 times.
@@ -53,7 +48,6 @@ void MergeStarts(const IntervalView& v, const IntervalRows& rows, const std::vec
     size_t src;  // which[src], or extra when src == which.size()
     size_t at;   // the place of the call (an index of rows.order) or of the extra start
   };
-  auto relative = [&](uint64_t t) { return t == 0 ? uint64_t{0} : t - origin; };
   // the source's first call at or after `at` that is a sample (false: none left)
   auto next = [&](size_t src, size_t at, Head* h) {
     if (src == which.size()) {
@@ -66,7 +60,7 @@ void MergeStarts(const IntervalView& v, const IntervalRows& rows, const std::vec
     for (; at < end; ++at) {
       const auto call = static_cast<size_t>(rows.order[at]);
       if (call < n_samples) {
-        *h = {relative(v.start(call)), src, at};
+        *h = {Relative(v.start(call), origin), src, at};
         return true;
       }
     }
@@ -120,16 +114,13 @@ CallLaneSummary SummarizeCallLanes(const IntervalView& calls, const IntervalRows
   const IntervalView& v = calls;
   const SampleTable& t = samples;
   const size_t n = t.size();
-  auto LaneOf = [&](int32_t th) { return LaneOfThread(th, n_threads); };
-  auto relative = [&](uint64_t x) { return x == 0 ? uint64_t{0} : x - origin; };
   // per lane (the last: no thread): calls, first and last start; the starts of the calls in no row
   std::vector<double> count(n_threads + 1, 0);
   std::vector<uint64_t> first(n_threads + 1, UINT64_MAX), last(n_threads + 1, 0), unrowed;
   size_t i = 0;
   t.thread.ForEach([&](int32_t th) {
-    const uint64_t at = relative(t.time[i++]);
-    const int32_t l = LaneOf(th);
-    const size_t k = l < 0 ? n_threads : static_cast<size_t>(l);
+    const uint64_t at = Relative(t.time[i++], origin);
+    const size_t k = LaneOfKey(th, n_threads);
     ++count[k];
     first[k] = std::min(first[k], at);
     last[k] = std::max(last[k], at);
@@ -189,11 +180,18 @@ CallLaneSummary SummarizeCallLanes(const IntervalView& calls, const IntervalRows
   return out;
 }
 
+size_t CallActivityColumns(size_t cols) { return std::clamp<size_t>(cols, 1, size_t{1} << 16); }
+
+size_t CallActivitySize(size_t lanes, size_t cols) {
+  const size_t n_cols = CallActivityColumns(cols);
+  return std::min(lanes, (size_t{1} << 24) / n_cols) * n_cols;  // (at most 2^24 counts)
+}
+
 std::vector<float> CallActivity(const IntervalView& calls, const IntervalRows& rows, const SampleTable& samples,
                                 size_t n_threads, uint64_t origin, const std::vector<int32_t>& lanes, double scale,
                                 double t0, double t1, size_t cols) {
-  const size_t n_cols = std::clamp<size_t>(cols, 1, size_t{1} << 16);
-  const size_t n = std::min<size_t>(lanes.size(), (size_t{1} << 24) / n_cols);  // (at most 2^24 counts)
+  const size_t n_cols = CallActivityColumns(cols);
+  const size_t n = CallActivitySize(lanes.size(), cols) / n_cols;
   const std::vector<int32_t>& want = lanes;
   std::vector<double> out(n * n_cols, 0);
   const double dt = (t1 - t0) / static_cast<double>(n_cols);
@@ -202,7 +200,6 @@ std::vector<float> CallActivity(const IntervalView& calls, const IntervalRows& r
     const IntervalView& v = calls;
     const SampleTable& t = samples;
     const size_t n_samples = t.size();
-    auto LaneOf = [&](int32_t th) { return LaneOfThread(th, n_threads); };
     const auto last_col = static_cast<int64_t>(n_cols) - 1;
     // a time's column (relative to the origin, as a double): -1 before t0, n_cols from t1 on (laneActivity's
     // arithmetic, in doubles); a start's
@@ -212,12 +209,12 @@ std::vector<float> CallActivity(const IntervalView& calls, const IntervalRows& r
       if (at >= t1) return static_cast<int64_t>(n_cols);
       return std::min(last_col, static_cast<int64_t>(std::floor((at - t0) / dt)));
     };
-    auto col = [&](uint64_t x) { return col_at(static_cast<double>(x == 0 ? uint64_t{0} : x - origin)); };
+    auto col = [&](uint64_t x) { return col_at(static_cast<double>(Relative(x, origin))); };
     std::vector<int32_t> slot(n_threads, -1);  // thread -> its lane in `want` (the first, asked twice)
     int32_t none_slot = -1;
     for (size_t j = n; j-- > 0;) {
-      const int32_t l = LaneOf(want[j]);
-      if (l >= 0) slot[static_cast<size_t>(l)] = static_cast<int32_t>(j);
+      const size_t l = LaneOfKey(want[j], n_threads);
+      if (l < n_threads) slot[l] = static_cast<int32_t>(j);
       else none_slot = static_cast<int32_t>(j);
     }
     auto start_at = [&](size_t k) { return v.start(static_cast<size_t>(rows.order[k])); };
@@ -254,10 +251,10 @@ std::vector<float> CallActivity(const IntervalView& calls, const IntervalRows& r
     }
     // the calls that never exited are in the rows but are no samples
     for (size_t call = n_samples; call < v.size(); ++call) {
-      const int32_t th = v.thread(call);
-      if (th < 0 || static_cast<size_t>(th) >= n_threads || slot[static_cast<size_t>(th)] < 0) continue;
+      const size_t l = LaneOfKey(v.thread(call), n_threads);
+      if (l == n_threads || slot[l] < 0) continue;
       const int64_t c = col(v.start(call));
-      if (c >= 0 && c <= last_col) --out[static_cast<size_t>(slot[static_cast<size_t>(th)]) * n_cols + static_cast<size_t>(c)];
+      if (c >= 0 && c <= last_col) --out[static_cast<size_t>(slot[l]) * n_cols + static_cast<size_t>(c)];
     }
     // no thread (never in an XRay log): its samples, one by one
     if (none_slot >= 0) {
@@ -265,7 +262,7 @@ std::vector<float> CallActivity(const IntervalView& calls, const IntervalRows& r
       size_t i = 0;
       t.thread.ForEach([&](int32_t th) {
         const size_t s = i++;
-        if (LaneOf(th) >= 0) return;
+        if (LaneOfKey(th, n_threads) < n_threads) return;
         const int64_t c = col(t.time[s]);
         if (c >= 0 && c <= last_col) ++o[c];
       });

@@ -38,6 +38,10 @@ CallLaneSummary SummarizeCallLanes(const IntervalView& calls, const IntervalRows
 // the lanes past them are left out (cols = 600: 27 962 lanes). A row's calls in the window are
 // counted one by one when they are few, else per column by a binary search (a column costs a search,
 // whatever its calls); the calls that never exited (in the rows, but no samples) are taken out after.
+// The columns CallActivity counts at `cols` (clamped to [1, 2^16]), and how many counts it answers for
+// `lanes` lanes: a multiple of those columns, at most 2^24.
+size_t CallActivityColumns(size_t cols);
+size_t CallActivitySize(size_t lanes, size_t cols);
 std::vector<float> CallActivity(const IntervalView& calls, const IntervalRows& rows, const SampleTable& samples,
                                 size_t n_threads, uint64_t origin, const std::vector<int32_t>& lanes, double scale,
                                 double t0, double t1, size_t cols);

@@ -70,9 +70,6 @@ void SortRuns(std::vector<int32_t>& order, const std::vector<int32_t>& bounds, K
   }
 }
 
-// A time as a shell sees it, relative to the origin (0 stays 0): the order of Session::RelativeTime.
-uint64_t Relative(uint64_t t, uint64_t origin) { return t == 0 ? 0 : t - origin; }
-
 }  // namespace
 
 IntervalRows OrderIntervalRows(const IntervalView& calls, uint64_t origin, size_t in_order) {
@@ -156,10 +153,7 @@ SampleLanes OrderLanes(const PackedColumn<int32_t>& key, int32_t n_lanes, const 
   const size_t n = key.size();
   const size_t lanes = static_cast<size_t>(std::max(n_lanes, 0));
   size_t run = 0;
-  auto lane_of = [&](size_t i) {
-    const int32_t k = key.At(i, &run);  // (in order: GroupRows' passes cost no search)
-    return k >= 0 && static_cast<size_t>(k) < lanes ? static_cast<size_t>(k) : lanes;
-  };
+  auto lane_of = [&](size_t i) { return LaneOfKey(key.At(i, &run), lanes); };  // (in order: GroupRows' passes cost no search)
   GroupRows(n, lanes, lane_of, out.samples, out.start);
   std::vector<int32_t> scratch;
   Counts counts;
@@ -239,10 +233,7 @@ namespace {
 bool NestedCallsCounted(const IntervalView& calls, size_t n_samples, size_t lanes, uint64_t origin,
                         std::vector<int32_t>& start, std::vector<Nesting>& nesting,
                         std::vector<std::vector<Nesting::Stretch>>& outermost) {
-  auto lane_of = [&](size_t i) {
-    const int32_t th = calls.thread(i);
-    return th >= 0 && static_cast<size_t>(th) < lanes ? static_cast<size_t>(th) : lanes;
-  };
+  auto lane_of = [&](size_t i) { return LaneOfKey(calls.thread(i), lanes); };
   nesting.assign(lanes, Nesting());
   start.assign(lanes + 2, 0);
   for (size_t i = 0; i < n_samples; ++i) {
@@ -281,10 +272,7 @@ SampleLanes LanesOfNestedCalls(const IntervalView& calls, size_t n_samples, int3
   SampleLanes out;
   const size_t lanes = static_cast<size_t>(std::max(n_lanes, 0));
   n_samples = std::min(n_samples, calls.from_samples());
-  auto lane_of = [&](size_t i) {
-    const int32_t th = calls.thread(i);
-    return th >= 0 && static_cast<size_t>(th) < lanes ? static_cast<size_t>(th) : lanes;
-  };
+  auto lane_of = [&](size_t i) { return LaneOfKey(calls.thread(i), lanes); };
   // First the lanes' sizes and whether the calls nest, then again, each call to its place.
   std::vector<Nesting> nesting;
   std::vector<std::vector<Nesting::Stretch>> outermost;  // each lane's stretches left at the end, last first

@@ -12,6 +12,15 @@
 
 namespace profscope {
 
+// A time as a shell sees it, relative to the origin (0 stays 0): the order of Session::RelativeTime.
+inline uint64_t Relative(uint64_t t, uint64_t origin) { return t == 0 ? 0 : t - origin; }
+
+// The lane of a sample whose key (thread row, CPU index) is `key`, among `n_lanes` keyed lanes: the key, or
+// n_lanes (the lane of the keys outside [0, n_lanes): no thread, kNone).
+inline size_t LaneOfKey(int32_t key, size_t n_lanes) {
+  return key >= 0 && static_cast<size_t>(key) < n_lanes ? static_cast<size_t>(key) : n_lanes;
+}
+
 // Lane l's samples are samples[start[l], start[l + 1]) for l in [0, n_lanes]: lanes 0 .. n_lanes - 1
 // are the samples whose key is l, lane n_lanes those whose key is outside [0, n_lanes) (kNone). Each
 // lane is in time order, samples of equal time in sample order.

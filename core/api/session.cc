@@ -393,6 +393,14 @@ SampleLanes Session::Lanes(bool by_cpu) const {
   return OrderLanes(t.cpu, most + 1, t.time, time_origin_);
 }
 
+int32_t Session::SampleLane(int64_t sample) const {
+  const SampleTable& t = res_.profile.samples;
+  if (sample < 0 || static_cast<uint64_t>(sample) >= t.size()) return -1;
+  const size_t n = res_.profile.threads.size();
+  const size_t lane = LaneOfKey(t.thread[static_cast<size_t>(sample)], n);
+  return lane == n ? -1 : static_cast<int32_t>(lane);
+}
+
 const IntervalView& Session::Calls() const {
   if (!calls_) calls_ = std::make_unique<IntervalView>(res_.profile);
   return *calls_;
@@ -426,8 +434,8 @@ CallLaneSummary Session::CallLanes(double scale) const {
 
 std::vector<float> Session::LaneCallActivity(const std::vector<int32_t>& lanes, double scale, double t0, double t1,
                                              int32_t cols) const {
-  const size_t n_cols = static_cast<size_t>(std::clamp(cols, 1, 1 << 16));
-  if (!CallsAreSamples()) return std::vector<float>(std::min<size_t>(lanes.size(), (size_t{1} << 24) / n_cols) * n_cols, 0);
+  const auto n_cols = static_cast<size_t>(std::max(cols, 1));
+  if (!CallsAreSamples()) return std::vector<float>(CallActivitySize(lanes.size(), n_cols), 0);
   return CallActivity(Calls(), FlameRows(), res_.profile.samples, res_.profile.threads.size(), time_origin_, lanes, scale,
                       t0, t1, n_cols);
 }

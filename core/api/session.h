@@ -154,6 +154,9 @@ class Session {
   // The samples by thread row (by_cpu: by CPU), each lane in time order; by CPU, no lanes (start
   // empty) when no sample names a CPU or one passes 65535.
   SampleLanes Lanes(bool by_cpu) const;
+  // One sample's lane in Lanes(false): its thread row, or -1 (no thread, a thread past the table, or no such
+  // sample): where the flame chart marks a selected record's sample.
+  int32_t SampleLane(int64_t sample) const;
   // The exact calls (XRay enter/exit pairs; made once a decode: the depth of every stack is found once, not
   // for every box the flame chart asks for).
   const IntervalView& Calls() const;

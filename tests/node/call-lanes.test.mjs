@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openSession } from '../../wasm/load-node.mjs';
 import { callLanesFrom, lanesFrom } from '../../web/src/worker/derive.js';
 import { callLaneInterval, laneActivity, laneExtent, laneInterval, laneSamples, typicalGap } from '../../web/src/views/flame-chart/chart-model.js';
@@ -18,7 +18,13 @@ import { threadsXRay } from './xray-threads.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const D = (...p) => path.join(ROOT, 'tests', 'data', ...p);
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'profscope-call-lanes-'));
+const made = [];
+const tmp = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'profscope-call-lanes-'));
+  made.push(d);
+  return d;
+};
+afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 const written = (/** @type {string} */ name, /** @type {Buffer} */ bytes) => {
   const f = path.join(tmp(), name);

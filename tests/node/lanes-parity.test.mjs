@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openSession } from '../../wasm/load-node.mjs';
 import { lanesFrom } from '../../web/src/worker/derive.js';
 import { threadRows } from '../../web/src/views/flame-chart/chart-model.js';
@@ -18,8 +18,12 @@ import { deepXRay } from './hostile/make-hostile-formats.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const D = (...p) => path.join(ROOT, 'tests', 'data', ...p);
 
+const made = [];
+afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 const deepLog = () => {
-  const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'profscope-lanes-')), 'deep.log');
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'profscope-lanes-'));
+  made.push(d);
+  const f = path.join(d, 'deep.log');
   fs.writeFileSync(f, deepXRay(fs.readFileSync(D('xray', 'fdr_threads', 'xray.log')), 100000));
   return f;
 };

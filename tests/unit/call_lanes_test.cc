@@ -71,9 +71,14 @@ void Check(const std::vector<uint8_t>& bytes, const std::string& what) {
     if (lanes.start[l + 1] == lanes.start[l]) continue;
     thread.push_back(l + 1 < n_lanes ? static_cast<int32_t>(l) : -1);
     times.emplace_back();
-    for (int32_t k = lanes.start[l]; k < lanes.start[l + 1]; ++k)
-      times.back().push_back(s.RelativeTime(time[static_cast<size_t>(lanes.samples[static_cast<size_t>(k)])]) * scale);
+    for (int32_t k = lanes.start[l]; k < lanes.start[l + 1]; ++k) {
+      const int32_t sample = lanes.samples[static_cast<size_t>(k)];
+      times.back().push_back(s.RelativeTime(time[static_cast<size_t>(sample)]) * scale);
+      ASSERT_EQ(s.SampleLane(sample), thread.back()) << "sample " << sample;  // (where a selected record is marked)
+    }
   }
+  EXPECT_EQ(s.SampleLane(-1), -1);
+  EXPECT_EQ(s.SampleLane(static_cast<int64_t>(s.result().profile.samples.size())), -1);
   const CallLaneSummary sum = s.CallLanes(scale);
   ASSERT_EQ(sum.thread, thread);
   double lo = INFINITY, hi = -INFINITY;
@@ -201,6 +206,18 @@ TEST(CallLanes, ASamplerHasNone) {
   EXPECT_TRUE(s.CallLanes(1).thread.empty());
   const std::vector<float> zeros = s.LaneCallActivity({0, 1}, 1, 0, 1e9, 4);
   EXPECT_EQ(zeros, std::vector<float>(8, 0));
+  // sized as CallActivity sizes its answer: columns clamped, at most 2^24 counts
+  EXPECT_EQ(s.LaneCallActivity({0}, 1, 0, 1e9, 0).size(), 1u);
+  EXPECT_EQ(s.LaneCallActivity({0}, 1, 0, 1e9, 1 << 20).size(), size_t{1} << 16);
+  EXPECT_EQ(s.LaneCallActivity(std::vector<int32_t>(300, 0), 1, 0, 1e9, 1 << 16).size(), size_t{1} << 24);
+  // its samples' lanes: their thread rows (-1: none, or past the thread table)
+  const auto& samples = s.result().profile.samples;
+  const auto n_threads = static_cast<int32_t>(s.result().profile.threads.size());
+  ASSERT_GT(samples.size(), 0u);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const int32_t th = samples.thread[i];
+    ASSERT_EQ(s.SampleLane(static_cast<int64_t>(i)), th >= 0 && th < n_threads ? th : -1) << "sample " << i;
+  }
 }
 
 }  // namespace
