@@ -595,13 +595,13 @@ class JsSession {
   // sampleNode answer from it, keptSampleNode copies it. It is the last tree made so, until the next.
   val analyzeKeeping(std::string json) { return Analyzed(json, true); }
   // The samples of call node `node` of the kept tree (its subtree), in sample order: an Int32Array.
-  val nodeSamples(int32_t node) const { return Copy("Int32Array", profscope::SamplesUnder(kept_, node)); }
+  val nodeSamples(int32_t node) const { return Copy("Int32Array", session_.KeptSamplesUnder(node)); }
   // The call node of sample `sample` in the kept tree; -1 when filtered out or dropped, or not there.
   int32_t sampleNode(double sample) const {
-    return sample >= 0 && sample < static_cast<double>(kept_.sample_node.size()) ? kept_.sample_node[static_cast<size_t>(sample)] : -1;
+    return sample >= 0 && sample < 9007199254740992.0 ? session_.KeptSampleNode(static_cast<int64_t>(sample)) : -1;  // (NaN: -1)
   }
   // The kept tree's sample -> node (an Int32Array copy): for a page whose lanes draw samples.
-  val keptSampleNode() const { return Copy("Int32Array", kept_.sample_node); }
+  val keptSampleNode() const { return Copy("Int32Array", session_.KeptSampleNodes()); }
   val analysisCanon() { return Copy("Int32Array", session_.AnalysisCanon()); }
   val analysisNameIds() { return Copy("Int32Array", session_.AnalysisNameIds()); }
   std::string analysisName(int canon) { return session_.AnalysisName(canon); }
@@ -616,7 +616,7 @@ class JsSession {
       out.set("error", error);
       return out;
     }
-    profscope::CallTree t = session_.Analyze(o);
+    profscope::CallTree t = keep ? session_.AnalyzeKeeping(o) : session_.Analyze(o);
     if (!t.error.empty()) {  // a view too large to build (an inverted tree of deep stacks)
       out.set("error", t.error);
       return out;
@@ -630,13 +630,7 @@ class JsSession {
     out.set("count", static_cast<double>(t.size()));
     out.set("samples", static_cast<double>(t.samples));
     if (!t.notice.empty()) out.set("notice", t.notice);  // shown in part (an inverted tree too large: its heaviest nodes)
-    if (keep) {
-      kept_ = {};
-      kept_.subtree_end = std::move(t.subtree_end);  // (what SamplesUnder reads)
-      kept_.sample_node = std::move(t.sample_node);
-    } else {
-      out.set("sampleNode", Copy("Int32Array", t.sample_node));
-    }
+    if (!keep) out.set("sampleNode", Copy("Int32Array", t.sample_node));  // (kept: in the session)
     return out;
   }
 
@@ -654,7 +648,6 @@ class JsSession {
   JsSource src_;
   std::vector<std::unique_ptr<JsSource>> extra_;
   profscope::Session session_;
-  profscope::CallTree kept_;  // analyzeKeeping's last tree: its subtree ends and sample -> node only
 };
 
 std::string Version() { return "profscope 0.1.0"; }

@@ -500,15 +500,4 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
   return t;
 }
 
-std::vector<int32_t> SamplesUnder(const CallTree& t, int32_t node) {
-  if (node < 0 || static_cast<size_t>(node) >= t.subtree_end.size()) return {};
-  const int32_t end = t.subtree_end[static_cast<size_t>(node)];
-  const auto under = [&](int32_t n) { return n >= node && n < end; };
-  std::vector<int32_t> out;
-  out.reserve(static_cast<size_t>(std::count_if(t.sample_node.begin(), t.sample_node.end(), under)));
-  for (size_t i = 0; i < t.sample_node.size(); ++i)
-    if (under(t.sample_node[i])) out.push_back(static_cast<int32_t>(i));
-  return out;
-}
-
 }  // namespace profscope

@@ -60,10 +60,6 @@ struct CallTree {
   size_t size() const { return parent.size(); }
 };
 
-// The samples behind call node `node` (those of its subtree), in sample order; none for a node the
-// tree does not have. Reads only `subtree_end` and `sample_node`.
-std::vector<int32_t> SamplesUnder(const CallTree& t, int32_t node);
-
 class CallTreeBuilder {
  public:
   explicit CallTreeBuilder(const Profile& p);

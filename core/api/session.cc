@@ -324,6 +324,7 @@ void Session::Conclude() {
   for (auto& w : extra_) w->Forget();
   decode_ok_ = decode_ok_ && !res_.diags.has_fatal();
   analyzer_.reset();  // the tables are new
+  kept_nodes_ = {};
   flame_rows_.reset();
   calls_.reset();
   calls_nest_ = false;
@@ -662,6 +663,14 @@ bool Session::ParseAnalysisOptions(std::string_view json, AnalysisOptions* out, 
 }
 
 CallTree Session::Analyze(const AnalysisOptions& options) { return Analyzer().Build(options); }
+
+CallTree Session::AnalyzeKeeping(const AnalysisOptions& options) {
+  CallTree t = Analyze(options);
+  kept_nodes_ = {};
+  if (t.error.empty()) kept_nodes_ = SampleNodes(t, res_.profile.samples, res_.profile.stacks.frame.size());
+  std::vector<int32_t>().swap(t.sample_node);
+  return t;
+}
 
 std::vector<int32_t> Session::AnalysisCanon() {
   CallTreeBuilder& b = Analyzer();

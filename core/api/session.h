@@ -14,6 +14,7 @@
 #include "core/analysis/record_composition.h"
 #include "core/analysis/record_index.h"
 #include "core/analysis/sample_lanes.h"
+#include "core/analysis/sample_nodes.h"
 #include "core/model/interval_view.h"
 #include "core/format/decoder.h"
 #include "core/symbols/debug_file_search.h"
@@ -186,6 +187,13 @@ class Session {
   // Options from their JSON form (core/api/analysis_options_json.h; times relative to TimeOrigin()).
   bool ParseAnalysisOptions(std::string_view json, AnalysisOptions* out, std::string* error) const;
   CallTree Analyze(const AnalysisOptions& options);
+  // The tree the page shows: as Analyze, but its sample -> node is kept here (SampleNodes: a bit a sample and
+  // 4 bytes a stack), not returned (sample_node empty), until the next such tree or decode; the Kept*
+  // methods read it (a node's samples, a sample's node, every sample's node).
+  CallTree AnalyzeKeeping(const AnalysisOptions& options);
+  int32_t KeptSampleNode(int64_t sample) const { return kept_nodes_.Of(res_.profile.samples, sample); }
+  std::vector<int32_t> KeptSamplesUnder(int32_t node) const { return kept_nodes_.Under(res_.profile.samples, node); }
+  std::vector<int32_t> KeptSampleNodes() const { return kept_nodes_.All(res_.profile.samples); }
   // func row -> canonical function (functions merged by name).
   std::vector<int32_t> AnalysisCanon();
   // canonical function -> string id; kNone for the names the analysis made
@@ -224,6 +232,7 @@ class Session {
   std::vector<Diagnostic> found_notes_;  // what the search found or refused, added to every decode's diagnostics
   CallTreeBuilder& Analyzer();
   std::unique_ptr<CallTreeBuilder> analyzer_;
+  SampleNodes kept_nodes_;  // (AnalyzeKeeping's)
   mutable std::unique_ptr<IntervalView> calls_;  // (Calls and FlameRows, made when first asked)
   mutable std::unique_ptr<IntervalRows> flame_rows_;
   mutable bool calls_nest_ = false;  // (Lanes found the calls that are samples nested: FlameRows need not check their order)

@@ -1,6 +1,7 @@
 // CallTreeBuilder: filters, transforms, inversion and sandwich halves on a
 // small hand-made profile; folded output compared as text.
 #include "core/analysis/call_tree.h"
+#include "core/analysis/sample_nodes.h"
 
 #include <gtest/gtest.h>
 
@@ -82,36 +83,46 @@ TEST(CallTree, PlainMergesFunctionsByNameAndCountsEverySample) {
   for (size_t n = 1; n < t.size(); ++n) EXPECT_LT(t.parent[n], static_cast<int32_t>(n));
 }
 
-TEST(CallTree, SamplesUnderANodeAreThoseOfItsSubtreeInSampleOrder) {
+// SampleNodes (core/analysis/sample_nodes.h) keeps a tree's sample -> node as a node a stack and a bit a
+// sample: it answers as the tree's sample_node, for every tree the options make.
+TEST(SampleNodes, AnswerAsTheTreesSampleNodeForEveryView) {
   Fixture f;
   CallTreeBuilder b(f.p);
-  CallTree t = b.Build({});
-  const auto node_of = [&](std::initializer_list<const char*> path) {
-    int32_t n = 0;
-    for (const char* name : path) {
-      const int32_t want = FuncNamed(b, name);
-      int32_t child = kNone;
-      for (int32_t c = n + 1; c < t.subtree_end[static_cast<size_t>(n)]; c = t.subtree_end[static_cast<size_t>(c)])
-        if (t.func[static_cast<size_t>(c)] == want) child = c;
-      n = child;
-      if (n < 0) break;
+  const SampleTable& s = f.p.samples;
+  std::vector<AnalysisOptions> views(7);
+  views[1].threads = {1};
+  views[2].cpus = {1};
+  views[3].has_t0 = views[3].has_t1 = true;
+  views[3].t0 = 20;
+  views[3].t1 = 40;
+  views[4].invert = true;
+  AnalysisTransform drop;
+  drop.type = AnalysisTransform::Type::kDropFunction;
+  drop.func = FuncNamed(b, "b");
+  views[5].transforms = {drop};
+  views[6].sandwich = AnalysisOptions::Sandwich::kCallees;
+  views[6].sandwich_func = FuncNamed(b, "a");
+  for (size_t v = 0; v < views.size(); ++v) {
+    SCOPED_TRACE("view " + std::to_string(v));
+    const CallTree t = b.Build(views[v]);
+    const SampleNodes kept(t, s, f.p.stacks.frame.size());
+    EXPECT_EQ(kept.All(s), t.sample_node);
+    for (int64_t i = -1; i <= static_cast<int64_t>(s.size()); ++i)
+      EXPECT_EQ(kept.Of(s, i), i >= 0 && static_cast<size_t>(i) < s.size() ? t.sample_node[static_cast<size_t>(i)] : -1) << i;
+    for (int32_t n = -1; n <= static_cast<int32_t>(t.size()); ++n) {
+      std::vector<int32_t> want;  // the subtree's samples, in order
+      for (size_t i = 0; n >= 0 && static_cast<size_t>(n) < t.size() && i < s.size(); ++i)
+        if (t.sample_node[i] >= n && t.sample_node[i] < t.subtree_end[static_cast<size_t>(n)]) want.push_back(static_cast<int32_t>(i));
+      EXPECT_EQ(kept.Under(s, n), want) << "node " << n;
     }
-    return n;
-  };
-  using V = std::vector<int32_t>;
-  EXPECT_EQ(SamplesUnder(t, 0), (V{0, 1, 2, 3, 4, 5}));  // the root: every sample, the empty stack's too
-  EXPECT_EQ(SamplesUnder(t, node_of({"main"})), (V{0, 1, 2, 3, 4}));
-  EXPECT_EQ(SamplesUnder(t, node_of({"main", "a"})), (V{0, 1, 2}));
-  EXPECT_EQ(SamplesUnder(t, node_of({"main", "a", "b"})), (V{0, 1}));
-  EXPECT_EQ(SamplesUnder(t, node_of({"main", "a", "a", "a"})), (V{2}));
-  EXPECT_EQ(SamplesUnder(t, node_of({"main", "libx", "liby"})), (V{3}));
-  EXPECT_EQ(SamplesUnder(t, -1), V{});
-  EXPECT_EQ(SamplesUnder(t, static_cast<int32_t>(t.size())), V{});
-  // samples filtered out are under no node
-  AnalysisOptions o;
-  o.threads = {1};
-  CallTree t1 = b.Build(o);
-  EXPECT_EQ(SamplesUnder(t1, 0), (V{2, 3, 5}));
+  }
+  // the plain tree: the root holds every sample (the empty stack's too), main all but that one
+  const CallTree t = b.Build({});
+  const SampleNodes kept(t, s, f.p.stacks.frame.size());
+  EXPECT_EQ(kept.Under(s, 0), (std::vector<int32_t>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(kept.Under(s, t.sample_node[4]), (std::vector<int32_t>{0, 1, 2, 3, 4}));  // (main of /bin/app2 merges with main)
+  EXPECT_EQ(SampleNodes().Of(s, 0), -1);
+  EXPECT_TRUE(SampleNodes().Under(s, 0).empty());
 }
 
 TEST(CallTree, FiltersByThreadCpuAndTimeRange) {
