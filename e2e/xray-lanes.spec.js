@@ -44,7 +44,7 @@ test("an XRay log's lanes: titles, order, a collapsed lane's strip and the overv
   // a lane's calls, counted by the worker (the hidden lanes list names them)
   await page.getByRole('button', { name: `Hide lane ${names[0]}` }).click();
   await page.getByTestId('hidden-lanes').locator('summary').click();
-  await expect(page.getByTestId('hidden-lanes')).toContainText('160 samples');
+  await expect(page.getByTestId('hidden-lanes')).toContainText('160 calls');
   await page.getByRole('button', { name: 'Show all' }).click();
   await expect(status).toContainText('10 lanes ·');
 

@@ -40,10 +40,10 @@ test('an XRay log is weighted by time by default; "Calls" counts calls', async (
   // node (the page holds no array of them for a tracer's log); the first one's record is selected
   await runRow.click();
   const strip = page.getByTestId('frame-samples');
-  await expect(strip).toContainText('56 samples');
+  await expect(strip).toContainText('56 calls');
   await expect(page.getByTestId('frame-sample-pos')).toHaveText('1 / 56');
-  await expect(strip).toContainText(/sample #\d+ .* · record \d+ at 0x/);
-  await page.getByRole('button', { name: 'Next sample' }).click();
+  await expect(strip).toContainText(/call #\d+ .* · record \d+ at 0x/);
+  await page.getByRole('button', { name: 'Next call' }).click();
   await expect(page.getByTestId('frame-sample-pos')).toHaveText('2 / 56');
   await page.getByRole('tab', { name: 'Flame graph' }).click();
   await expect(flame).toHaveAttribute('aria-label', /calls by count/);

@@ -79,6 +79,14 @@ export function byteAscii(b) {
  * @param {string} one
  * @param {string} [many] default: one + 's'
  */
+/**
+ * What a file's samples are called: a tracer's (XRay) samples are its calls, as llvm-xray names them.
+ * @param {{summary?: {samples_are_calls?: boolean}} | null | undefined} doc
+ */
+export function sampleWord(doc) {
+  return doc?.summary?.samples_are_calls ? 'call' : 'sample';
+}
+
 export function plural(n, one, many) {
   return `${formatInt(n)} ${Number(n) === 1 ? one : many ?? one + 's'}`;
 }

@@ -3,7 +3,7 @@
 // transforms for the selected frame.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { WeightSwitch } from './weight-switch.jsx';
-import { formatInt, formatTime, plural } from '../../lib/format.js';
+import { formatInt, formatTime, plural, sampleWord } from '../../lib/format.js';
 import { distinctInts } from '../../lib/keyed-hash.js';
 import './filter-bar.css';
 
@@ -97,7 +97,9 @@ export function FilterBar({ doc, opts, analysis, analyzing, onChange, onUndo, on
           value={f.threads.length ? String(f.threads[0]) : ''}
           onChange={(e) => setFilter({ threads: e.currentTarget.value === '' ? [] : [Number(e.currentTarget.value)] })}
         >
-          <option value="">all ({sampled.length} with samples)</option>
+          <option value="">
+            all ({sampled.length} with {sampleWord(doc)}s)
+          </option>
           {sampled.map((i) => (
             <option value={String(i)} key={i}>
               {String(threads[i].name ?? '')} {threads[i].pid}/{threads[i].tid} ({formatInt(threads[i].samples ?? 0)})
@@ -163,7 +165,7 @@ export function FilterBar({ doc, opts, analysis, analyzing, onChange, onUndo, on
       </label>
       <WeightSwitch doc={doc} opts={opts} onChange={onChange} />
       <span class="ab-samples muted" data-testid="analysis-samples" data-ms={analysis.ms != null ? analysis.ms.toFixed(1) : ''} title={analysis.ms != null ? `aggregated in the worker in ${analysis.ms.toFixed(1)} ms` : undefined}>
-        {analyzing ? 'aggregating…' : plural(analysis.samples, 'sample')}
+        {analyzing ? 'aggregating…' : plural(analysis.samples, sampleWord(doc))}
       </span>
       <div class="ab-transforms">
         {opts.transforms.length ? (

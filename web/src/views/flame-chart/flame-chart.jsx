@@ -11,7 +11,7 @@ import { useDark } from '../../lib/theme.js';
 import { fitCanvas, useElementSize } from '../../lib/element-size.js';
 import { ancestorAt, boxAt, boxesByRow, callLaneInterval, firstLaneOfPid, laneActivity, laneExtent, laneInterval, laneSamples, lastAtOrBefore, orderLanes, sampleInColumn, sortMarkers, threadRows, typicalGap } from './chart-model.js';
 import { drawChart, drawOverview, fmtTime, HEAD_H, laneName, RULER_H, ROW_H, STRIP_H, TITLE_H } from './chart-draw.js';
-import { plural } from '../../lib/format.js';
+import { plural, sampleWord } from '../../lib/format.js';
 import { askInTurn } from '../../lib/ask-in-turn.js';
 import { offsetText } from '../../lib/records.js';
 import { stringOf } from '../../lib/strings.js';
@@ -592,7 +592,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, markedAt = nu
               <button type="button" onClick={() => setHidden(new Set())}>Show all</button>
               {order.hidden.map((l) => (
                 <button type="button" key={l.key} aria-label={`Show lane ${nameOf(l)}`} onClick={() => setHidden((h) => toggle(h, l.key))}>
-                  {nameOf(l)} · {plural(l.count, 'sample')}
+                  {nameOf(l)} · {plural(l.count, sampleWord(doc))}
                 </button>
               ))}
             </div>
@@ -633,7 +633,7 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, markedAt = nu
               style={{ width: `${size.w}px`, height: `${size.h}px` }}
               tabIndex={0}
               role="img"
-              aria-label={`Flame chart: ${plural(shown.length, byCpu ? 'CPU' : 'thread')}, ${plural(analysis.samples, 'sample')}`}
+              aria-label={`Flame chart: ${plural(shown.length, byCpu ? 'CPU' : 'thread')}, ${plural(analysis.samples, sampleWord(doc))}`}
               onMouseDown={onDown}
               onMouseMove={onMove}
               onMouseUp={onUp}
