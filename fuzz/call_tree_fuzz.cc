@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/analysis/call_tree.h"
+#include "core/analysis/sample_nodes.h"
 
 namespace {
 
@@ -18,6 +19,8 @@ using profscope::AnalysisTransform;
 using profscope::CallTree;
 using profscope::CallTreeBuilder;
 using profscope::kNone;
+using profscope::Profile;
+using profscope::SampleNodes;
 
 struct Input {
   const uint8_t* p;
@@ -33,7 +36,10 @@ void Check(bool ok) {
   if (!ok) __builtin_trap();
 }
 
-void CheckTree(const CallTree& t, size_t samples) {
+// (and the tree's sample -> node kept as SampleNodes keeps it, a node a stack: every passing sample of a
+// stack reaches the same node, whatever the view)
+void CheckTree(const CallTree& t, const Profile& p) {
+  const size_t samples = p.samples.size();
   Check(t.size() >= 1 && t.parent.size() == t.size() && t.func.size() == t.size() && t.depth.size() == t.size());
   Check(t.subtree_end.size() == t.size() && t.self.size() == t.size() && t.total.size() == t.size());
   Check(t.sample_node.size() == samples);
@@ -48,6 +54,7 @@ void CheckTree(const CallTree& t, size_t samples) {
   }
   for (size_t n = 0; n < t.size(); ++n) Check(sum[n] == t.total[n]);  // counts: exact in doubles
   for (int32_t s : t.sample_node) Check(s >= -1 && s < static_cast<int32_t>(t.size()));
+  Check(SampleNodes(t, p.samples, p.stacks.frame.size()).All(p.samples) == t.sample_node);
 }
 
 // One tree, column by column (both ways of inverting keep the same nodes in the same order).
@@ -130,28 +137,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   CallTreeBuilder builder(p);
   // limits small enough that a run stays fast under the sanitizers, and the refusal is reached too
   builder.set_invert_limits(1 << 16, 1 << 20);
-  const size_t ns = p.samples.size();
-  CheckTree(builder.Build({}), ns);
+  CheckTree(builder.Build({}), p);
   const CallTree t = builder.Build(o);
-  CheckTree(t, ns);
+  CheckTree(t, p);
   if (o.invert || o.sandwich == AnalysisOptions::Sandwich::kCallers) {
     // the two ways of inverting give one tree (limits small enough to be refused sometimes)
     builder.set_invert_limits(1 << 16, 1 << 20, profscope::InvertHow::kWalk);
     const CallTree walked = builder.Build(o);
     builder.set_invert_limits(1 << 16, 1 << 20, profscope::InvertHow::kSuffixes);
     const CallTree suffixes = builder.Build(o);
-    CheckTree(walked, ns);
-    CheckTree(suffixes, ns);
+    CheckTree(walked, p);
+    CheckTree(suffixes, p);
     if (walked.error.empty() && suffixes.error.empty()) Check(Same(walked, suffixes));
     if (walked.error.empty() && t.error.empty()) Check(Same(walked, t));
     // best first (what the page gets over the limits): within them the same tree, over them its heaviest part
     builder.set_invert_limits(1 << 12, 1 << 14, profscope::InvertHow::kBestFirst);
     const CallTree best = builder.Build(o);
-    CheckTree(best, ns);
+    CheckTree(best, p);
     Check(best.error.empty() && best.size() <= (1 << 12));
     builder.set_invert_limits(1 << 16, 1 << 20, profscope::InvertHow::kBestFirst);
     const CallTree whole = builder.Build(o);
-    CheckTree(whole, ns);
+    CheckTree(whole, p);
     Check(whole.error.empty() && best.total[0] == whole.total[0] && best.sample_node.size() == whole.sample_node.size());
     if (whole.notice.empty() && walked.error.empty()) Check(Same(walked, whole));
   }

@@ -51,6 +51,28 @@ val Fill(const char* ctor, size_t n, F f) {
   return out;
 }
 
+// A typed array (`ctor`, of T) of the n values visit(emit) emits in order, through a small buffer in the heap
+// as Fill's (for values made in one pass, not by index).
+template <typename T, typename Visit>
+val FillInOrder(const char* ctor, size_t n, Visit visit) {
+  constexpr size_t kChunk = size_t{1} << 16;
+  val out = val::global(ctor).new_(static_cast<double>(n));
+  std::vector<T> buf(std::min(n, kChunk));
+  size_t used = 0, at = 0;
+  auto flush = [&] {
+    out.call<void>("set", emscripten::typed_memory_view(used, buf.data()), static_cast<double>(at));
+    at += used;
+    used = 0;
+  };
+  visit([&](T v) {
+    if (at + used >= n) return;  // (never: visit emits n values)
+    buf[used++] = v;
+    if (used == buf.size()) flush();
+  });
+  if (used) flush();
+  return out;
+}
+
 // A Float64Array of f(v[i]).
 template <typename T, typename F>
 val ToF64(const std::vector<T>& v, F f) {
@@ -595,13 +617,20 @@ class JsSession {
   // sampleNode answer from it, keptSampleNode copies it. It is the last tree made so, until the next.
   val analyzeKeeping(std::string json) { return Analyzed(json, true); }
   // The samples of call node `node` of the kept tree (its subtree), in sample order: an Int32Array.
-  val nodeSamples(int32_t node) const { return Copy("Int32Array", session_.KeptSamplesUnder(node)); }
+  val nodeSamples(int32_t node) const {
+    const profscope::SampleNodes& kept = session_.KeptNodes();
+    const size_t n = kept.ForEachUnder(p().samples, node, [](int32_t) {});  // (counted first: no vector of them)
+    return FillInOrder<int32_t>("Int32Array", n, [&](auto emit) { kept.ForEachUnder(p().samples, node, emit); });
+  }
   // The call node of sample `sample` in the kept tree; -1 when filtered out or dropped, or not there.
   int32_t sampleNode(double sample) const {
-    return sample >= 0 && sample < 9007199254740992.0 ? session_.KeptSampleNode(static_cast<int64_t>(sample)) : -1;  // (NaN: -1)
+    return sample >= 0 && sample < 9007199254740992.0 ? session_.KeptNodes().Of(p().samples, static_cast<int64_t>(sample)) : -1;  // (NaN: -1)
   }
   // The kept tree's sample -> node (an Int32Array copy): for a page whose lanes draw samples.
-  val keptSampleNode() const { return Copy("Int32Array", session_.KeptSampleNodes()); }
+  val keptSampleNode() const {
+    const profscope::SampleNodes& kept = session_.KeptNodes();
+    return FillInOrder<int32_t>("Int32Array", kept.size(), [&](auto emit) { kept.ForEach(p().samples, emit); });
+  }
   val analysisCanon() { return Copy("Int32Array", session_.AnalysisCanon()); }
   val analysisNameIds() { return Copy("Int32Array", session_.AnalysisNameIds()); }
   std::string analysisName(int canon) { return session_.AnalysisName(canon); }

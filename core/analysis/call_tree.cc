@@ -336,7 +336,7 @@ CallTree CallTreeBuilder::BuildPlain(const AnalysisOptions& o, const std::vector
   for (size_t i = 0; i < ns; ++i) {
     if (filtered && !Passes(i, o, threads, cpus)) continue;
     int32_t st = s.stack[i];
-    int32_t n = st >= 0 && static_cast<size_t>(st) < plain_node_.size() ? plain_node_[static_cast<size_t>(st)] : 0;
+    int32_t n = PlainNodeOf(st);
     t.sample_node[i] = n;
     cnt[static_cast<size_t>(n)] += values.At(i, st);
     reached[static_cast<size_t>(n)] = 1;
@@ -408,7 +408,7 @@ CallTree CallTreeBuilder::Build(const AnalysisOptions& o) {
   for (size_t i = 0; i < ns; ++i) {
     if (!Passes(i, o, threads, cpus)) continue;
     const int32_t st = s.stack[i];
-    const int32_t n = st >= 0 && static_cast<size_t>(st) < plain_node_.size() ? plain_node_[static_cast<size_t>(st)] : 0;
+    const int32_t n = PlainNodeOf(st);
     t.sample_node[i] = n;
     reached[static_cast<size_t>(n)] = 1;
   }

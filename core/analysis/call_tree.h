@@ -137,6 +137,11 @@ class CallTreeBuilder {
   bool plain_ready_ = false;
   bool weights_inclusive_ = false;
   std::vector<int32_t> plain_node_;        // stack -> node of plain_
+  // A sample's node in plain_: its stack's, the root's for no stack or one past the table (SampleNodes
+  // keeps a node a stack on this: those samples all share one slot).
+  int32_t PlainNodeOf(int32_t stack) const {
+    return stack >= 0 && static_cast<size_t>(stack) < plain_node_.size() ? plain_node_[static_cast<size_t>(stack)] : 0;
+  }
   Trie plain_;                             // every stack's path, depth-first
   size_t max_inverted_nodes_ = kMaxInvertedNodes;
   uint64_t max_invert_steps_ = kMaxInvertSteps;

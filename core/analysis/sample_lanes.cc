@@ -307,10 +307,7 @@ SampleLanes LanesOfCalls(const IntervalView& calls, const IntervalRows& rows, si
   const size_t lanes = static_cast<size_t>(std::max(n_lanes, 0));
   n_samples = std::min(n_samples, calls.from_samples());
   const size_t n_rows = rows.thread.size();
-  auto in_lane = [&](size_t r) {  // a row's lane: its thread's, else the lane of the samples of no lane
-    const int32_t th = rows.thread[r];
-    return th >= 0 && static_cast<size_t>(th) < lanes ? static_cast<size_t>(th) : lanes;
-  };
+  auto in_lane = [&](size_t r) { return LaneOfKey(rows.thread[r], lanes); };  // (its thread's, else no lane's)
   auto is_sample = [&](int32_t c) { return static_cast<size_t>(c) < n_samples; };
   // (a call past the samples: one that never exited, kept as an interval of its own)
   auto key_of = [&](int32_t c) { return Relative(calls.start(static_cast<size_t>(c)), origin); };

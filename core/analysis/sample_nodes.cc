@@ -20,36 +20,22 @@ SampleNodes::SampleNodes(const CallTree& tree, const SampleTable& samples, size_
   });
 }
 
-size_t SampleNodes::Slot(int32_t stack) const {
-  return stack >= 0 && static_cast<size_t>(stack) + 1 < stack_node_.size() ? static_cast<size_t>(stack) + 1 : 0;
-}
-
 int32_t SampleNodes::Of(const SampleTable& samples, int64_t sample) const {
   if (sample < 0 || static_cast<uint64_t>(sample) >= n_samples_ || !Passed(static_cast<size_t>(sample))) return -1;
   return stack_node_[Slot(samples.stack[static_cast<size_t>(sample)])];
 }
 
 std::vector<int32_t> SampleNodes::Under(const SampleTable& samples, int32_t node) const {
-  if (node < 0 || static_cast<size_t>(node) >= subtree_end_.size()) return {};
-  const int32_t end = subtree_end_[static_cast<size_t>(node)];
-  std::vector<uint8_t> under(stack_node_.size());  // a slot's node is in the subtree
-  for (size_t k = 0; k < under.size(); ++k) under[k] = stack_node_[k] >= node && stack_node_[k] < end;
   std::vector<int32_t> out;
-  size_t i = 0;
-  samples.stack.ForEach([&](int32_t st) {
-    const size_t k = i++;
-    if (k < n_samples_ && Passed(k) && under[Slot(st)]) out.push_back(static_cast<int32_t>(k));
-  });
+  out.reserve(ForEachUnder(samples, node, [](int32_t) {}));
+  ForEachUnder(samples, node, [&](int32_t k) { out.push_back(k); });
   return out;
 }
 
 std::vector<int32_t> SampleNodes::All(const SampleTable& samples) const {
-  std::vector<int32_t> out(n_samples_, -1);
-  size_t i = 0;
-  samples.stack.ForEach([&](int32_t st) {
-    const size_t k = i++;
-    if (k < n_samples_ && Passed(k)) out[k] = stack_node_[Slot(st)];
-  });
+  std::vector<int32_t> out;
+  out.reserve(n_samples_);
+  ForEach(samples, [&](int32_t n) { out.push_back(n); });
   return out;
 }
 

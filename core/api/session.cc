@@ -666,8 +666,10 @@ CallTree Session::Analyze(const AnalysisOptions& options) { return Analyzer().Bu
 
 CallTree Session::AnalyzeKeeping(const AnalysisOptions& options) {
   CallTree t = Analyze(options);
-  kept_nodes_ = {};
-  if (t.error.empty()) kept_nodes_ = SampleNodes(t, res_.profile.samples, res_.profile.stacks.frame.size());
+  if (t.error.empty()) {
+    SampleNodes kept(t, res_.profile.samples, res_.profile.stacks.frame.size());
+    kept_nodes_ = std::move(kept);
+  }
   std::vector<int32_t>().swap(t.sample_node);
   return t;
 }

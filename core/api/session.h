@@ -142,7 +142,7 @@ class Session {
   // Set by Decode.
   uint64_t TimeOrigin() const { return time_origin_; }
   // t - TimeOrigin() (0 for 0), exact for every time of this profile.
-  double RelativeTime(uint64_t t) const { return t == 0 ? 0.0 : static_cast<double>(t - time_origin_); }
+  double RelativeTime(uint64_t t) const { return static_cast<double>(Relative(t, time_origin_)); }
   // The start of the file as the views show it (their one time zero: rulers, ranges, tooltips):
   // the earliest non-zero time of any sample, call or marker (a COMM or MMAP before the first
   // sample counts), relative to TimeOrigin(); 0 when the file has no time.
@@ -190,10 +190,9 @@ class Session {
   // The tree the page shows: as Analyze, but its sample -> node is kept here (SampleNodes: a bit a sample and
   // 4 bytes a stack), not returned (sample_node empty), until the next such tree or decode; the Kept*
   // methods read it (a node's samples, a sample's node, every sample's node).
+  // A tree the core cannot make (CallTree::error) keeps the one before, as the page keeps showing it.
   CallTree AnalyzeKeeping(const AnalysisOptions& options);
-  int32_t KeptSampleNode(int64_t sample) const { return kept_nodes_.Of(res_.profile.samples, sample); }
-  std::vector<int32_t> KeptSamplesUnder(int32_t node) const { return kept_nodes_.Under(res_.profile.samples, node); }
-  std::vector<int32_t> KeptSampleNodes() const { return kept_nodes_.All(res_.profile.samples); }
+  const SampleNodes& KeptNodes() const { return kept_nodes_; }  // (of result().profile.samples)
   // func row -> canonical function (functions merged by name).
   std::vector<int32_t> AnalysisCanon();
   // canonical function -> string id; kNone for the names the analysis made

@@ -131,7 +131,13 @@ describe.each(CASES)('$name', ({ file, side }) => {
   it("a kept tree (analyzeKeeping: the page's) answers a node's samples and a sample's node as the tree's sample -> node says", async () => {
     const { session: s, close } = await openSession(file, { side: side || [] });
     try {
-      for (const o of [{}, { invert: true }, { filter: { threads: [0] } }]) {
+      // (the heaviest function below the root, for a transform and a callers half: views whose nodes are not
+      // the plain tree's; weighted: the XRay page's default)
+      const plain = core(s, { filter: {} });
+      const heavy = Array.from(plain.total.keys()).filter((n) => n > 0).sort((a, b) => plain.total[b] - plain.total[a]);
+      const f = plain.func[heavy[Math.min(1, heavy.length - 1)]];
+      const views = [{}, { invert: true }, { filter: { threads: [0] } }, { weight: 'time' }, { transforms: [{ type: 'merge-function', func: f }] }, { sandwich: { mode: 'callers', func: f } }];
+      for (const o of views) {
         const json = JSON.stringify({ filter: {}, ...o });
         const whole = core(s, { filter: {}, ...o });
         const kept = s.analyzeKeeping(json);

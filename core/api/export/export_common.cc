@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/analysis/sample_lanes.h"
 #include "core/io/keyed_hash.h"
 #include "core/model/fields.h"
 #include "core/model/interval_view.h"
@@ -300,9 +301,7 @@ std::vector<std::vector<uint32_t>> SamplesByThread(const Profile& p, int32_t eve
   SampleCursor at(s);
   for (size_t i = 0; i < s.size(); ++i) {
     if (!EventPasses(event, at.event(i))) continue;
-    int32_t th = at.thread(i);
-    size_t k = th >= 0 && static_cast<size_t>(th) < p.threads.size() ? static_cast<size_t>(th) : p.threads.size();
-    out[k].push_back(static_cast<uint32_t>(i));
+    out[LaneOfKey(at.thread(i), p.threads.size())].push_back(static_cast<uint32_t>(i));
   }
   for (auto& v : out)
     std::stable_sort(v.begin(), v.end(), [&](uint32_t a, uint32_t b) { return s.time[a] < s.time[b]; });

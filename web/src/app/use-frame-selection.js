@@ -98,10 +98,11 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
   const markedSample = selectedRow >= 0 && rowSample.row === selectedRow ? rowSample.sample : -1;
   /** @type {{sample: number, time: number, thread: number} | null} the marked sample's time (ns) and thread lane */
   const markedAt = useMemo(() => (markedSample >= 0 ? { sample: markedSample, time: rowSample.time, thread: rowSample.thread } : null), [markedSample, rowSample]);
-  // the marked sample's call node in this analysis, asked of the worker (which keeps each sample's node)
+  // the marked sample's call node in this analysis: the page's own sample -> node when it has one (its lanes
+  // draw samples), else asked of the worker (which keeps each sample's node)
   const [markedNode, setMarkedNode] = useOwnedState(analysis, () => ({ sample: -1, node: -1 }));
   useEffect(() => {
-    if (!analysis || markedSample < 0 || markedNode.sample === markedSample) return undefined;
+    if (!analysis || analysis.sampleNode || markedSample < 0 || markedNode.sample === markedSample) return undefined;
     let stale = false;
     client
       .sampleNode(markedSample, analysis.gen)
@@ -112,7 +113,7 @@ export function useFrameSelection({ doc, analysis, client, selection, select, se
     };
   }, [client, analysis, markedSample, markedNode]);
   const marked = useMemo(() => {
-    const n0 = markedSample >= 0 && markedNode.sample === markedSample ? markedNode.node : -1;
+    const n0 = markedSample < 0 ? -1 : analysis?.sampleNode ? (analysis.sampleNode[markedSample] ?? -1) : markedNode.sample === markedSample ? markedNode.node : -1;
     if (!analysis || n0 < 0) return null;
     const set = new Set();
     for (let n = n0; n >= 0; n = analysis.tree.parent[n]) {

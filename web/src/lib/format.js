@@ -73,13 +73,6 @@ export function byteAscii(b) {
 }
 
 /**
- * A count and its noun, singular or plural: plural(1, 'function') = "1 function", plural(2, 'sample')
- * = "2 samples", plural(3, 'child', 'children'). The count is formatted with thousands separators.
- * @param {number} n
- * @param {string} one
- * @param {string} [many] default: one + 's'
- */
-/**
  * What a file's samples are called: a tracer's (XRay) samples are its calls, as llvm-xray names them.
  * @param {{summary?: {samples_are_calls?: boolean}} | null | undefined} doc
  */
@@ -87,6 +80,13 @@ export function sampleWord(doc) {
   return doc?.summary?.samples_are_calls ? 'call' : 'sample';
 }
 
+/**
+ * A count and its noun, singular or plural: plural(1, 'function') = "1 function", plural(2, 'sample')
+ * = "2 samples", plural(3, 'child', 'children'). The count is formatted with thousands separators.
+ * @param {number} n
+ * @param {string} one
+ * @param {string} [many] default: one + 's'
+ */
 export function plural(n, one, many) {
   return `${formatInt(n)} ${Number(n) === 1 ? one : many ?? one + 's'}`;
 }

@@ -30,8 +30,8 @@ describe('flame layout', () => {
   });
 });
 
-describe('samples under a node', () => {
-  it('are the samples whose node lies in its subtree range', () => {
+describe('isUnder', () => {
+  it("is a node's place in another's subtree range (a sample's node under main>a>b; main>libc_f not)", () => {
     const ctx = prepare(profile(), strings, mappings);
     const t = analyze(ctx, {});
     const nb = nodeOf(t, ctx, 'main>a>b');

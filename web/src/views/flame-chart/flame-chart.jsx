@@ -675,6 +675,9 @@ function FlameChartOf({ doc, analysis, matches, markedSample = -1, markedAt = nu
   );
 }
 
+/** The sample -> node of an analysis whose lanes draw no samples (a tracer's): every sample in none. */
+const NO_NODES = new Int32Array(0);
+
 // where a sample's width comes from (chart-model.js laneInterval)
 const INTERVAL_FROM = {
   period: "the event's period",
@@ -685,8 +688,6 @@ const INTERVAL_FROM = {
 };
 
 // files with this many lanes get the overview track
-/** The sample -> node of an analysis whose lanes draw no samples (a tracer's): every sample in none. */
-const NO_NODES = new Int32Array(0);
 const OVERVIEW_MIN_LANES = 8;
 const OVERVIEW_COLS = 600;
 
