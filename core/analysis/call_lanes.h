@@ -31,6 +31,11 @@ struct CallLaneSummary {
 CallLaneSummary SummarizeCallLanes(const IntervalView& calls, const IntervalRows& rows, const SampleTable& samples,
                                    size_t n_threads, uint64_t origin, double scale);
 
+// The columns CallActivity counts at `cols` (clamped to [1, 2^16]), and how many counts it answers for
+// `lanes` lanes: a multiple of those columns, at most 2^24.
+size_t CallActivityColumns(size_t cols);
+size_t CallActivitySize(size_t lanes, size_t cols);
+
 // The calls (samples) started per column of [t0, t1) at `cols` columns of each lane of `lanes` (threads as
 // CallLaneSummary's, -1 = no thread): lane j's column c is out[j * cols + c], as the page's laneActivity
 // counts a lane's times (times RelativeTime times `scale`, as t0 and t1); a lane asked twice is answered at its
@@ -38,10 +43,6 @@ CallLaneSummary SummarizeCallLanes(const IntervalView& calls, const IntervalRows
 // the lanes past them are left out (cols = 600: 27 962 lanes). A row's calls in the window are
 // counted one by one when they are few, else per column by a binary search (a column costs a search,
 // whatever its calls); the calls that never exited (in the rows, but no samples) are taken out after.
-// The columns CallActivity counts at `cols` (clamped to [1, 2^16]), and how many counts it answers for
-// `lanes` lanes: a multiple of those columns, at most 2^24.
-size_t CallActivityColumns(size_t cols);
-size_t CallActivitySize(size_t lanes, size_t cols);
 std::vector<float> CallActivity(const IntervalView& calls, const IntervalRows& rows, const SampleTable& samples,
                                 size_t n_threads, uint64_t origin, const std::vector<int32_t>& lanes, double scale,
                                 double t0, double t1, size_t cols);

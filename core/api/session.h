@@ -188,8 +188,8 @@ class Session {
   bool ParseAnalysisOptions(std::string_view json, AnalysisOptions* out, std::string* error) const;
   CallTree Analyze(const AnalysisOptions& options);
   // The tree the page shows: as Analyze, but its sample -> node is kept here (SampleNodes: a bit a sample and
-  // 4 bytes a stack), not returned (sample_node empty), until the next such tree or decode; the Kept*
-  // methods read it (a node's samples, a sample's node, every sample's node).
+  // 4 bytes a stack), not returned (sample_node empty), until the next such tree or decode; KeptNodes reads
+  // it (a node's samples, a sample's node, every sample's node).
   // A tree the core cannot make (CallTree::error) keeps the one before, as the page keeps showing it.
   CallTree AnalyzeKeeping(const AnalysisOptions& options);
   const SampleNodes& KeptNodes() const { return kept_nodes_; }  // (of result().profile.samples)
